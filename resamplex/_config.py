@@ -1,0 +1,60 @@
+"""Version and build information."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import _dtypes
+from ._engine import _taps
+
+try:
+    from importlib.metadata import PackageNotFoundError, version as _version
+
+    __version__ = _version("resamplex")
+except PackageNotFoundError:  # running from a source tree that was never installed
+    __version__ = "0.1.0"
+
+try:
+    from ._build_config import CONFIG as _BUILD
+except ImportError:  # pragma: no cover - built without setup.py's build_ext
+    _BUILD = {}
+
+
+def show_config(print_: bool = True) -> dict[str, Any]:
+    """Report how this copy of resamplex was built and will run.
+
+    Returns a dict (``version``, ``openmp``, ``threads``, ``max_threads``, ``compile_args``,
+    ``link_args``, ``native``, ``dtypes``, ``modes``) and, unless ``print_=False``, prints it.
+
+    Examples
+    --------
+    >>> import resamplex as rx
+    >>> cfg = rx.show_config(print_=False)
+    >>> sorted(cfg)[:3]
+    ['compile_args', 'compiler', 'dtypes']
+    """
+    from ._resize import MODES, get_num_threads
+
+    info: dict[str, Any] = {
+        "version": __version__,
+        "openmp": bool(_taps.openmp_enabled()),
+        "threads": get_num_threads(),
+        "max_threads": int(_taps.max_threads()),
+        "compiler": _BUILD.get("compiler", "unknown"),
+        "compile_args": list(_BUILD.get("compile_args", [])),
+        "link_args": list(_BUILD.get("link_args", [])),
+        "native": bool(_BUILD.get("native", False)),
+        "numpy_build": _BUILD.get("numpy_build", "unknown"),
+        "dtypes": {
+            "nearest": "any fixed-size dtype (byte copy)",
+            "weighted": list(_dtypes.WEIGHTED_DTYPES)
+            if _dtypes.BFLOAT16 is not None
+            else [d for d in _dtypes.WEIGHTED_DTYPES if d != "bfloat16"],
+        },
+        "modes": list(MODES),
+    }
+    if print_:
+        width = max(len(k) for k in info)
+        for k, v in info.items():
+            print(f"{k:<{width}}  {v}")
+    return info

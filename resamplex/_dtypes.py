@@ -1,0 +1,82 @@
+"""The dtype registry: which dtypes each mode accepts, what they compute in, how they round.
+
+This table is the single source for validation, messages, ``show_config()`` and the tests.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._errors import UnsupportedError, bad_choice
+
+try:  # bfloat16 is optional: it exists only where ml_dtypes is installed
+    import ml_dtypes
+
+    BFLOAT16: np.dtype | None = np.dtype(ml_dtypes.bfloat16)
+except ImportError:  # pragma: no cover - exercised only without ml_dtypes
+    BFLOAT16 = None
+
+
+@dataclass(frozen=True)
+class DtypeInfo:
+    name: str
+    kind: int          # the kernels' element code (_engine/_fused.pxd, enum Kind)
+    compute: np.dtype  # accumulator dtype of weighted passes
+    integer: bool      # rounded and saturated on store
+
+
+# Kind codes: keep in step with enum Kind in _engine/_fused.pxd.
+_WEIGHTED = {
+    "float64": DtypeInfo("float64", 0, np.dtype(np.float64), False),
+    "float32": DtypeInfo("float32", 1, np.dtype(np.float32), False),
+    "float16": DtypeInfo("float16", 2, np.dtype(np.float32), False),
+    "bfloat16": DtypeInfo("bfloat16", 3, np.dtype(np.float32), False),
+    "int8": DtypeInfo("int8", 4, np.dtype(np.float32), True),
+    "uint8": DtypeInfo("uint8", 5, np.dtype(np.float32), True),
+    "int16": DtypeInfo("int16", 6, np.dtype(np.float32), True),
+    "uint16": DtypeInfo("uint16", 7, np.dtype(np.float32), True),
+}
+
+#: Dtypes of the weighted modes (linear, cubic, area, antialias), in SPEC §3 order.
+WEIGHTED_DTYPES = tuple(_WEIGHTED)
+
+#: Integer rounding names -> kernel codes (enum Rounding in _engine/_fused.pxd).
+ROUNDING = {"half_even": 0, "half_away_from_zero": 1, "toward_zero": 2}
+
+
+def dtype_name(dtype: np.dtype) -> str:
+    """The registry name of a dtype (bfloat16 recognised by identity, not by number)."""
+    if BFLOAT16 is not None and dtype == BFLOAT16:
+        return "bfloat16"
+    return dtype.name if dtype.isnative or dtype.itemsize == 1 else dtype.str
+
+
+def weighted_info(dtype: np.dtype, mode: str) -> DtypeInfo:
+    """The registry entry of a dtype for a weighted mode, or UnsupportedError naming the dtype.
+
+    Non-native byte order is looked up by its native twin; the caller converts.
+    """
+    native = dtype.newbyteorder("=") if not dtype.isnative else dtype
+    info = _WEIGHTED.get(dtype_name(native))
+    if info is None:
+        raise UnsupportedError(
+            f"dtype: mode {mode!r} supports {', '.join(WEIGHTED_DTYPES)}; got {dtype_name(dtype)}"
+            " (mode 'nearest' copies any fixed-size dtype)"
+        )
+    return info
+
+
+def check_nearest_dtype(dtype: np.dtype) -> None:
+    """Nearest copies bytes: any fixed-size dtype without Python objects."""
+    if dtype.hasobject:
+        raise UnsupportedError(f"dtype: object dtypes cannot be resampled; got {dtype}")
+    if dtype.itemsize == 0:
+        raise UnsupportedError(f"dtype: flexible dtypes of size 0 cannot be resampled; got {dtype}")
+
+
+def rounding_code(rounding: str) -> int:
+    if rounding not in ROUNDING:
+        raise bad_choice("rounding", rounding, ROUNDING)
+    return ROUNDING[rounding]

@@ -1,0 +1,279 @@
+# cython: language_level=3
+"""Weighted separable pass: resample one axis of an N-D array through a tap table.
+
+Preconditions (the facade guarantees them; nothing here is checked):
+- ``shape`` is the *output* shape of this pass in iteration order (innermost axis last),
+  every entry >= 1, ``1 <= ndim <= 64``; ``0 <= axis < ndim``;
+- ``src_strides`` / ``dst_strides`` are byte strides in the same order (``src_strides[axis]`` is
+  unused: it is folded into ``offsets``); source and destination do not overlap, both aligned
+  for their element type;
+- the taps of output index ``o`` along ``axis`` are ``t`` in ``[ptr[o], ptr[o + 1])``: read the
+  element at byte offset ``offsets[t]`` (index * source stride, index in range), weight ``w[t]``;
+  ``len(ptr) == shape[axis] + 1``; an output with no taps is 0;
+- ``bufs`` has ``nthreads`` rows of at least ``shape[ndim - 1]`` elements (scratch per thread);
+- ``src_kind`` / ``dst_kind`` are ``_dtypes.KIND`` codes, ``rounding`` a ``_dtypes.ROUNDING``
+  code; the accumulator is float64 for float64 data and float32 for everything else.
+
+Arithmetic: ``acc = w[t0] * x[t0]; acc = acc + w[t] * x[t]`` in tap order, in the accumulator
+type, with no fused multiply-add (the build passes ``-ffp-contract=off``). Both loop shapes below
+use exactly this sequence, so the result does not depend on which one runs, on the number of
+threads, or on vectorisation. The value is rounded once, on store: float16 and bfloat16 to
+nearest-even, integers by ``rounding`` after saturating to the type's range (NaN saturates to
+the low end; it cannot arise from integer data).
+"""
+
+from cython.parallel cimport prange, threadid
+from libc.math cimport roundf, round as round_d
+from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int64_t
+
+from resamplex._engine._fused cimport (
+    f16_t, bf16_t, src_t, acc_t,
+    K_F64, K_F32, K_F16, K_BF16, K_I8, K_U8, K_I16, K_U16,
+    R_HALF_EVEN, R_HALF_AWAY, R_TOWARD_ZERO,
+)
+from resamplex._engine._half cimport (
+    half_to_float, float_to_half, bf16_to_float, float_to_bf16,
+)
+from resamplex._engine._openmp cimport RESAMPLEX_OPENMP, resamplex_max_threads
+
+
+ctypedef fused int_t:
+    int8_t
+    uint8_t
+    int16_t
+    uint16_t
+
+
+cdef inline acc_t _ld(const src_t* p, const acc_t* tag) noexcept nogil:
+    # Load one element as the accumulator type; `tag` only selects the specialisation.
+    if src_t is f16_t:
+        return <acc_t>half_to_float(p[0].bits)
+    elif src_t is bf16_t:
+        return <acc_t>bf16_to_float(p[0].bits)
+    else:
+        return <acc_t>p[0]
+
+
+cdef inline void _row_last(const char* s, acc_t* buf, Py_ssize_t n, const int64_t* ptr,
+                           const int64_t* off, const acc_t* w, const src_t* tag) noexcept nogil:
+    # The resampled axis is the innermost one: each output element gathers its own taps.
+    cdef Py_ssize_t o, t
+    cdef acc_t acc
+    for o in range(n):
+        t = ptr[o]
+        if t == ptr[o + 1]:
+            acc = 0
+        else:
+            acc = w[t] * _ld(<const src_t*>(s + off[t]), w)
+            for t in range(ptr[o] + 1, ptr[o + 1]):
+                acc = acc + w[t] * _ld(<const src_t*>(s + off[t]), w)
+        buf[o] = acc
+
+
+cdef inline void _row_outer(const char* s, acc_t* buf, Py_ssize_t n, int64_t ss,
+                            Py_ssize_t t0, Py_ssize_t t1, const int64_t* off, const acc_t* w,
+                            const src_t* tag) noexcept nogil:
+    # The resampled axis is an outer one: the output row is a blend of whole input rows.
+    # Contiguous rows get a plain indexed loop, which the compiler vectorises.
+    cdef Py_ssize_t j, t
+    cdef acc_t wt
+    cdef const char* r
+    cdef const src_t* p
+    if t0 == t1:
+        for j in range(n):
+            buf[j] = 0
+        return
+    r = s + off[t0]
+    wt = w[t0]
+    if ss == sizeof(src_t):
+        p = <const src_t*>r
+        for j in range(n):
+            buf[j] = wt * _ld(p + j, w)
+    else:
+        for j in range(n):
+            buf[j] = wt * _ld(<const src_t*>(r + j * ss), w)
+    for t in range(t0 + 1, t1):
+        r = s + off[t]
+        wt = w[t]
+        if ss == sizeof(src_t):
+            p = <const src_t*>r
+            for j in range(n):
+                buf[j] = buf[j] + wt * _ld(p + j, w)
+        else:
+            for j in range(n):
+                buf[j] = buf[j] + wt * _ld(<const src_t*>(r + j * ss), w)
+
+
+cdef inline void _store_int(const acc_t* buf, char* d, Py_ssize_t n, int64_t ds, acc_t lo,
+                            acc_t hi, int rounding, const int_t* tag) noexcept nogil:
+    # Saturate, then round. The bounds are integers, so clamping first gives the same result
+    # as rounding first, and keeps every value small enough for the magic-number rounding.
+    cdef Py_ssize_t j
+    cdef acc_t v
+    cdef acc_t magic
+    if acc_t is float:
+        magic = 12582912.0          # 1.5 * 2^23: adding and subtracting it rounds half-even
+    else:
+        magic = 6755399441055744.0  # 1.5 * 2^52
+    if rounding == R_HALF_EVEN:
+        for j in range(n):
+            v = buf[j]
+            v = v if v >= lo else lo
+            v = v if v <= hi else hi
+            (<int_t*>(d + j * ds))[0] = <int_t>((v + magic) - magic)
+    elif rounding == R_HALF_AWAY:
+        for j in range(n):
+            v = buf[j]
+            v = v if v >= lo else lo
+            v = v if v <= hi else hi
+            if acc_t is float:
+                (<int_t*>(d + j * ds))[0] = <int_t>roundf(v)
+            else:
+                (<int_t*>(d + j * ds))[0] = <int_t>round_d(v)
+    else:
+        for j in range(n):
+            v = buf[j]
+            v = v if v >= lo else lo
+            v = v if v <= hi else hi
+            (<int_t*>(d + j * ds))[0] = <int_t>v     # C conversion truncates toward zero
+
+
+cdef inline void _store(const acc_t* buf, char* d, Py_ssize_t n, int64_t ds, int kind,
+                        int rounding) noexcept nogil:
+    # Round a row of accumulators once, into the destination type.
+    cdef Py_ssize_t j
+    if kind == K_F64:
+        for j in range(n):
+            (<double*>(d + j * ds))[0] = buf[j]
+    elif kind == K_F32:
+        for j in range(n):
+            (<float*>(d + j * ds))[0] = <float>buf[j]
+    elif kind == K_F16:
+        for j in range(n):
+            (<uint16_t*>(d + j * ds))[0] = float_to_half(<float>buf[j])
+    elif kind == K_BF16:
+        for j in range(n):
+            (<uint16_t*>(d + j * ds))[0] = float_to_bf16(<float>buf[j])
+    elif kind == K_I8:
+        _store_int(buf, d, n, ds, -128, 127, rounding, <const int8_t*>NULL)
+    elif kind == K_U8:
+        _store_int(buf, d, n, ds, 0, 255, rounding, <const uint8_t*>NULL)
+    elif kind == K_I16:
+        _store_int(buf, d, n, ds, -32768, 32767, rounding, <const int16_t*>NULL)
+    elif kind == K_U16:
+        _store_int(buf, d, n, ds, 0, 65535, rounding, <const uint16_t*>NULL)
+
+
+cdef inline void _pass_row(const char* src, char* dst, Py_ssize_t r, int ndim,
+                           const int64_t* shape, const int64_t* sstr, const int64_t* dstr,
+                           int axis, const int64_t* ptr, const int64_t* off, const acc_t* w,
+                           acc_t* buf, int dst_kind, int rounding,
+                           const src_t* tag) noexcept nogil:
+    # Row r (all axes but the last, in C order) of this pass's output.
+    cdef Py_ssize_t rem = r, q, o = 0
+    cdef int64_t so = 0, do = 0
+    cdef int d
+    cdef Py_ssize_t n = shape[ndim - 1]
+    for d in range(ndim - 2, -1, -1):
+        q = rem % shape[d]
+        rem = rem // shape[d]
+        do += q * dstr[d]
+        if d == axis:
+            o = q
+        else:
+            so += q * sstr[d]
+    if axis == ndim - 1:
+        _row_last(src + so, buf, n, ptr, off, w, tag)
+    else:
+        _row_outer(src + so, buf, n, sstr[ndim - 1], ptr[o], ptr[o + 1], off, w, tag)
+    _store(buf, dst + do, n, dstr[ndim - 1], dst_kind, rounding)
+
+
+cdef void _pass(const src_t* src, char* dst, int ndim, const int64_t* shape,
+                const int64_t* sstr, const int64_t* dstr, int axis, const int64_t* ptr,
+                const int64_t* off, const acc_t* w, acc_t* bufs, Py_ssize_t buf_len,
+                int dst_kind, int rounding, int nthreads) noexcept nogil:
+    cdef Py_ssize_t rows = 1, r
+    cdef int d
+    for d in range(ndim - 1):
+        rows *= shape[d]
+    for r in prange(rows, num_threads=nthreads, schedule="static"):
+        _pass_row(<const char*>src, dst, r, ndim, shape, sstr, dstr, axis, ptr, off, w,
+                  bufs + threadid() * buf_len, dst_kind, rounding, src)
+
+
+def weighted_pass(int src_kind, int dst_kind, int rounding,
+                  size_t src, const int64_t[::1] src_strides,
+                  size_t dst, const int64_t[::1] dst_strides,
+                  const int64_t[::1] shape, int axis,
+                  const int64_t[::1] ptr, const int64_t[::1] offsets, const acc_t[::1] weights,
+                  acc_t[:, ::1] bufs, int nthreads):
+    """Resample ``axis`` of ``src`` into ``dst`` (see the module docstring). GIL released."""
+    cdef int ndim = shape.shape[0]
+    cdef Py_ssize_t buf_len = bufs.shape[1]
+    cdef char* d = <char*>dst
+    cdef const int64_t* sh = &shape[0]
+    cdef const int64_t* ss = &src_strides[0]
+    cdef const int64_t* ds = &dst_strides[0]
+    cdef const int64_t* p = &ptr[0]
+    # An empty tap list still needs a valid pointer.
+    cdef const int64_t* of = &offsets[0] if offsets.shape[0] else NULL
+    cdef const acc_t* w = &weights[0] if weights.shape[0] else NULL
+    cdef acc_t* b = &bufs[0, 0]
+    with nogil:
+        if src_kind == K_F64:
+            _pass(<const double*>src, d, ndim, sh, ss, ds, axis, p, of, w, b, buf_len, dst_kind, rounding, nthreads)
+        elif src_kind == K_F32:
+            _pass(<const float*>src, d, ndim, sh, ss, ds, axis, p, of, w, b, buf_len, dst_kind, rounding, nthreads)
+        elif src_kind == K_F16:
+            _pass(<const f16_t*>src, d, ndim, sh, ss, ds, axis, p, of, w, b, buf_len, dst_kind, rounding, nthreads)
+        elif src_kind == K_BF16:
+            _pass(<const bf16_t*>src, d, ndim, sh, ss, ds, axis, p, of, w, b, buf_len, dst_kind, rounding, nthreads)
+        elif src_kind == K_I8:
+            _pass(<const int8_t*>src, d, ndim, sh, ss, ds, axis, p, of, w, b, buf_len, dst_kind, rounding, nthreads)
+        elif src_kind == K_U8:
+            _pass(<const uint8_t*>src, d, ndim, sh, ss, ds, axis, p, of, w, b, buf_len, dst_kind, rounding, nthreads)
+        elif src_kind == K_I16:
+            _pass(<const int16_t*>src, d, ndim, sh, ss, ds, axis, p, of, w, b, buf_len, dst_kind, rounding, nthreads)
+        elif src_kind == K_U16:
+            _pass(<const uint16_t*>src, d, ndim, sh, ss, ds, axis, p, of, w, b, buf_len, dst_kind, rounding, nthreads)
+
+
+# ---- build facts and conversion hooks (used by show_config and the exhaustive tests) ----
+
+def openmp_enabled():
+    """True if the kernels were compiled with OpenMP."""
+    return bool(RESAMPLEX_OPENMP)
+
+
+def max_threads():
+    """``omp_get_max_threads()`` now (1 without OpenMP); follows OMP_NUM_THREADS, threadpoolctl."""
+    return resamplex_max_threads()
+
+
+def half_to_float32(const uint16_t[::1] bits, float[::1] out):
+    """float16 bit patterns -> float32, with the kernels' own conversion."""
+    cdef Py_ssize_t i
+    for i in range(bits.shape[0]):
+        out[i] = half_to_float(bits[i])
+
+
+def float32_to_half(const float[::1] values, uint16_t[::1] out):
+    """float32 -> float16 bit patterns (round to nearest-even), with the kernels' conversion."""
+    cdef Py_ssize_t i
+    for i in range(values.shape[0]):
+        out[i] = float_to_half(values[i])
+
+
+def bf16_to_float32(const uint16_t[::1] bits, float[::1] out):
+    """bfloat16 bit patterns -> float32, with the kernels' own conversion."""
+    cdef Py_ssize_t i
+    for i in range(bits.shape[0]):
+        out[i] = bf16_to_float(bits[i])
+
+
+def float32_to_bf16(const float[::1] values, uint16_t[::1] out):
+    """float32 -> bfloat16 bit patterns (round to nearest-even), with the kernels' conversion."""
+    cdef Py_ssize_t i
+    for i in range(values.shape[0]):
+        out[i] = float_to_bf16(values[i])

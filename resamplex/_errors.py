@@ -1,0 +1,32 @@
+"""Exceptions and the helpers that word their messages.
+
+Every message names the parameter, shows what was received and says what is accepted.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+
+class ResamplexError(ValueError):
+    """A bad parameter value or combination."""
+
+
+class UnsupportedError(ResamplexError, TypeError):
+    """A dtype, rank, feature level or product that the operator does not support."""
+
+
+def _show(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def bad_value(name: str, value: Any, accepted: str) -> ResamplexError:
+    """``name``: expected ``accepted``, got ``value``."""
+    return ResamplexError(f"{name}: expected {accepted}, got {_show(value)}")
+
+
+def bad_choice(name: str, value: Any, choices: Iterable[str]) -> ResamplexError:
+    """``name`` must be one of the ``choices``."""
+    listed = ", ".join(repr(c) for c in choices)
+    return ResamplexError(f"{name}: expected one of {listed}; got {_show(value)}")

@@ -1,0 +1,192 @@
+"""Axis tables: for each output index of one axis, which input indices are read, with which weights.
+
+A table is stored as a compressed row list (CSR): the taps of output ``o`` are
+``idx[ptr[o]:ptr[o+1]]`` with weights ``w[ptr[o]:ptr[o+1]]``. Indices are already clamped to
+``[0, n_in - 1]``; taps whose weight is exactly 0 are dropped, so an output that sits exactly on
+an input sample reads one element, and a NaN or Inf never leaks through a zero weight.
+
+Every convention (core, DirectML, Ascend, PyTorch, ONNX) is a builder of such tables; the engine
+only applies them. The core builders here compute coordinates in float64, arranged so that a
+coordinate which is exactly an integer or a half-integer in real arithmetic is computed exactly
+(one rounding of an exact rational), which is what decides nearest-neighbour ties.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+TRANSFORMS = (
+    "half_pixel",
+    "pytorch_half_pixel",
+    "half_pixel_symmetric",
+    "align_corners",
+    "asymmetric",
+    "tf_half_pixel_for_nn",
+)
+NEAREST_MODES = ("round_prefer_ceil", "round_prefer_floor", "floor", "ceil")
+
+
+@dataclass(frozen=True, eq=False)
+class AxisTable:
+    """Taps of one resampled axis (see the module docstring)."""
+
+    n_in: int
+    n_out: int
+    ptr: np.ndarray  # int64, (n_out + 1,)
+    idx: np.ndarray  # int64, (nnz,), each in [0, n_in)
+    w: np.ndarray  # float64, (nnz,)
+
+    @classmethod
+    def gather(cls, n_in: int, idx: np.ndarray) -> "AxisTable":
+        """One tap of weight 1 per output (nearest neighbour); ``idx`` already clamped."""
+        idx = np.ascontiguousarray(idx, dtype=np.int64)
+        n_out = idx.shape[0]
+        return cls(n_in, n_out, np.arange(n_out + 1, dtype=np.int64), idx,
+                   np.ones(n_out, dtype=np.float64))
+
+    @classmethod
+    def from_taps(cls, n_in: int, idx: np.ndarray, w: np.ndarray, *, merge: bool = True) -> "AxisTable":
+        """Build from dense ``(n_out, K)`` taps: clamp-free indices in range, any weights.
+
+        With ``merge``, taps of one output that read the same index are summed into one (in tap
+        order); then taps of weight exactly 0 are dropped. Surviving taps keep ascending index
+        order within each output.
+        """
+        idx = np.asarray(idx, dtype=np.int64)
+        w = np.asarray(w, dtype=np.float64)
+        n_out, k = idx.shape
+        rows = np.repeat(np.arange(n_out, dtype=np.int64), k)
+        flat_idx = idx.reshape(-1)
+        flat_w = w.reshape(-1)
+        order = np.lexsort((flat_idx, rows))  # by row, then index; stable in tap order
+        rows, flat_idx, flat_w = rows[order], flat_idx[order], flat_w[order]
+        if merge and flat_idx.size:
+            start = np.ones(flat_idx.size, dtype=bool)
+            start[1:] = (rows[1:] != rows[:-1]) | (flat_idx[1:] != flat_idx[:-1])
+            first = np.flatnonzero(start)
+            flat_w = np.add.reduceat(flat_w, first)
+            rows, flat_idx = rows[first], flat_idx[first]
+        keep = flat_w != 0
+        rows, flat_idx, flat_w = rows[keep], flat_idx[keep], flat_w[keep]
+        ptr = np.zeros(n_out + 1, dtype=np.int64)
+        np.cumsum(np.bincount(rows, minlength=n_out), out=ptr[1:])
+        return cls(n_in, n_out, ptr, np.ascontiguousarray(flat_idx), np.ascontiguousarray(flat_w))
+
+    @property
+    def nnz(self) -> int:
+        return int(self.idx.shape[0])
+
+    @property
+    def mean_taps(self) -> float:
+        return self.nnz / self.n_out if self.n_out else 0.0
+
+    @property
+    def is_gather(self) -> bool:
+        """Every output reads exactly one input with weight 1 (a pure copy of elements)."""
+        return self.nnz == self.n_out and bool(np.all(self.ptr == np.arange(self.n_out + 1))) \
+            and bool(np.all(self.w == 1.0))
+
+    @property
+    def is_identity(self) -> bool:
+        """The axis is not resampled at all: output o is input o."""
+        return self.n_in == self.n_out and self.is_gather \
+            and bool(np.all(self.idx == np.arange(self.n_out)))
+
+    def transpose(self) -> "AxisTable":
+        """The adjoint's table: output ``i`` of the transpose sums ``w * g[o]`` over the taps
+        ``(o, i, w)`` of this table, in increasing ``o``."""
+        order = np.argsort(self.idx, kind="stable")
+        rows = np.repeat(np.arange(self.n_out, dtype=np.int64), np.diff(self.ptr))
+        ptr = np.zeros(self.n_in + 1, dtype=np.int64)
+        np.cumsum(np.bincount(self.idx, minlength=self.n_in), out=ptr[1:])
+        return AxisTable(self.n_out, self.n_in, ptr, np.ascontiguousarray(rows[order]),
+                         np.ascontiguousarray(self.w[order]))
+
+
+# ---------------------------------------------------------------- core coordinate conventions
+
+def source_coordinates(n_in: int, n_out: int, scale: float | None, transform: str) -> np.ndarray:
+    """Input coordinate ``u(o)`` of every output index ``o`` (float64), SPEC §2.
+
+    ``r = 1/scale`` if a scale is given, else ``n_in/n_out``:
+
+    ======================  =========================================================
+    half_pixel              ``(o + 0.5) * r - 0.5``
+    pytorch_half_pixel      as half_pixel, but ``0`` when ``n_out == 1``
+    half_pixel_symmetric    ``(o + 0.5) * r - 0.5 + (n_in/2) * (1 - n_out*r/n_in)``
+    align_corners           ``o * (n_in - 1) / (n_out - 1)``, ``0`` when ``n_out == 1``
+    asymmetric              ``o * r``
+    tf_half_pixel_for_nn    ``(o + 0.5) * r``
+    ======================  =========================================================
+
+    Arithmetic: float64, with each formula rearranged into one division of exactly computed
+    terms (``((2o + 1) * n_in - n_out) / (2 n_out)`` rather than ``(o + 0.5) * (n_in/n_out) - 0.5``),
+    so coordinates that are integers or half-integers in exact arithmetic come out exact.
+    """
+    o = np.arange(n_out, dtype=np.float64)
+    if transform == "align_corners":
+        if n_out == 1:
+            return np.zeros(1)
+        return (o * (n_in - 1)) / (n_out - 1)
+    if transform == "asymmetric":
+        return o / scale if scale is not None else (o * n_in) / n_out
+    if transform == "tf_half_pixel_for_nn":
+        return (o + 0.5) / scale if scale is not None else ((2 * o + 1) * n_in) / (2 * n_out)
+    if transform == "half_pixel_symmetric" and scale is not None:
+        # offset = (n_in/2)(1 - n_out/(scale*n_in)) = n_in/2 - n_out/(2 scale)
+        return (2 * o + 1 - n_out) / (2 * scale) + (n_in - 1) / 2
+    # half_pixel, pytorch_half_pixel, half_pixel_symmetric without scale (its offset is 0)
+    if transform == "pytorch_half_pixel" and n_out == 1:
+        return np.zeros(1)
+    if scale is not None:
+        return (o + 0.5) / scale - 0.5
+    return ((2 * o + 1) * n_in - n_out) / (2 * n_out)
+
+
+def nearest_indices(u: np.ndarray, n_in: int, nearest_mode: str) -> np.ndarray:
+    """Round coordinates to input indices and clamp to ``[0, n_in - 1]``, SPEC §2.
+
+    ``round_prefer_ceil`` = ``floor(u + 0.5)``, ``round_prefer_floor`` = ``ceil(u - 0.5)``,
+    ``floor``, ``ceil``. Computed from ``k = floor(u)`` and the exact fraction ``u - k`` (no
+    ``u + 0.5`` rounding), so ties are decided on the coordinate itself.
+    """
+    k = np.floor(u)
+    frac = u - k
+    if nearest_mode == "round_prefer_ceil":
+        k = k + (frac >= 0.5)
+    elif nearest_mode == "round_prefer_floor":
+        k = k + (frac > 0.5)
+    elif nearest_mode == "ceil":
+        k = k + (frac > 0)
+    return np.clip(k, 0, n_in - 1).astype(np.int64)
+
+
+def linear_taps(u: np.ndarray, n_in: int) -> tuple[np.ndarray, np.ndarray]:
+    """Dense linear taps ``(n_out, 2)``: ``clamp(i0)`` with ``1 - f``, ``clamp(i0 + 1)`` with ``f``.
+
+    ``i0 = floor(u)``, ``f = u - i0`` (float64). Where both taps clamp to the same edge sample the
+    output is that sample exactly (one tap of weight 1), as edge replication means.
+    """
+    i0 = np.floor(u)
+    f = u - i0
+    i0 = i0.astype(np.int64)
+    lo = np.clip(i0, 0, n_in - 1)
+    hi = np.clip(i0 + 1, 0, n_in - 1)
+    w0 = 1.0 - f
+    w1 = f.copy()
+    same = lo == hi
+    w0[same] = 1.0
+    w1[same] = 0.0
+    return np.stack([lo, hi], axis=1), np.stack([w0, w1], axis=1)
+
+
+def core_table(n_in: int, n_out: int, scale: float | None, *, mode: str, transform: str,
+               nearest_mode: str) -> AxisTable:
+    """The core ``resize`` table of one axis (float64 coordinates)."""
+    u = source_coordinates(n_in, n_out, scale, transform)
+    if mode == "nearest":
+        return AxisTable.gather(n_in, nearest_indices(u, n_in, nearest_mode))
+    idx, w = linear_taps(u, n_in)
+    return AxisTable.from_taps(n_in, idx, w, merge=False)
