@@ -23,9 +23,7 @@ from ._engine import _gather, _taps
 from ._errors import ResamplexError, UnsupportedError, bad_choice, bad_value
 from ._tables import NEAREST_MODES, TRANSFORMS, AxisTable, core_table
 
-MODES = ("nearest", "linear")
-#: Modes the SPEC names that this build does not implement yet.
-PLANNED_MODES = ("cubic", "area")
+MODES = ("nearest", "linear", "cubic", "area")
 
 # Below this many multiply-adds (or element copies) a call runs on one thread: starting a
 # parallel region costs more than it saves.
@@ -411,25 +409,23 @@ def _core_args(in_shape, size, scale, axes, mode, coordinate_transform, nearest_
     size_t = _per_axis("size", size, len(axes_t), axes_given)
     scale_t = _per_axis("scale", scale, len(axes_t), axes_given)
     if mode not in MODES:
-        if mode in PLANNED_MODES:
-            raise UnsupportedError(f"mode: {mode!r} is not implemented in this build yet; "
-                                   f"available: {', '.join(MODES)}")
-        raise bad_choice("mode", mode, MODES + PLANNED_MODES)
+        raise bad_choice("mode", mode, MODES)
     if coordinate_transform not in TRANSFORMS:
         raise bad_choice("coordinate_transform", coordinate_transform, TRANSFORMS)
     if nearest_mode not in NEAREST_MODES:
         raise bad_choice("nearest_mode", nearest_mode, NEAREST_MODES)
     if not isinstance(antialias, (bool, np.bool_)):
         raise bad_value("antialias", antialias, "True or False")
-    if antialias:
-        raise UnsupportedError("antialias: not implemented in this build yet")
+    if antialias and mode not in ("linear", "cubic"):
+        raise ResamplexError(f"antialias: applies to modes 'linear' and 'cubic'; got mode={mode!r}")
     if not _is_real(cubic_a) or not math.isfinite(cubic_a):
         raise bad_value("cubic_a", cubic_a, "a finite number")
     if not isinstance(exclude_outside, (bool, np.bool_)):
         raise bad_value("exclude_outside", exclude_outside, "True or False")
     lengths = output_lengths(shape, axes_t, size_t, scale_t)
     scales = tuple(None if scale_t is None else float(s) for s in (scale_t or (None,) * len(axes_t)))
-    return (shape, axes_t, lengths, scales, mode, coordinate_transform, nearest_mode)
+    return (shape, axes_t, lengths, scales, mode, coordinate_transform, nearest_mode,
+            float(cubic_a), bool(exclude_outside), bool(antialias))
 
 
 def _check_plan_size(shape: tuple[int, ...], axes: tuple[int, ...], lengths: tuple[int, ...],
@@ -439,20 +435,22 @@ def _check_plan_size(shape: tuple[int, ...], axes: tuple[int, ...], lengths: tup
     for a, n in zip(axes, lengths):
         out_shape[a] = n
     check_allocation(math.prod(out_shape) * itemsize, "size")
-    # Tables: up to 2 taps of 16 bytes per output index, even when another axis is empty.
-    check_allocation(sum(lengths) * 40, "size")
+    # Tables (dense while built): about n_in + 4 n_out taps of 16 bytes per axis, even when
+    # another axis is empty and the output has no element.
+    check_allocation(sum(4 * n + shape[a] for a, n in zip(axes, lengths)) * 48, "size")
 
 
 @lru_cache(maxsize=64)
 def _cached_plan(key) -> Plan:
-    shape, axes, lengths, scales, mode, transform, nearest_mode = key
+    shape, axes, lengths, scales, mode, transform, nearest_mode, cubic_a, exclude, aa = key
     tables: list[AxisTable | None] = [None] * len(shape)
     for a, n_out, s in zip(axes, lengths, scales):
         n_in = shape[a]
         if n_in == 0:
             continue
         tables[a] = core_table(n_in, n_out, s, mode=mode, transform=transform,
-                               nearest_mode=nearest_mode)
+                               nearest_mode=nearest_mode, cubic_a=cubic_a,
+                               exclude_outside=exclude, antialias=aa)
     return Plan(shape, tables, weighted=mode != "nearest")
 
 
@@ -547,7 +545,9 @@ def resize(x: Any, size: Any = None, *, scale: Any = None, axes: Any = None,
         ``floor(n_in * scale)``; with ``size``, it drives the coordinate map (crop / clamp).
     axes : int or sequence of int, optional
         Axes that ``size``/``scale`` describe (default: all). Others are copied.
-    mode : {"nearest", "linear"}
+    mode : {"nearest", "linear", "cubic", "area"}
+        ``linear`` is N-linear over every resampled axis; ``cubic`` the Keys kernel
+        (``cubic_a``, ``exclude_outside``); ``area`` a box filter over each output's footprint.
     coordinate_transform : {"half_pixel", "pytorch_half_pixel", "half_pixel_symmetric",
         "align_corners", "asymmetric", "tf_half_pixel_for_nn"}
     nearest_mode : {"round_prefer_ceil", "round_prefer_floor", "floor", "ceil"}

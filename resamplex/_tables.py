@@ -13,6 +13,7 @@ coordinate which is exactly an integer or a half-integer in real arithmetic is c
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -182,11 +183,108 @@ def linear_taps(u: np.ndarray, n_in: int) -> tuple[np.ndarray, np.ndarray]:
     return np.stack([lo, hi], axis=1), np.stack([w0, w1], axis=1)
 
 
+def keys_weights(t: np.ndarray, a: float) -> np.ndarray:
+    """Keys cubic weights ``(n, 4)`` of the taps ``i0 - 1 .. i0 + 2`` at fraction ``t`` (float64).
+
+    ``W(x) = (a+2)|x|^3 - (a+3)|x|^2 + 1`` for ``|x| <= 1``,
+    ``a|x|^3 - 5a|x|^2 + 8a|x| - 4a`` for ``1 < |x| < 2``, else 0. At ``t = 0`` the weights are
+    exactly ``0, 1, 0, 0``, so an output on an input sample reads that sample alone.
+    """
+    d = np.stack([t + 1.0, t, 1.0 - t, 2.0 - t], axis=-1)
+    near = ((a + 2.0) * d - (a + 3.0)) * d * d + 1.0
+    far = ((a * d - 5.0 * a) * d + 8.0 * a) * d - 4.0 * a
+    return np.where(d <= 1.0, near, np.where(d < 2.0, far, 0.0))
+
+
+def cubic_taps(u: np.ndarray, n_in: int, a: float, exclude_outside: bool):
+    """Dense cubic taps ``(n_out, 4)`` around ``i0 = floor(u)``.
+
+    Taps outside ``[0, n_in)`` are clamped to the edge (edge replicate), or, with
+    ``exclude_outside``, dropped and the remaining weights renormalised to sum 1 (ONNX).
+    """
+    i0 = np.floor(u)
+    w = keys_weights(u - i0, a)
+    idx = i0.astype(np.int64)[:, None] + np.arange(-1, 3)
+    if exclude_outside:
+        inside = (idx >= 0) & (idx < n_in)
+        w = np.where(inside, w, 0.0)
+        w = w / w.sum(axis=1, keepdims=True)
+    return np.clip(idx, 0, n_in - 1), w
+
+
+def area_taps(n_in: int, n_out: int, scale: float | None):
+    """Dense box-filter taps: output ``o`` averages the input over ``[o*r, (o+1)*r)``.
+
+    ``r = 1/scale`` if given, else ``n_in/n_out``; each input pixel ``[i, i+1)`` is weighted by
+    its overlap with the footprint (clipped to ``[0, n_in]``), normalised to sum 1 (OpenCV
+    ``INTER_AREA`` when shrinking). A footprint wholly outside the input reads the edge pixel.
+    """
+    o = np.arange(n_out, dtype=np.float64)
+    if scale is None:
+        lo, hi = (o * n_in) / n_out, ((o + 1) * n_in) / n_out
+        width = n_in / n_out
+    else:
+        lo, hi = o / scale, (o + 1) / scale
+        width = 1.0 / scale
+    k = int(math.ceil(width)) + 1
+    start = np.floor(lo).astype(np.int64)
+    idx = start[:, None] + np.arange(k)
+    lo_c, hi_c = np.clip(lo, 0, n_in)[:, None], np.clip(hi, 0, n_in)[:, None]
+    overlap = np.clip(np.minimum(hi_c, idx + 1) - np.maximum(lo_c, idx), 0.0, None)
+    total = overlap.sum(axis=1, keepdims=True)
+    outside = total[:, 0] == 0
+    overlap[outside] = 0.0
+    overlap[outside, 0] = 1.0
+    idx[outside, 0] = np.clip(start[outside], 0, n_in - 1)
+    total[outside] = 1.0
+    return np.clip(idx, 0, n_in - 1), overlap / total
+
+
+def filter_taps(u: np.ndarray, n_in: int, r: float, mode: str, a: float,
+                exclude_outside: bool):
+    """Dense antialiased taps: the linear (triangle) or Keys cubic filter stretched by ``r``.
+
+    For output centre ``u`` (input index units) every input ``i`` with ``|i - u| < support * r``
+    (support 1 for linear, 2 for cubic) gets weight ``K((i - u) / r)``, normalised to sum 1
+    (ONNX Resize-18 ``antialias=1``, Pillow, torch ``antialias=True``). Taps outside
+    ``[0, n_in)`` read the edge sample, or with ``exclude_outside`` are dropped and the rest
+    renormalised (Pillow and torch behave this way). float64 throughout. Meant for ``r > 1``;
+    at ``r <= 1`` the caller uses the plain taps, which is what the stretched filter reduces to.
+    """
+    support = 1.0 if mode == "linear" else 2.0
+    half = int(math.ceil(support * r))
+    base = np.floor(u).astype(np.int64)
+    idx = base[:, None] + np.arange(-half, half + 1)
+    d = np.abs((idx - u[:, None]) / r)
+    if mode == "linear":
+        w = np.clip(1.0 - d, 0.0, None)
+    else:
+        near = ((a + 2.0) * d - (a + 3.0)) * d * d + 1.0
+        far = ((a * d - 5.0 * a) * d + 8.0 * a) * d - 4.0 * a
+        w = np.where(d <= 1.0, near, np.where(d < 2.0, far, 0.0))
+    w = w / w.sum(axis=1, keepdims=True)
+    if exclude_outside:
+        w = np.where((idx >= 0) & (idx < n_in), w, 0.0)
+        w = w / w.sum(axis=1, keepdims=True)
+    return np.clip(idx, 0, n_in - 1), w
+
+
 def core_table(n_in: int, n_out: int, scale: float | None, *, mode: str, transform: str,
-               nearest_mode: str) -> AxisTable:
-    """The core ``resize`` table of one axis (float64 coordinates)."""
+               nearest_mode: str, cubic_a: float = -0.75, exclude_outside: bool = False,
+               antialias: bool = False) -> AxisTable:
+    """The core ``resize`` table of one axis (float64 coordinates and weights)."""
+    if mode == "area":
+        idx, w = area_taps(n_in, n_out, scale)
+        return AxisTable.from_taps(n_in, idx, w)
     u = source_coordinates(n_in, n_out, scale, transform)
     if mode == "nearest":
         return AxisTable.gather(n_in, nearest_indices(u, n_in, nearest_mode))
+    r = 1.0 / scale if scale is not None else n_in / n_out
+    if antialias and r > 1.0:
+        idx, w = filter_taps(u, n_in, r, mode, cubic_a, exclude_outside)
+        return AxisTable.from_taps(n_in, idx, w)
+    if mode == "cubic":
+        idx, w = cubic_taps(u, n_in, cubic_a, exclude_outside)
+        return AxisTable.from_taps(n_in, idx, w)
     idx, w = linear_taps(u, n_in)
     return AxisTable.from_taps(n_in, idx, w, merge=False)
