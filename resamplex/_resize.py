@@ -267,12 +267,28 @@ class Plan:
                   rcode: int) -> None:
         info = _dtypes.weighted_info(x.dtype, self.op)
         compute = info.compute
+        ckind = 0 if compute == np.float64 else 1
         perm = _layout_perm(out.shape, out.strides)
+        order = list(self.order)
+        # The innermost axis, if resampled, goes last and shares a sweep with the pass before
+        # it (see _taps.fused_pass): no scratch array between those two passes.
+        if perm[-1] in order:
+            order.remove(perm[-1])
+            order.append(perm[-1])
+        fuse = len(order) >= 2 and order[-1] == perm[-1]
         shape = list(self.in_shape)
         src = x
-        for i, a in enumerate(self.order):
+        i = 0
+        while i < len(order):
+            a = order[i]
             table = self.tables[a]
-            last = i == len(self.order) - 1
+            last = i == len(order) - 1 or (fuse and i == len(order) - 2)
+            src_kind = info.kind if i == 0 else ckind
+            dst_kind = info.kind if last else ckind
+            if fuse and i == len(order) - 2:
+                self._fused(src, out, shape, perm, a, order[-1], src_kind, dst_kind, rcode,
+                            compute, threads)
+                return
             shape[a] = table.n_out
             if last:
                 dst = out
@@ -282,19 +298,50 @@ class Plan:
             pshape, sstr, dstr, axis = _coalesce(
                 [shape[p] for p in perm], [src.strides[p] for p in perm],
                 [dst.strides[p] for p in perm], perm.index(a))
-            inner = pshape[-1]
+            ndim = len(pshape)
+            if axis == ndim - 1:
+                loop, row = 0, pshape[-1] + table.n_in + 1
+            elif (axis == ndim - 2 and pshape[-1] < 32
+                  and dstr[-2] == pshape[-1] * dstr[-1]):
+                loop, row = 1, pshape[-1] * pshape[-2]
+            else:
+                loop, row = 2, pshape[-1]
             n = _resolve_threads(threads, dst.size * max(table.mean_taps, 1.0))
-            rows = dst.size // inner
-            n = max(1, min(n, rows))
-            bufs = np.empty((n, inner), dtype=compute)
+            n = max(1, min(n, dst.size // row))
+            if loop == 0:
+                idx, w = table.dense
+                k, offsets = idx.shape[1], idx.reshape(-1)
+            else:
+                k, offsets, w = 0, table.idx * src.strides[a], table.w
             _taps.weighted_pass(
-                info.kind if i == 0 else (0 if compute == np.float64 else 1),
-                info.kind if last else (0 if compute == np.float64 else 1),
-                rcode,
+                src_kind, dst_kind, rcode,
                 src.ctypes.data, _as_i64(sstr), dst.ctypes.data, _as_i64(dstr),
-                _as_i64(pshape), axis,
-                table.ptr, table.idx * src.strides[a], table.w.astype(compute), bufs, n)
+                _as_i64(pshape), axis, loop, table.n_in, k,
+                table.ptr, offsets, w.reshape(-1).astype(compute),
+                np.empty((n, row), dtype=compute), n)
             src = dst
+            i += 1
+
+    def _fused(self, src: np.ndarray, out: np.ndarray, shape: list[int], perm: list[int],
+               a: int, inner: int, src_kind: int, dst_kind: int, rcode: int,
+               compute: np.dtype, threads: int | None) -> None:
+        """The last two passes (outer axis ``a``, then the innermost axis) in one sweep."""
+        t1, t2 = self.tables[a], self.tables[inner]
+        n_mid = shape[inner]
+        shape = list(shape)
+        shape[a], shape[inner] = t1.n_out, t2.n_out
+        pos = perm.index(a)
+        n = _resolve_threads(threads, out.size * (t1.mean_taps + t2.mean_taps))
+        n = max(1, min(n, out.size // t2.n_out))
+        idx2, w2 = t2.dense
+        _taps.fused_pass(
+            src_kind, dst_kind, rcode,
+            src.ctypes.data, _as_i64([src.strides[p] for p in perm]),
+            out.ctypes.data, _as_i64([out.strides[p] for p in perm]),
+            _as_i64([shape[p] for p in perm]), pos, n_mid,
+            t1.ptr, t1.idx * src.strides[a], t1.w.astype(compute),
+            idx2.shape[1], idx2.reshape(-1), w2.reshape(-1).astype(compute),
+            np.empty((n, n_mid + 1 + t2.n_out), dtype=compute), n)
 
     def adjoint_plan(self) -> "Plan":
         """The plan of the adjoint: transposed tables, input and output shapes swapped."""

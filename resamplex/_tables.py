@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -94,6 +95,25 @@ class AxisTable:
         """The axis is not resampled at all: output o is input o."""
         return self.n_in == self.n_out and self.is_gather \
             and bool(np.all(self.idx == np.arange(self.n_out)))
+
+    @cached_property
+    def dense(self) -> tuple[np.ndarray, np.ndarray]:
+        """The taps as ``(n_out, K)`` arrays, ``K`` = the most taps of any output.
+
+        Padding slots read index ``n_in`` (the kernels put a 0 there) with weight ``-0.0``, which
+        adds exactly nothing (``x + -0.0 == x`` bitwise for every ``x``); an output without
+        taps gets ``+0.0`` in its first slot, so it comes out ``+0.0`` as in the CSR form.
+        """
+        counts = np.diff(self.ptr)
+        k = max(1, int(counts.max(initial=0)))
+        idx = np.full((self.n_out, k), self.n_in, dtype=np.int64)
+        w = np.full((self.n_out, k), -0.0)
+        w[counts == 0, 0] = 0.0
+        rows = np.repeat(np.arange(self.n_out), counts)
+        cols = np.arange(self.nnz) - np.repeat(self.ptr[:-1], counts)
+        idx[rows, cols] = self.idx
+        w[rows, cols] = self.w
+        return idx, w
 
     def transpose(self) -> "AxisTable":
         """The adjoint's table: output ``i`` of the transpose sums ``w * g[o]`` over the taps
@@ -288,3 +308,81 @@ def core_table(n_in: int, n_out: int, scale: float | None, *, mode: str, transfo
         return AxisTable.from_taps(n_in, idx, w)
     idx, w = linear_taps(u, n_in)
     return AxisTable.from_taps(n_in, idx, w, merge=False)
+
+
+# ---------------------------------------------------------------- antialiased linear (triangle)
+
+def _triangle_mass(u: np.ndarray, r: float, first: float, last: float) -> np.ndarray:
+    """``sum(max(0, 1 - |i - u| / r))`` over the integers ``i`` in ``[first, last]``, per row.
+
+    Closed form (float64): the positive part of the triangle is two arithmetic series, one on
+    each side of ``u``, and a series of ``n`` terms centred on ``mid`` sums to
+    ``n * (1 - |u - mid| / r)``. No loop over taps, so a very wide filter costs nothing here.
+    """
+    lo = np.maximum(first, np.floor(u - r) + 1)  # lowest integer with |i - u| < r
+    hi = np.minimum(last, np.ceil(u + r) - 1)  # highest
+    m = np.floor(u)
+    total = np.zeros_like(u)
+    for a, b in ((lo, np.minimum(hi, m)), (np.maximum(lo, m + 1), hi)):
+        n = b - a + 1
+        total += np.where(n > 0, n * (1.0 - np.abs(u - (a + b) / 2) / r), 0.0)
+    return np.maximum(total, 0.0)
+
+
+def antialias_linear_taps(u: np.ndarray, n_in: int, r: float, *,
+                          exclude_outside: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Dense taps of the antialiased linear (triangle) filter stretched by ``r``, SPEC §2.
+
+    ``u[o]`` is output ``o``'s centre in input *index* coordinates (input sample ``i`` sits at
+    ``i``), i.e. the coordinate the plain linear taps would interpolate at; in pixel units the
+    centre is ``c = u + 0.5`` (``c = (o + 0.5) * r`` under ``half_pixel``). The filter is the
+    triangle ``max(0, 1 - |i - u| / r) = max(0, 1 - |(i + 0.5 - c) / r|)`` over the taps
+    ``i`` in ``[floor(c - r), ceil(c + r))``, normalised to sum 1, as ONNX Resize-18
+    ``antialias=1`` and Pillow do. ``r`` is raised to at least 1 (``max(1, 1/scale)``: the
+    filter never narrows below plain linear interpolation).
+
+    Edges:
+
+    - ``exclude_outside=False`` (ONNX reference, edge padding; DirectML clamps too): a tap
+      outside ``[0, n_in)`` reads the edge sample and keeps its weight; the normalisation is
+      over the whole window. The weight that falls outside is summed in closed form, so the
+      cost does not grow with how far the window reaches past the edge.
+    - ``exclude_outside=True`` (Pillow, ONNX ``exclude_outside=1``): taps outside are dropped
+      and the rest renormalised; an output whose window lies entirely outside reads the
+      nearest edge sample.
+
+    ``u = +inf`` / ``-inf`` (a float32 coordinate map that overflowed) reads the last / first
+    sample. Arithmetic: float64 throughout.
+
+    Returns ``(idx, w)``, each ``(n_out, K)``, for ``AxisTable.from_taps(n_in, idx, w,
+    merge=True)`` (clamped taps share an index and must be merged); padding taps have weight 0.
+    """
+    u = np.asarray(u, dtype=np.float64)
+    r = max(1.0, float(r))
+    n_out = u.shape[0]
+    pos_inf, neg_inf = u == np.inf, u == -np.inf
+    uf = np.where(pos_inf | neg_inf, 0.0, u)
+    # The in-range part of the window: integers in [start, stop) with |i - u| < r.
+    start = np.clip(np.floor(uf - r) + 1, 0, n_in)
+    stop = np.clip(np.ceil(uf + r), 0, n_in)
+    count = np.maximum(stop - start, 0)
+    k = int(count.max()) if n_out else 0
+    i = start[:, None] + np.arange(k, dtype=np.float64)
+    inside = i < stop[:, None]
+    w = np.where(inside, np.maximum(0.0, 1.0 - np.abs(i - uf[:, None]) / r), 0.0)
+    idx = np.where(inside, i, 0).astype(np.int64)
+    left = _triangle_mass(uf, r, -np.inf, -1.0)
+    right = _triangle_mass(uf, r, float(n_in), np.inf)
+    w[pos_inf | neg_inf] = 0.0
+    left = np.where(neg_inf, 1.0, np.where(pos_inf, 0.0, left))
+    right = np.where(pos_inf, 1.0, np.where(neg_inf, 0.0, right))
+    inner = w.sum(axis=1)
+    if exclude_outside:
+        has_inner = inner > 0
+        left = np.where(has_inner, 0.0, left)
+        right = np.where(has_inner, 0.0, right)
+    total = left + inner + right
+    idx = np.concatenate([np.zeros((n_out, 1), np.int64), idx,
+                          np.full((n_out, 1), max(n_in - 1, 0), np.int64)], axis=1)
+    w = np.concatenate([left[:, None], w, right[:, None]], axis=1) / total[:, None]
+    return idx, w

@@ -7,16 +7,23 @@ Preconditions (the facade guarantees them; nothing here is checked):
 - ``src_strides`` / ``dst_strides`` are byte strides in the same order (``src_strides[axis]`` is
   unused: it is folded into ``offsets``); source and destination do not overlap, both aligned
   for their element type;
-- the taps of output index ``o`` along ``axis`` are ``t`` in ``[ptr[o], ptr[o + 1])``: read the
-  element at byte offset ``offsets[t]`` (index * source stride, index in range), weight ``w[t]``;
-  ``len(ptr) == shape[axis] + 1``; an output with no taps is 0;
-- ``bufs`` has ``nthreads`` rows of at least ``shape[ndim - 1]`` elements (scratch per thread);
+- the taps of output index ``o`` along ``axis`` are, in CSR form, ``t`` in
+  ``[ptr[o], ptr[o + 1])``: read the element at byte offset ``offsets[t]`` (index * source
+  stride, index in range), weight ``w[t]``; ``len(ptr) == shape[axis] + 1``; an output with no
+  taps is 0. For the innermost axis the table comes in dense form instead (see
+  ``weighted_pass``): ``k`` taps per output over a row loaded into contiguous accumulators;
+- ``bufs`` has ``nthreads`` rows of scratch, as long as each entry point says;
 - ``src_kind`` / ``dst_kind`` are ``_dtypes.KIND`` codes, ``rounding`` a ``_dtypes.ROUNDING``
   code; the accumulator is float64 for float64 data and float32 for everything else.
 
+Loop shapes: the resampled axis innermost (gather taps per output element from the loaded
+row), second-innermost with a short innermost axis (channels-last: blend short rows), or
+further out (blend whole contiguous rows, which vectorises). ``fused_pass`` runs an outer pass
+and the innermost pass in one sweep, one output row at a time, without a scratch array.
+
 Arithmetic: ``acc = w[t0] * x[t0]; acc = acc + w[t] * x[t]`` in tap order, in the accumulator
-type, with no fused multiply-add (the build passes ``-ffp-contract=off``). Both loop shapes below
-use exactly this sequence, so the result does not depend on which one runs, on the number of
+type, with no fused multiply-add (the build passes ``-ffp-contract=off``). Every loop shape below
+uses exactly this sequence, so the result does not depend on which one runs, on the number of
 threads, or on vectorisation. The value is rounded once, on store: float16 and bfloat16 to
 nearest-even, integers by ``rounding`` after saturating to the type's range (NaN saturates to
 the low end; it cannot arise from integer data).
@@ -54,20 +61,38 @@ cdef inline acc_t _ld(const src_t* p, const acc_t* tag) noexcept nogil:
         return <acc_t>p[0]
 
 
-cdef inline void _row_last(const char* s, acc_t* buf, Py_ssize_t n, const int64_t* ptr,
-                           const int64_t* off, const acc_t* w, const src_t* tag) noexcept nogil:
-    # The resampled axis is the innermost one: each output element gathers its own taps.
-    cdef Py_ssize_t o, t
+cdef inline void _row_load(const char* s, acc_t* tmp, Py_ssize_t n, int64_t ss,
+                           const src_t* tag) noexcept nogil:
+    # One input row into contiguous accumulators, plus the zero that padding taps read.
+    cdef Py_ssize_t j
+    if ss == sizeof(src_t):
+        for j in range(n):
+            tmp[j] = _ld((<const src_t*>s) + j, tmp)
+    else:
+        for j in range(n):
+            tmp[j] = _ld(<const src_t*>(s + j * ss), tmp)
+    tmp[n] = 0
+
+
+cdef inline void _row_dense(const acc_t* tmp, acc_t* out, Py_ssize_t n, Py_ssize_t k,
+                            const int64_t* idx, const acc_t* w) noexcept nogil:
+    # Innermost-axis taps in dense form: k taps per output, padded with (sentinel, -0.0).
+    # x + (-0.0) == x for every x, so padding leaves each sum bitwise as the tap list alone
+    # would give it; an output with no taps has weight +0.0 in its first slot and comes out +0.
+    cdef Py_ssize_t o, j
     cdef acc_t acc
-    for o in range(n):
-        t = ptr[o]
-        if t == ptr[o + 1]:
-            acc = 0
-        else:
-            acc = w[t] * _ld(<const src_t*>(s + off[t]), w)
-            for t in range(ptr[o] + 1, ptr[o + 1]):
-                acc = acc + w[t] * _ld(<const src_t*>(s + off[t]), w)
-        buf[o] = acc
+    if k == 1:
+        for o in range(n):
+            out[o] = w[o] * tmp[idx[o]]
+    elif k == 2:
+        for o in range(n):
+            out[o] = w[2 * o] * tmp[idx[2 * o]] + w[2 * o + 1] * tmp[idx[2 * o + 1]]
+    else:
+        for o in range(n):
+            acc = w[o * k] * tmp[idx[o * k]]
+            for j in range(1, k):
+                acc = acc + w[o * k + j] * tmp[idx[o * k + j]]
+            out[o] = acc
 
 
 cdef inline void _row_outer(const char* s, acc_t* buf, Py_ssize_t n, int64_t ss,
@@ -164,16 +189,112 @@ cdef inline void _store(const acc_t* buf, char* d, Py_ssize_t n, int64_t ds, int
         _store_int(buf, d, n, ds, 0, 65535, rounding, <const uint16_t*>NULL)
 
 
+cdef inline void _row_mid(const char* s, acc_t* buf, Py_ssize_t n, Py_ssize_t c, int64_t sc,
+                          const int64_t* ptr, const int64_t* off, const acc_t* w,
+                          const src_t* tag) noexcept nogil:
+    # The resampled axis is second-innermost with a short innermost axis (channels-last):
+    # output (o, k) = sum_t w[t] * x[idx[t], k], written as one row of n * c values.
+    cdef Py_ssize_t o, t, k
+    cdef acc_t wt
+    cdef acc_t* b
+    cdef const char* r
+    for o in range(n):
+        b = buf + o * c
+        t = ptr[o]
+        if t == ptr[o + 1]:
+            for k in range(c):
+                b[k] = 0
+            continue
+        r = s + off[t]
+        wt = w[t]
+        for k in range(c):
+            b[k] = wt * _ld(<const src_t*>(r + k * sc), w)
+        for t in range(ptr[o] + 1, ptr[o + 1]):
+            r = s + off[t]
+            wt = w[t]
+            for k in range(c):
+                b[k] = b[k] + wt * _ld(<const src_t*>(r + k * sc), w)
+
+
+cdef inline bint _direct(int dst_kind, int64_t stride, const acc_t* tag) noexcept nogil:
+    # The accumulators can be written straight into the destination row.
+    if acc_t is float:
+        return dst_kind == K_F32 and stride == sizeof(float)
+    else:
+        return dst_kind == K_F64 and stride == sizeof(double)
+
+
+# Loop shapes of one pass (chosen in Python, once per pass).
+cdef enum:
+    SHAPE_LAST = 0   # resampled axis innermost: gather taps per output element
+    SHAPE_MID = 1    # resampled axis second-innermost, short innermost axis: blend short rows
+    SHAPE_OUTER = 2  # resampled axis further out: blend whole rows
+
+
 cdef inline void _pass_row(const char* src, char* dst, Py_ssize_t r, int ndim,
                            const int64_t* shape, const int64_t* sstr, const int64_t* dstr,
-                           int axis, const int64_t* ptr, const int64_t* off, const acc_t* w,
-                           acc_t* buf, int dst_kind, int rounding,
-                           const src_t* tag) noexcept nogil:
-    # Row r (all axes but the last, in C order) of this pass's output.
+                           int axis, int loop, Py_ssize_t n_in, Py_ssize_t k,
+                           const int64_t* ptr, const int64_t* off, const acc_t* w, acc_t* buf,
+                           int dst_kind, int rounding, const src_t* tag) noexcept nogil:
+    # Row r of this pass's output: C-order over the axes outside the row.
+    cdef Py_ssize_t rem = r, q, o = 0, n
+    cdef int64_t so = 0, do = 0
+    cdef int d, top = ndim - 3 if loop == SHAPE_MID else ndim - 2
+    cdef acc_t* out
+    for d in range(top, -1, -1):
+        q = rem % shape[d]
+        rem = rem // shape[d]
+        do += q * dstr[d]
+        if d == axis:
+            o = q
+        else:
+            so += q * sstr[d]
+    if loop == SHAPE_MID:
+        n = shape[ndim - 2] * shape[ndim - 1]
+    else:
+        n = shape[ndim - 1]
+    out = <acc_t*>(dst + do) if _direct(dst_kind, dstr[ndim - 1], w) else buf
+    if loop == SHAPE_LAST:
+        # buf holds the output row, then the loaded input row (n_in + 1)
+        _row_load(src + so, buf + n, n_in, sstr[ndim - 1], tag)
+        _row_dense(buf + n, out, n, k, off, w)
+    elif loop == SHAPE_MID:
+        _row_mid(src + so, out, shape[ndim - 2], shape[ndim - 1], sstr[ndim - 1], ptr, off, w,
+                 tag)
+    else:
+        _row_outer(src + so, out, n, sstr[ndim - 1], ptr[o], ptr[o + 1], off, w, tag)
+    if out == buf:
+        _store(buf, dst + do, n, dstr[ndim - 1], dst_kind, rounding)
+
+
+cdef void _pass(const src_t* src, char* dst, int ndim, const int64_t* shape,
+                const int64_t* sstr, const int64_t* dstr, int axis, int loop,
+                Py_ssize_t n_in, Py_ssize_t k,
+                const int64_t* ptr, const int64_t* off, const acc_t* w, acc_t* bufs,
+                Py_ssize_t buf_len, int dst_kind, int rounding, int nthreads) noexcept nogil:
+    cdef Py_ssize_t rows = 1, r
+    cdef int d
+    for d in range(ndim - (2 if loop == SHAPE_MID else 1)):
+        rows *= shape[d]
+    for r in prange(rows, num_threads=nthreads, schedule="static"):
+        _pass_row(<const char*>src, dst, r, ndim, shape, sstr, dstr, axis, loop, n_in, k, ptr,
+                  off, w, bufs + threadid() * buf_len, dst_kind, rounding, src)
+
+
+cdef inline void _fused_row(const char* src, char* dst, Py_ssize_t r, int ndim,
+                            const int64_t* shape, const int64_t* sstr, const int64_t* dstr,
+                            int axis, Py_ssize_t n_mid, const int64_t* ptr1,
+                            const int64_t* off1, const acc_t* w1, Py_ssize_t k,
+                            const int64_t* idx2, const acc_t* w2, acc_t* tmp, acc_t* buf,
+                            int dst_kind, int rounding, const src_t* tag) noexcept nogil:
+    # Two passes for one output row: blend input rows along `axis` into `tmp` (the row the
+    # separate outer pass would have stored, in the same arithmetic), then resample `tmp`
+    # along the innermost axis. Bitwise the same as running the passes one after the other.
     cdef Py_ssize_t rem = r, q, o = 0
     cdef int64_t so = 0, do = 0
     cdef int d
     cdef Py_ssize_t n = shape[ndim - 1]
+    cdef acc_t* out
     for d in range(ndim - 2, -1, -1):
         q = rem % shape[d]
         rem = rem // shape[d]
@@ -182,33 +303,50 @@ cdef inline void _pass_row(const char* src, char* dst, Py_ssize_t r, int ndim,
             o = q
         else:
             so += q * sstr[d]
-    if axis == ndim - 1:
-        _row_last(src + so, buf, n, ptr, off, w, tag)
-    else:
-        _row_outer(src + so, buf, n, sstr[ndim - 1], ptr[o], ptr[o + 1], off, w, tag)
-    _store(buf, dst + do, n, dstr[ndim - 1], dst_kind, rounding)
+    _row_outer(src + so, tmp, n_mid, sstr[ndim - 1], ptr1[o], ptr1[o + 1], off1, w1, tag)
+    tmp[n_mid] = 0
+    out = <acc_t*>(dst + do) if _direct(dst_kind, dstr[ndim - 1], w1) else buf
+    _row_dense(tmp, out, n, k, idx2, w2)
+    if out == buf:
+        _store(buf, dst + do, n, dstr[ndim - 1], dst_kind, rounding)
 
 
-cdef void _pass(const src_t* src, char* dst, int ndim, const int64_t* shape,
-                const int64_t* sstr, const int64_t* dstr, int axis, const int64_t* ptr,
-                const int64_t* off, const acc_t* w, acc_t* bufs, Py_ssize_t buf_len,
-                int dst_kind, int rounding, int nthreads) noexcept nogil:
+cdef void _fused(const src_t* src, char* dst, int ndim, const int64_t* shape,
+                 const int64_t* sstr, const int64_t* dstr, int axis, Py_ssize_t n_mid,
+                 const int64_t* ptr1, const int64_t* off1, const acc_t* w1,
+                 Py_ssize_t k, const int64_t* idx2, const acc_t* w2, acc_t* bufs,
+                 Py_ssize_t buf_len, int dst_kind, int rounding, int nthreads) noexcept nogil:
     cdef Py_ssize_t rows = 1, r
     cdef int d
+    cdef acc_t* mine
     for d in range(ndim - 1):
         rows *= shape[d]
     for r in prange(rows, num_threads=nthreads, schedule="static"):
-        _pass_row(<const char*>src, dst, r, ndim, shape, sstr, dstr, axis, ptr, off, w,
-                  bufs + threadid() * buf_len, dst_kind, rounding, src)
+        mine = bufs + threadid() * buf_len
+        _fused_row(<const char*>src, dst, r, ndim, shape, sstr, dstr, axis, n_mid, ptr1, off1,
+                   w1, k, idx2, w2, mine, mine + n_mid + 1, dst_kind, rounding, src)
+
+
+cdef inline const void* _nonempty(const int64_t[::1] a):
+    return &a[0] if a.shape[0] else NULL
 
 
 def weighted_pass(int src_kind, int dst_kind, int rounding,
                   size_t src, const int64_t[::1] src_strides,
                   size_t dst, const int64_t[::1] dst_strides,
-                  const int64_t[::1] shape, int axis,
+                  const int64_t[::1] shape, int axis, int loop, Py_ssize_t n_in, Py_ssize_t k,
                   const int64_t[::1] ptr, const int64_t[::1] offsets, const acc_t[::1] weights,
                   acc_t[:, ::1] bufs, int nthreads):
-    """Resample ``axis`` of ``src`` into ``dst`` (see the module docstring). GIL released."""
+    """Resample ``axis`` of ``src`` into ``dst`` (see the module docstring). GIL released.
+
+    ``loop`` is the loop shape: 0 = ``axis`` is the innermost axis; the table is then in dense
+    form (``k`` taps per output, ``offsets`` holding element indices into the input row of
+    length ``n_in``, padding taps index ``n_in`` with weight -0.0; ``ptr`` unused) and ``bufs``
+    rows hold ``shape[-1] + n_in + 1`` accumulators. 1 = ``axis`` is the second-innermost
+    (output rows are ``shape[-2] * shape[-1]`` long, contiguous in ``dst``:
+    ``dst_strides[-2] == shape[-1] * dst_strides[-1]``). 2 = any other axis. For 1 and 2 the
+    table is the CSR form with byte ``offsets``.
+    """
     cdef int ndim = shape.shape[0]
     cdef Py_ssize_t buf_len = bufs.shape[1]
     cdef char* d = <char*>dst
@@ -216,27 +354,71 @@ def weighted_pass(int src_kind, int dst_kind, int rounding,
     cdef const int64_t* ss = &src_strides[0]
     cdef const int64_t* ds = &dst_strides[0]
     cdef const int64_t* p = &ptr[0]
-    # An empty tap list still needs a valid pointer.
-    cdef const int64_t* of = &offsets[0] if offsets.shape[0] else NULL
+    cdef const int64_t* of = <const int64_t*>_nonempty(offsets)
     cdef const acc_t* w = &weights[0] if weights.shape[0] else NULL
     cdef acc_t* b = &bufs[0, 0]
     with nogil:
         if src_kind == K_F64:
-            _pass(<const double*>src, d, ndim, sh, ss, ds, axis, p, of, w, b, buf_len, dst_kind, rounding, nthreads)
+            _pass(<const double*>src, d, ndim, sh, ss, ds, axis, loop, n_in, k, p, of, w, b, buf_len, dst_kind, rounding, nthreads)
         elif src_kind == K_F32:
-            _pass(<const float*>src, d, ndim, sh, ss, ds, axis, p, of, w, b, buf_len, dst_kind, rounding, nthreads)
+            _pass(<const float*>src, d, ndim, sh, ss, ds, axis, loop, n_in, k, p, of, w, b, buf_len, dst_kind, rounding, nthreads)
         elif src_kind == K_F16:
-            _pass(<const f16_t*>src, d, ndim, sh, ss, ds, axis, p, of, w, b, buf_len, dst_kind, rounding, nthreads)
+            _pass(<const f16_t*>src, d, ndim, sh, ss, ds, axis, loop, n_in, k, p, of, w, b, buf_len, dst_kind, rounding, nthreads)
         elif src_kind == K_BF16:
-            _pass(<const bf16_t*>src, d, ndim, sh, ss, ds, axis, p, of, w, b, buf_len, dst_kind, rounding, nthreads)
+            _pass(<const bf16_t*>src, d, ndim, sh, ss, ds, axis, loop, n_in, k, p, of, w, b, buf_len, dst_kind, rounding, nthreads)
         elif src_kind == K_I8:
-            _pass(<const int8_t*>src, d, ndim, sh, ss, ds, axis, p, of, w, b, buf_len, dst_kind, rounding, nthreads)
+            _pass(<const int8_t*>src, d, ndim, sh, ss, ds, axis, loop, n_in, k, p, of, w, b, buf_len, dst_kind, rounding, nthreads)
         elif src_kind == K_U8:
-            _pass(<const uint8_t*>src, d, ndim, sh, ss, ds, axis, p, of, w, b, buf_len, dst_kind, rounding, nthreads)
+            _pass(<const uint8_t*>src, d, ndim, sh, ss, ds, axis, loop, n_in, k, p, of, w, b, buf_len, dst_kind, rounding, nthreads)
         elif src_kind == K_I16:
-            _pass(<const int16_t*>src, d, ndim, sh, ss, ds, axis, p, of, w, b, buf_len, dst_kind, rounding, nthreads)
+            _pass(<const int16_t*>src, d, ndim, sh, ss, ds, axis, loop, n_in, k, p, of, w, b, buf_len, dst_kind, rounding, nthreads)
         elif src_kind == K_U16:
-            _pass(<const uint16_t*>src, d, ndim, sh, ss, ds, axis, p, of, w, b, buf_len, dst_kind, rounding, nthreads)
+            _pass(<const uint16_t*>src, d, ndim, sh, ss, ds, axis, loop, n_in, k, p, of, w, b, buf_len, dst_kind, rounding, nthreads)
+
+
+def fused_pass(int src_kind, int dst_kind, int rounding,
+               size_t src, const int64_t[::1] src_strides,
+               size_t dst, const int64_t[::1] dst_strides,
+               const int64_t[::1] shape, int axis, Py_ssize_t n_mid,
+               const int64_t[::1] ptr1, const int64_t[::1] offsets1, const acc_t[::1] weights1,
+               Py_ssize_t k, const int64_t[::1] idx2, const acc_t[::1] weights2,
+               acc_t[:, ::1] bufs, int nthreads):
+    """Two passes in one sweep: ``axis`` (an outer axis, CSR table 1 with byte offsets), then
+    the innermost axis (table 2 in the dense form of ``weighted_pass`` loop 0, over a row of
+    length ``n_mid``).
+
+    ``shape`` is the final output shape; ``src_strides[-1]`` strides the input's innermost axis.
+    ``bufs`` rows hold ``n_mid + 1 + shape[-1]`` accumulators. GIL released.
+    """
+    cdef int ndim = shape.shape[0]
+    cdef Py_ssize_t buf_len = bufs.shape[1]
+    cdef char* d = <char*>dst
+    cdef const int64_t* sh = &shape[0]
+    cdef const int64_t* ss = &src_strides[0]
+    cdef const int64_t* ds = &dst_strides[0]
+    cdef const int64_t* p1 = &ptr1[0]
+    cdef const int64_t* o1 = <const int64_t*>_nonempty(offsets1)
+    cdef const int64_t* o2 = &idx2[0]
+    cdef const acc_t* w1 = &weights1[0] if weights1.shape[0] else NULL
+    cdef const acc_t* w2 = &weights2[0] if weights2.shape[0] else NULL
+    cdef acc_t* b = &bufs[0, 0]
+    with nogil:
+        if src_kind == K_F64:
+            _fused(<const double*>src, d, ndim, sh, ss, ds, axis, n_mid, p1, o1, w1, k, o2, w2, b, buf_len, dst_kind, rounding, nthreads)
+        elif src_kind == K_F32:
+            _fused(<const float*>src, d, ndim, sh, ss, ds, axis, n_mid, p1, o1, w1, k, o2, w2, b, buf_len, dst_kind, rounding, nthreads)
+        elif src_kind == K_F16:
+            _fused(<const f16_t*>src, d, ndim, sh, ss, ds, axis, n_mid, p1, o1, w1, k, o2, w2, b, buf_len, dst_kind, rounding, nthreads)
+        elif src_kind == K_BF16:
+            _fused(<const bf16_t*>src, d, ndim, sh, ss, ds, axis, n_mid, p1, o1, w1, k, o2, w2, b, buf_len, dst_kind, rounding, nthreads)
+        elif src_kind == K_I8:
+            _fused(<const int8_t*>src, d, ndim, sh, ss, ds, axis, n_mid, p1, o1, w1, k, o2, w2, b, buf_len, dst_kind, rounding, nthreads)
+        elif src_kind == K_U8:
+            _fused(<const uint8_t*>src, d, ndim, sh, ss, ds, axis, n_mid, p1, o1, w1, k, o2, w2, b, buf_len, dst_kind, rounding, nthreads)
+        elif src_kind == K_I16:
+            _fused(<const int16_t*>src, d, ndim, sh, ss, ds, axis, n_mid, p1, o1, w1, k, o2, w2, b, buf_len, dst_kind, rounding, nthreads)
+        elif src_kind == K_U16:
+            _fused(<const uint16_t*>src, d, ndim, sh, ss, ds, axis, n_mid, p1, o1, w1, k, o2, w2, b, buf_len, dst_kind, rounding, nthreads)
 
 
 # ---- build facts and conversion hooks (used by show_config and the exhaustive tests) ----
