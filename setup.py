@@ -120,7 +120,7 @@ def _extensions():
         libraries=["npymath"] + (["m"] if os.name == "posix" else []),
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
     )
-    names = ["_gather", "_taps"]
+    names = ["_gather", "_taps", "_fixed"]
     return [
         Extension(f"resamplex._engine.{n}", [f"resamplex/_engine/{n}.pyx"], **common)
         for n in names

@@ -19,7 +19,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from . import _dtypes
-from ._engine import _gather, _taps
+from ._engine import _fixed, _gather, _taps
 from ._errors import ResamplexError, UnsupportedError, bad_choice, bad_value
 from ._tables import NEAREST_MODES, TRANSFORMS, AxisTable, core_table
 
@@ -150,17 +150,24 @@ class Plan:
     ``tables[d]`` is the ``AxisTable`` of axis ``d`` or ``None`` (the axis is copied).
     ``weighted=False`` means every table is a gather (nearest): one byte-copy pass for any dtype.
     ``order`` is the sequence of resampled axes for weighted passes; it is chosen to minimise
-    multiply-adds and can be set by callers that need a fixed order (chunked execution).
+    multiply-adds (the innermost axis goes last, to share a sweep with the pass before it) and
+    can be given by conventions that prescribe one.
+    ``fixed=True``: uint8 only, every table carries integer weights and a ``shift``; each pass
+    rounds to uint8 in fixed point (``_engine/_fixed.pyx``), in ``order``.
     """
 
     def __init__(self, in_shape: Sequence[int], tables: Sequence[AxisTable | None], *,
-                 weighted: bool, op: str = "resize"):
+                 weighted: bool, op: str = "resize", order: Sequence[int] | None = None,
+                 fixed: bool = False):
         self.in_shape = tuple(int(n) for n in in_shape)
-        self.tables = [None if t is None or t.is_identity else t for t in tables]
+        self.tables = [None if t is None or (t.is_identity and not fixed) else t
+                       for t in tables]
         self.out_shape = tuple(n if t is None else t.n_out for n, t in zip(self.in_shape, tables))
-        self.weighted = weighted
+        self.weighted = weighted or fixed
+        self.fixed = fixed
         self.op = op
-        self.order = self._best_order()
+        self.order = self._best_order() if order is None else \
+            [a for a in order if self.tables[a] is not None]
 
     def _best_order(self) -> list[int]:
         axes = [a for a, t in enumerate(self.tables) if t is not None]
@@ -190,6 +197,8 @@ class Plan:
         if x.shape != self.in_shape:
             raise ResamplexError(
                 f"{name}: this plan was made for shape {self.in_shape}; got shape {x.shape}")
+        if self.fixed and x.dtype != np.uint8:
+            raise UnsupportedError(f"{name}: {self.op} in fixed point takes uint8; got {x.dtype}")
         if self.weighted:
             _dtypes.weighted_info(x.dtype, "linear" if self.op == "resize" else self.op)
         else:
@@ -236,6 +245,9 @@ class Plan:
             return result
         if not self.weighted:
             self._gather(x, result, threads)
+            return result
+        if self.fixed:
+            self._fixed(x, result, threads)
             return result
         # Weighted kernels read and write native, aligned elements; anything else goes
         # through a native copy (the conversion is exact, the result the same).
@@ -342,6 +354,32 @@ class Plan:
             t1.ptr, t1.idx * src.strides[a], t1.w.astype(compute),
             idx2.shape[1], idx2.reshape(-1), w2.reshape(-1).astype(compute),
             np.empty((n, n_mid + 1 + t2.n_out), dtype=compute), n)
+
+    def _fixed(self, x: np.ndarray, out: np.ndarray, threads: int | None) -> None:
+        """uint8 passes in fixed point, each rounding to uint8, in ``self.order``."""
+        perm = _layout_perm(out.shape, out.strides)
+        shape = list(self.in_shape)
+        src = x
+        for i, a in enumerate(self.order):
+            table = self.tables[a]
+            shape[a] = table.n_out
+            dst = out if i == len(self.order) - 1 else _empty_like_layout(shape, np.uint8, perm)
+            pshape, sstr, dstr, axis = _coalesce(
+                [shape[p] for p in perm], [src.strides[p] for p in perm],
+                [dst.strides[p] for p in perm], perm.index(a))
+            loop, row = 2, pshape[-1]
+            if axis == len(pshape) - 1:
+                loop = 0
+            elif axis == len(pshape) - 2 and pshape[-1] < 32 \
+                    and dstr[-2] == pshape[-1] * dstr[-1]:
+                loop = 1
+            n = _resolve_threads(threads, dst.size * max(table.mean_taps, 1.0))
+            n = max(1, min(n, dst.size // (row * (pshape[-2] if loop == 1 else 1))))
+            _fixed.fixed_pass(src.ctypes.data, _as_i64(sstr), dst.ctypes.data, _as_i64(dstr),
+                              _as_i64(pshape), axis, loop, table.ptr,
+                              table.idx * src.strides[a], table.w.astype(np.int32),
+                              int(table.shift), np.empty((n, row), dtype=np.int32), n)
+            src = dst
 
     def adjoint_plan(self) -> "Plan":
         """The plan of the adjoint: transposed tables, input and output shapes swapped."""

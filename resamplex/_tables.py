@@ -39,6 +39,9 @@ class AxisTable:
     ptr: np.ndarray  # int64, (n_out + 1,)
     idx: np.ndarray  # int64, (nnz,), each in [0, n_in)
     w: np.ndarray  # float64, (nnz,)
+    #: Fixed-point tables only: ``w`` holds integers and the output is ``(sum + 2^(shift-1))
+    #: >> shift`` (see ``_engine/_fixed.pyx``).
+    shift: int | None = None
 
     @classmethod
     def gather(cls, n_in: int, idx: np.ndarray) -> "AxisTable":
