@@ -44,34 +44,54 @@ cdef inline void _gather_row(const char* s, char* d, Py_ssize_t n, const int64_t
             memcpy(d + o * ds, s + off[o], itemsize)
 
 
-cdef inline void _gather_one(const char* src, char* dst, Py_ssize_t r, int ndim,
-                             const int64_t* shape, const int64_t* dstr, const int64_t* offsets,
-                             const int64_t* starts, Py_ssize_t itemsize) noexcept nogil:
-    # Row r of the output (all axes but the last, in C order) -> its input and output bases.
-    cdef Py_ssize_t rem = r, q
-    cdef int64_t so = 0, do = 0
+cdef inline void _gather_rows(const char* src, char* dst, Py_ssize_t r0, Py_ssize_t r1,
+                              int ndim, const int64_t* shape, const int64_t* dstr,
+                              const int64_t* offsets, const int64_t* starts,
+                              Py_ssize_t itemsize) noexcept nogil:
+    # Rows [r0, r1) of the output (all axes but the last, in C order). A row that reads the
+    # same input row as the one before it (upsampling an outer axis) is a copy of the output
+    # row just written, when rows are contiguous: one memcpy instead of a gather.
+    cdef Py_ssize_t r, rem, q
+    cdef int64_t so, do, prev_so = -1, prev_do = 0
     cdef int d
-    for d in range(ndim - 2, -1, -1):
-        q = rem % shape[d]
-        rem = rem // shape[d]
-        so += offsets[starts[d] + q]
-        do += q * dstr[d]
-    _gather_row(src + so, dst + do, shape[ndim - 1], offsets + starts[ndim - 1],
-                dstr[ndim - 1], itemsize)
+    cdef Py_ssize_t n = shape[ndim - 1]
+    cdef int64_t ds = dstr[ndim - 1]
+    cdef bint contiguous = ds == itemsize
+    for r in range(r0, r1):
+        rem = r
+        so = 0
+        do = 0
+        for d in range(ndim - 2, -1, -1):
+            q = rem % shape[d]
+            rem = rem // shape[d]
+            so += offsets[starts[d] + q]
+            do += q * dstr[d]
+        if contiguous and r > r0 and so == prev_so:
+            memcpy(dst + do, dst + prev_do, n * itemsize)
+        else:
+            _gather_row(src + so, dst + do, n, offsets + starts[ndim - 1], ds, itemsize)
+        prev_so = so
+        prev_do = do
 
 
 def gather(size_t src, size_t dst, Py_ssize_t itemsize, const int64_t[::1] shape,
            const int64_t[::1] dst_strides, const int64_t[::1] offsets,
            const int64_t[::1] starts, int nthreads):
-    """Copy ``dst[o_0, ..., o_n] = src[offsets of o_0 + ... + offsets of o_n]``. GIL released."""
+    """Copy ``dst[o_0, ..., o_n] = src[offsets of o_0 + ... + offsets of o_n]``. GIL released.
+
+    Rows are split into a few contiguous chunks per thread (static schedule), so the work is
+    the same whatever the thread count and each chunk can reuse the rows it just wrote.
+    """
     cdef int ndim = shape.shape[0]
-    cdef Py_ssize_t rows = 1, r
+    cdef Py_ssize_t rows = 1, c, nchunks, per
     cdef int d
     cdef const char* s = <const char*>src
     cdef char* t = <char*>dst
     for d in range(ndim - 1):
         rows *= shape[d]
+    nchunks = min(rows, 4 * nthreads)
+    per = (rows + nchunks - 1) // nchunks
     with nogil:
-        for r in prange(rows, num_threads=nthreads, schedule="static"):
-            _gather_one(s, t, r, ndim, &shape[0], &dst_strides[0], &offsets[0], &starts[0],
-                        itemsize)
+        for c in prange(nchunks, num_threads=nthreads, schedule="static"):
+            _gather_rows(s, t, c * per, min(rows, (c + 1) * per), ndim, &shape[0],
+                         &dst_strides[0], &offsets[0], &starts[0], itemsize)
