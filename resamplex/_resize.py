@@ -353,7 +353,8 @@ class Plan:
             _as_i64([shape[p] for p in perm]), pos, n_mid,
             t1.ptr, t1.idx * src.strides[a], t1.w.astype(compute),
             idx2.shape[1], idx2.reshape(-1), w2.reshape(-1).astype(compute),
-            np.empty((n, n_mid + 1 + t2.n_out), dtype=compute), n)
+            np.empty((n, 5 * n_mid + 4 + 4 * t2.n_out if pos == len(perm) - 2
+                      else n_mid + 1 + t2.n_out), dtype=compute), n)
 
     def _fixed(self, x: np.ndarray, out: np.ndarray, threads: int | None) -> None:
         """uint8 passes in fixed point, each rounding to uint8, in ``self.order``."""

@@ -44,6 +44,11 @@ from resamplex._engine._half cimport (
 from resamplex._engine._openmp cimport RESAMPLEX_OPENMP, resamplex_max_threads
 
 
+cdef extern from "_simd.h" nogil:
+    void rx_dense4x2_f32(const float* tmp4, float* r0, float* r1, float* r2, float* r3,
+                         Py_ssize_t n, const int64_t* idx, const float* w)
+
+
 ctypedef fused int_t:
     int8_t
     uint8_t
@@ -327,6 +332,111 @@ cdef void _fused(const src_t* src, char* dst, int ndim, const int64_t* shape,
                    w1, k, idx2, w2, mine, mine + n_mid + 1, dst_kind, rounding, src)
 
 
+cdef inline void _dense4(const acc_t* tmp4, acc_t* acc4, Py_ssize_t o, Py_ssize_t k,
+                         const int64_t* idx, const acc_t* w) noexcept nogil:
+    # _row_dense for four interleaved rows at once: lane b is row b, same sums per lane.
+    cdef Py_ssize_t j, b
+    cdef const acc_t* p
+    cdef acc_t wt = w[o * k]
+    p = tmp4 + 4 * idx[o * k]
+    for b in range(4):
+        acc4[b] = wt * p[b]
+    for j in range(1, k):
+        wt = w[o * k + j]
+        p = tmp4 + 4 * idx[o * k + j]
+        for b in range(4):
+            acc4[b] = acc4[b] + wt * p[b]
+
+
+cdef inline void _dense4x2(const acc_t* tmp4, acc_t* r0, acc_t* r1, acc_t* r2, acc_t* r3,
+                           Py_ssize_t n, const int64_t* idx, const acc_t* w) noexcept nogil:
+    # The common case of _dense4 (two taps, four full rows) written out, so the compiler keeps
+    # the four lanes in one vector register.
+    cdef Py_ssize_t o
+    cdef const acc_t* p
+    cdef const acc_t* q
+    cdef acc_t wa, wb
+    if acc_t is float:
+        rx_dense4x2_f32(tmp4, r0, r1, r2, r3, n, idx, w)
+    else:
+        for o in range(n):
+            p = tmp4 + 4 * idx[2 * o]
+            q = tmp4 + 4 * idx[2 * o + 1]
+            wa = w[2 * o]
+            wb = w[2 * o + 1]
+            r0[o] = wa * p[0] + wb * q[0]
+            r1[o] = wa * p[1] + wb * q[1]
+            r2[o] = wa * p[2] + wb * q[2]
+            r3[o] = wa * p[3] + wb * q[3]
+
+
+cdef inline void _fused_block(const char* src, char* dst, Py_ssize_t blk, Py_ssize_t nb,
+                              int ndim, const int64_t* shape, const int64_t* sstr,
+                              const int64_t* dstr, Py_ssize_t n_mid, const int64_t* ptr1,
+                              const int64_t* off1, const acc_t* w1, Py_ssize_t k,
+                              const int64_t* idx2, const acc_t* w2, acc_t* scratch,
+                              int dst_kind, int rounding, const src_t* tag) noexcept nogil:
+    # Up to four consecutive output rows along the fused axis (axis ndim - 2): their blended
+    # input rows are interleaved so that the innermost taps run four rows per vector.
+    # Per row and output, the arithmetic is _fused_row's exactly.
+    cdef Py_ssize_t rem = blk // nb, q, j, b, o, nrow
+    cdef Py_ssize_t o0 = (blk % nb) * 4
+    cdef Py_ssize_t n = shape[ndim - 1]
+    cdef int64_t so = 0, do = 0
+    cdef int d
+    cdef acc_t* row = scratch
+    cdef acc_t* tmp4 = scratch + n_mid
+    cdef acc_t* outs = tmp4 + 4 * (n_mid + 1)
+    cdef acc_t acc4[4]
+    cdef acc_t* orow[4]
+    cdef bint direct = _direct(dst_kind, dstr[ndim - 1], w1)
+    nrow = shape[ndim - 2] - o0
+    if nrow > 4:
+        nrow = 4
+    for d in range(ndim - 3, -1, -1):
+        q = rem % shape[d]
+        rem = rem // shape[d]
+        so += q * sstr[d]
+        do += q * dstr[d]
+    for b in range(4):
+        if b < nrow:
+            _row_outer(src + so, row, n_mid, sstr[ndim - 1], ptr1[o0 + b], ptr1[o0 + b + 1],
+                       off1, w1, tag)
+            for j in range(n_mid):
+                tmp4[4 * j + b] = row[j]
+        else:
+            for j in range(n_mid):
+                tmp4[4 * j + b] = 0
+        tmp4[4 * n_mid + b] = 0
+        orow[b] = <acc_t*>(dst + do + (o0 + b) * dstr[ndim - 2]) if direct else outs + b * n
+    if k == 2 and nrow == 4:
+        _dense4x2(tmp4, orow[0], orow[1], orow[2], orow[3], n, idx2, w2)
+    else:
+        for o in range(n):
+            _dense4(tmp4, acc4, o, k, idx2, w2)
+            for b in range(nrow):
+                orow[b][o] = acc4[b]
+    if not direct:
+        for b in range(nrow):
+            _store(outs + b * n, dst + do + (o0 + b) * dstr[ndim - 2], n, dstr[ndim - 1],
+                   dst_kind, rounding)
+
+
+cdef void _fused4(const src_t* src, char* dst, int ndim, const int64_t* shape,
+                  const int64_t* sstr, const int64_t* dstr, Py_ssize_t n_mid,
+                  const int64_t* ptr1, const int64_t* off1, const acc_t* w1,
+                  Py_ssize_t k, const int64_t* idx2, const acc_t* w2, acc_t* bufs,
+                  Py_ssize_t buf_len, int dst_kind, int rounding, int nthreads) noexcept nogil:
+    cdef Py_ssize_t outer = 1, nb = (shape[ndim - 2] + 3) // 4, blk
+    cdef int d
+    for d in range(ndim - 2):
+        outer *= shape[d]
+    for blk in prange(outer * nb, num_threads=nthreads, schedule="static"):
+        _fused_block(<const char*>src, dst, blk, nb, ndim, shape, sstr, dstr, n_mid, ptr1,
+                     off1, w1, k, idx2, w2, bufs + threadid() * buf_len, dst_kind, rounding,
+                     src)
+
+
 cdef inline const void* _nonempty(const int64_t[::1] a):
     return &a[0] if a.shape[0] else NULL
 
@@ -388,7 +498,9 @@ def fused_pass(int src_kind, int dst_kind, int rounding,
     length ``n_mid``).
 
     ``shape`` is the final output shape; ``src_strides[-1]`` strides the input's innermost axis.
-    ``bufs`` rows hold ``n_mid + 1 + shape[-1]`` accumulators. GIL released.
+    ``bufs`` rows hold ``n_mid + 1 + shape[-1]`` accumulators, or, when ``axis`` is the
+    second-innermost axis (four output rows per step), ``5 * n_mid + 4 + 4 * shape[-1]``.
+    GIL released.
     """
     cdef int ndim = shape.shape[0]
     cdef Py_ssize_t buf_len = bufs.shape[1]
@@ -402,6 +514,25 @@ def fused_pass(int src_kind, int dst_kind, int rounding,
     cdef const acc_t* w1 = &weights1[0] if weights1.shape[0] else NULL
     cdef const acc_t* w2 = &weights2[0] if weights2.shape[0] else NULL
     cdef acc_t* b = &bufs[0, 0]
+    if axis == ndim - 2:
+        with nogil:
+            if src_kind == K_F64:
+                _fused4(<const double*>src, d, ndim, sh, ss, ds, n_mid, p1, o1, w1, k, o2, w2, b, buf_len, dst_kind, rounding, nthreads)
+            elif src_kind == K_F32:
+                _fused4(<const float*>src, d, ndim, sh, ss, ds, n_mid, p1, o1, w1, k, o2, w2, b, buf_len, dst_kind, rounding, nthreads)
+            elif src_kind == K_F16:
+                _fused4(<const f16_t*>src, d, ndim, sh, ss, ds, n_mid, p1, o1, w1, k, o2, w2, b, buf_len, dst_kind, rounding, nthreads)
+            elif src_kind == K_BF16:
+                _fused4(<const bf16_t*>src, d, ndim, sh, ss, ds, n_mid, p1, o1, w1, k, o2, w2, b, buf_len, dst_kind, rounding, nthreads)
+            elif src_kind == K_I8:
+                _fused4(<const int8_t*>src, d, ndim, sh, ss, ds, n_mid, p1, o1, w1, k, o2, w2, b, buf_len, dst_kind, rounding, nthreads)
+            elif src_kind == K_U8:
+                _fused4(<const uint8_t*>src, d, ndim, sh, ss, ds, n_mid, p1, o1, w1, k, o2, w2, b, buf_len, dst_kind, rounding, nthreads)
+            elif src_kind == K_I16:
+                _fused4(<const int16_t*>src, d, ndim, sh, ss, ds, n_mid, p1, o1, w1, k, o2, w2, b, buf_len, dst_kind, rounding, nthreads)
+            elif src_kind == K_U16:
+                _fused4(<const uint16_t*>src, d, ndim, sh, ss, ds, n_mid, p1, o1, w1, k, o2, w2, b, buf_len, dst_kind, rounding, nthreads)
+        return
     with nogil:
         if src_kind == K_F64:
             _fused(<const double*>src, d, ndim, sh, ss, ds, axis, n_mid, p1, o1, w1, k, o2, w2, b, buf_len, dst_kind, rounding, nthreads)
