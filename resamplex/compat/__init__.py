@@ -1,0 +1,1 @@
+"""Front doors with the argument conventions of other libraries (PyTorch, ONNX)."""
