@@ -206,17 +206,24 @@ def linear_taps(u: np.ndarray, n_in: int) -> tuple[np.ndarray, np.ndarray]:
     return np.stack([lo, hi], axis=1), np.stack([w0, w1], axis=1)
 
 
-def keys_weights(t: np.ndarray, a: float) -> np.ndarray:
-    """Keys cubic weights ``(n, 4)`` of the taps ``i0 - 1 .. i0 + 2`` at fraction ``t`` (float64).
+def keys_kernel(d: np.ndarray, a: float) -> np.ndarray:
+    """The Keys cubic kernel at distances ``d >= 0`` (float64).
 
-    ``W(x) = (a+2)|x|^3 - (a+3)|x|^2 + 1`` for ``|x| <= 1``,
-    ``a|x|^3 - 5a|x|^2 + 8a|x| - 4a`` for ``1 < |x| < 2``, else 0. At ``t = 0`` the weights are
-    exactly ``0, 1, 0, 0``, so an output on an input sample reads that sample alone.
+    ``W(d) = (a+2) d^3 - (a+3) d^2 + 1`` for ``d <= 1``, ``a d^3 - 5a d^2 + 8a d - 4a`` for
+    ``1 < d < 2``, else 0. At ``d = 0, 1, 2`` it is exactly ``1, 0, 0``.
     """
-    d = np.stack([t + 1.0, t, 1.0 - t, 2.0 - t], axis=-1)
     near = ((a + 2.0) * d - (a + 3.0)) * d * d + 1.0
     far = ((a * d - 5.0 * a) * d + 8.0 * a) * d - 4.0 * a
     return np.where(d <= 1.0, near, np.where(d < 2.0, far, 0.0))
+
+
+def keys_weights(t: np.ndarray, a: float) -> np.ndarray:
+    """Keys cubic weights ``(n, 4)`` of the taps ``i0 - 1 .. i0 + 2`` at fraction ``t``.
+
+    At ``t = 0`` the weights are exactly ``0, 1, 0, 0``, so an output on an input sample reads
+    that sample alone.
+    """
+    return keys_kernel(np.stack([t + 1.0, t, 1.0 - t, 2.0 - t], axis=-1), a)
 
 
 def cubic_taps(u: np.ndarray, n_in: int, a: float, exclude_outside: bool):
@@ -249,8 +256,9 @@ def area_taps(n_in: int, n_out: int, scale: float | None):
     else:
         lo, hi = o / scale, (o + 1) / scale
         width = 1.0 / scale
-    k = int(math.ceil(width)) + 1
-    start = np.floor(lo).astype(np.int64)
+    # Only pixels inside the input can overlap the clipped footprint.
+    k = min(int(math.ceil(width)) + 1, n_in + 1)
+    start = np.clip(np.floor(lo), 0, n_in - 1).astype(np.int64)
     idx = start[:, None] + np.arange(k)
     lo_c, hi_c = np.clip(lo, 0, n_in)[:, None], np.clip(hi, 0, n_in)[:, None]
     overlap = np.clip(np.minimum(hi_c, idx + 1) - np.maximum(lo_c, idx), 0.0, None)
@@ -263,28 +271,22 @@ def area_taps(n_in: int, n_out: int, scale: float | None):
     return np.clip(idx, 0, n_in - 1), overlap / total
 
 
-def filter_taps(u: np.ndarray, n_in: int, r: float, mode: str, a: float,
-                exclude_outside: bool):
-    """Dense antialiased taps: the linear (triangle) or Keys cubic filter stretched by ``r``.
+def antialias_cubic_taps(u: np.ndarray, n_in: int, r: float, a: float,
+                         exclude_outside: bool):
+    """Dense antialiased cubic taps: the Keys kernel stretched by ``r``.
 
-    For output centre ``u`` (input index units) every input ``i`` with ``|i - u| < support * r``
-    (support 1 for linear, 2 for cubic) gets weight ``K((i - u) / r)``, normalised to sum 1
-    (ONNX Resize-18 ``antialias=1``, Pillow, torch ``antialias=True``). Taps outside
-    ``[0, n_in)`` read the edge sample, or with ``exclude_outside`` are dropped and the rest
-    renormalised (Pillow and torch behave this way). float64 throughout. Meant for ``r > 1``;
-    at ``r <= 1`` the caller uses the plain taps, which is what the stretched filter reduces to.
+    For output centre ``u`` (input index units) every input ``i`` with ``|i - u| < 2 r`` gets
+    weight ``W((i - u) / r)``, normalised to sum 1 (ONNX Resize-18 ``antialias=1``, Pillow,
+    torch ``antialias=True``). Taps outside ``[0, n_in)`` read the edge sample, or with
+    ``exclude_outside`` are dropped and the rest renormalised (Pillow and torch do this).
+    float64 throughout. Meant for ``r > 1``; at ``r <= 1`` the plain cubic taps are what the
+    stretched filter reduces to. The window has ``2 * ceil(2 r) + 1`` taps per output; the
+    facades bound the table's size before building it (linear has the closed-form edge folding
+    of :func:`antialias_linear_taps`, whose window stops at the input's edges).
     """
-    support = 1.0 if mode == "linear" else 2.0
-    half = int(math.ceil(support * r))
-    base = np.floor(u).astype(np.int64)
-    idx = base[:, None] + np.arange(-half, half + 1)
-    d = np.abs((idx - u[:, None]) / r)
-    if mode == "linear":
-        w = np.clip(1.0 - d, 0.0, None)
-    else:
-        near = ((a + 2.0) * d - (a + 3.0)) * d * d + 1.0
-        far = ((a * d - 5.0 * a) * d + 8.0 * a) * d - 4.0 * a
-        w = np.where(d <= 1.0, near, np.where(d < 2.0, far, 0.0))
+    half = int(math.ceil(2.0 * r))
+    idx = np.floor(u).astype(np.int64)[:, None] + np.arange(-half, half + 1)
+    w = keys_kernel(np.abs((idx - u[:, None]) / r), a)
     w = w / w.sum(axis=1, keepdims=True)
     if exclude_outside:
         w = np.where((idx >= 0) & (idx < n_in), w, 0.0)
@@ -304,7 +306,10 @@ def core_table(n_in: int, n_out: int, scale: float | None, *, mode: str, transfo
         return AxisTable.gather(n_in, nearest_indices(u, n_in, nearest_mode))
     r = 1.0 / scale if scale is not None else n_in / n_out
     if antialias and r > 1.0:
-        idx, w = filter_taps(u, n_in, r, mode, cubic_a, exclude_outside)
+        if mode == "linear":
+            idx, w = antialias_linear_taps(u, n_in, r, exclude_outside=exclude_outside)
+        else:
+            idx, w = antialias_cubic_taps(u, n_in, r, cubic_a, exclude_outside)
         return AxisTable.from_taps(n_in, idx, w)
     if mode == "cubic":
         idx, w = cubic_taps(u, n_in, cubic_a, exclude_outside)
