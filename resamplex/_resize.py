@@ -514,16 +514,24 @@ def _core_args(in_shape, size, scale, axes, mode, coordinate_transform, nearest_
             float(cubic_a), bool(exclude_outside), bool(antialias))
 
 
-def _check_plan_size(shape: tuple[int, ...], axes: tuple[int, ...], lengths: tuple[int, ...],
-                     itemsize: int) -> None:
+def _check_plan_size(key: tuple, itemsize: int) -> None:
     """Refuse outputs (and tables) too big to allocate, before building anything."""
+    shape, axes, lengths, scales, mode = key[:5]
+    antialias = key[-1]
     out_shape = list(shape)
     for a, n in zip(axes, lengths):
         out_shape[a] = n
     check_allocation(math.prod(out_shape) * itemsize, "size")
-    # Tables (dense while built): about n_in + 4 n_out taps of 16 bytes per axis, even when
-    # another axis is empty and the output has no element.
-    check_allocation(sum(4 * n + shape[a] for a, n in zip(axes, lengths)) * 48, "size")
+    # Tables (dense while built), even when another axis is empty and the output has no
+    # element: about n_in + 4 n_out taps of 48 bytes of working arrays per axis; the
+    # antialiased cubic window grows with the shrink factor r (2 ceil(2r) + 1 taps).
+    taps = 0
+    for a, n, s in zip(axes, lengths, scales):
+        taps += 4 * n + shape[a]
+        if antialias and mode == "cubic" and n:
+            r = 1.0 / s if s is not None else shape[a] / n
+            taps += n * (2 * math.ceil(2.0 * r) + 1)
+    check_allocation(taps * 48, "size")
 
 
 @lru_cache(maxsize=64)
@@ -572,7 +580,7 @@ class Resampler:
             else:
                 _dtypes.weighted_info(dt, mode)
             itemsize = dt.itemsize
-        _check_plan_size(key[0], key[1], key[2], itemsize)
+        _check_plan_size(key, itemsize)
         self._plan = _cached_plan(key)
         self.dtype = None if dtype is None else np.dtype(dtype)
         self.mode = mode
@@ -660,7 +668,7 @@ def resize(x: Any, size: Any = None, *, scale: Any = None, axes: Any = None,
     key = _core_args(getattr(x, "shape", np.shape(x)), size, scale, axes, mode,
                      coordinate_transform, nearest_mode, antialias, cubic_a, exclude_outside)
     itemsize = getattr(getattr(x, "dtype", None), "itemsize", 8)
-    _check_plan_size(key[0], key[1], key[2], itemsize)
+    _check_plan_size(key, itemsize)
     return _cached_plan(key)(x, out=out, threads=threads, rounding=rounding)
 
 
