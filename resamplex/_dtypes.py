@@ -35,8 +35,10 @@ _WEIGHTED = {
     "bfloat16": DtypeInfo("bfloat16", 3, np.dtype(np.float32), False),
     "int8": DtypeInfo("int8", 4, np.dtype(np.float32), True),
     "uint8": DtypeInfo("uint8", 5, np.dtype(np.float32), True),
-    "int16": DtypeInfo("int16", 6, np.dtype(np.float32), True),
-    "uint16": DtypeInfo("uint16", 7, np.dtype(np.float32), True),
+    # 16-bit integers compute in float64: float32 steps reach 1/128 near 65535, more than
+    # the 1/256 rounding tolerance of SPEC §3.
+    "int16": DtypeInfo("int16", 6, np.dtype(np.float64), True),
+    "uint16": DtypeInfo("uint16", 7, np.dtype(np.float64), True),
 }
 
 #: Dtypes of the weighted modes (linear, cubic, area, antialias), in SPEC §3 order.

@@ -29,6 +29,9 @@ MODES = ("nearest", "linear", "cubic", "area")
 # parallel region costs more than it saves.
 _MIN_PARALLEL_WORK = 1 << 16
 _MAX_NDIM = 64
+# Longest row (input plus output elements) the kernels load into per-thread scratch; longer
+# rows are processed in place, in blocks.
+_MAX_ROW = 1 << 22
 
 # ------------------------------------------------------------------------------ threads
 
@@ -266,14 +269,16 @@ class Plan:
         offsets, starts = [], [0]
         for a in perm:
             t = self.tables[a]
-            idx = np.arange(self.out_shape[a], dtype=np.int64) if t is None else t.idx
-            offsets.append(idx * x.strides[a])
-            starts.append(starts[-1] + idx.shape[0])
+            if t is not None:  # copied axes need no table: the kernel strides through them
+                offsets.append(t.idx * x.strides[a])
+            starts.append(starts[-1] + (0 if t is None else t.n_out))
         n = _resolve_threads(threads, out.size)
         _gather.gather(x.ctypes.data, out.ctypes.data, x.dtype.itemsize,
                        _as_i64([out.shape[a] for a in perm]),
+                       _as_i64([x.strides[a] for a in perm]),
                        _as_i64([out.strides[a] for a in perm]),
-                       np.concatenate(offsets), _as_i64(starts), n)
+                       np.concatenate(offsets) if offsets else np.empty(0, np.int64),
+                       _as_i64(starts), n)
 
     def _weighted(self, x: np.ndarray, out: np.ndarray, threads: int | None,
                   rcode: int) -> None:
@@ -287,7 +292,8 @@ class Plan:
         if perm[-1] in order:
             order.remove(perm[-1])
             order.append(perm[-1])
-        fuse = len(order) >= 2 and order[-1] == perm[-1]
+        fuse = (len(order) >= 2 and order[-1] == perm[-1]
+                and self.tables[perm[-1]].n_in + self.tables[perm[-1]].n_out <= _MAX_ROW)
         shape = list(self.in_shape)
         src = x
         i = 0
@@ -311,15 +317,17 @@ class Plan:
                 [shape[p] for p in perm], [src.strides[p] for p in perm],
                 [dst.strides[p] for p in perm], perm.index(a))
             ndim = len(pshape)
-            if axis == ndim - 1:
+            if axis == ndim - 1 and table.n_in + table.n_out <= _MAX_ROW:
                 loop, row = 0, pshape[-1] + table.n_in + 1
-            elif (axis == ndim - 2 and pshape[-1] < 32
+            elif axis == ndim - 1:
+                loop, row = 3, min(pshape[-1], 4096)
+            elif (axis == ndim - 2 and pshape[-1] < 32 and pshape[-1] * pshape[-2] <= _MAX_ROW
                   and dstr[-2] == pshape[-1] * dstr[-1]):
                 loop, row = 1, pshape[-1] * pshape[-2]
             else:
-                loop, row = 2, pshape[-1]
+                loop, row = 2, min(pshape[-1], 4096)
             n = _resolve_threads(threads, dst.size * max(table.mean_taps, 1.0))
-            n = max(1, min(n, dst.size // row))
+            n = max(1, min(n, dst.size // (pshape[-1] * (pshape[-2] if loop == 1 else 1))))
             if loop == 0:
                 idx, w = table.dense
                 k, offsets = idx.shape[1], idx.reshape(-1)
@@ -523,11 +531,14 @@ def _check_plan_size(key: tuple, itemsize: int) -> None:
         out_shape[a] = n
     check_allocation(math.prod(out_shape) * itemsize, "size")
     # Tables (dense while built), even when another axis is empty and the output has no
-    # element: about n_in + 4 n_out taps of 48 bytes of working arrays per axis; the
-    # antialiased cubic window grows with the shrink factor r (2 ceil(2r) + 1 taps).
+    # element: up to 4 taps of 48 bytes of working arrays per output; area and antialias
+    # windows cover the input about twice more; the antialiased cubic window grows with the
+    # shrink factor r (2 ceil(2r) + 1 taps per output).
     taps = 0
     for a, n, s in zip(axes, lengths, scales):
-        taps += 4 * n + shape[a]
+        taps += 4 * n
+        if mode == "area" or antialias:
+            taps += 2 * shape[a]
         if antialias and mode == "cubic" and n:
             r = 1.0 / s if s is not None else shape[a] / n
             taps += n * (2 * math.ceil(2.0 * r) + 1)
@@ -665,6 +676,8 @@ def resize(x: Any, size: Any = None, *, scale: Any = None, axes: Any = None,
     >>> rx.resize(np.arange(5), (3,), mode="nearest")
     array([0, 2, 4])
     """
+    if np.ndim(x) == 0:
+        raise ResamplexError(f"x: 0-d arrays have no axis to resample; got {x!r}")
     key = _core_args(getattr(x, "shape", np.shape(x)), size, scale, axes, mode,
                      coordinate_transform, nearest_mode, antialias, cubic_a, exclude_outside)
     itemsize = getattr(getattr(x, "dtype", None), "itemsize", 8)

@@ -7,8 +7,10 @@ Preconditions (the facade guarantees them; nothing here is checked):
 - ``dst_strides`` are the output's byte strides in the same order, and the output does not
   overlap the input;
 - ``offsets[starts[d] + i]`` is the byte offset, relative to ``src``, of the input element that
-  output index ``i`` of axis ``d`` reads (index already clamped, times the input's byte stride);
-  ``len(offsets) == starts[ndim]`` and ``starts[d + 1] - starts[d] == shape[d]``;
+  output index ``i`` of axis ``d`` reads (index already clamped, times the input's byte stride),
+  and ``starts[d + 1] - starts[d] == shape[d]``; or, for an axis that is copied,
+  ``starts[d + 1] == starts[d]`` and output index ``i`` reads ``i * src_strides[d]`` (no table,
+  so a copied axis of 2^31 elements costs nothing);
 - ``itemsize`` bytes at every such address are readable, at every output address writable.
 
 Elements are moved as bytes (memcpy of a constant size, which compilers turn into one load and
@@ -21,10 +23,17 @@ from libc.string cimport memcpy
 
 
 cdef inline void _gather_row(const char* s, char* d, Py_ssize_t n, const int64_t* off,
-                             int64_t ds, Py_ssize_t itemsize) noexcept nogil:
+                             int64_t ss, int64_t ds, Py_ssize_t itemsize) noexcept nogil:
+    # One output row. With a table (off != NULL) element o reads s + off[o], else s + o * ss.
     # The branch on itemsize is taken once per row; each loop below is branch-free.
     cdef Py_ssize_t o
-    if itemsize == 1:
+    if off == NULL:
+        if ss == itemsize and ds == itemsize:
+            memcpy(d, s, n * itemsize)
+        else:
+            for o in range(n):
+                memcpy(d + o * ds, s + o * ss, itemsize)
+    elif itemsize == 1:
         for o in range(n):
             d[o * ds] = s[off[o]]
     elif itemsize == 2:
@@ -45,9 +54,9 @@ cdef inline void _gather_row(const char* s, char* d, Py_ssize_t n, const int64_t
 
 
 cdef inline void _gather_rows(const char* src, char* dst, Py_ssize_t r0, Py_ssize_t r1,
-                              int ndim, const int64_t* shape, const int64_t* dstr,
-                              const int64_t* offsets, const int64_t* starts,
-                              Py_ssize_t itemsize) noexcept nogil:
+                              int ndim, const int64_t* shape, const int64_t* sstr,
+                              const int64_t* dstr, const int64_t* offsets,
+                              const int64_t* starts, Py_ssize_t itemsize) noexcept nogil:
     # Rows [r0, r1) of the output (all axes but the last, in C order). A row that reads the
     # same input row as the one before it (upsampling an outer axis) is a copy of the output
     # row just written, when rows are contiguous: one memcpy instead of a gather.
@@ -57,6 +66,9 @@ cdef inline void _gather_rows(const char* src, char* dst, Py_ssize_t r0, Py_ssiz
     cdef Py_ssize_t n = shape[ndim - 1]
     cdef int64_t ds = dstr[ndim - 1]
     cdef bint contiguous = ds == itemsize
+    cdef const int64_t* last = NULL
+    if starts[ndim] > starts[ndim - 1]:
+        last = offsets + starts[ndim - 1]
     for r in range(r0, r1):
         rem = r
         so = 0
@@ -64,20 +76,23 @@ cdef inline void _gather_rows(const char* src, char* dst, Py_ssize_t r0, Py_ssiz
         for d in range(ndim - 2, -1, -1):
             q = rem % shape[d]
             rem = rem // shape[d]
-            so += offsets[starts[d] + q]
+            if starts[d + 1] > starts[d]:
+                so += offsets[starts[d] + q]
+            else:
+                so += q * sstr[d]
             do += q * dstr[d]
         if contiguous and r > r0 and so == prev_so:
             memcpy(dst + do, dst + prev_do, n * itemsize)
         else:
-            _gather_row(src + so, dst + do, n, offsets + starts[ndim - 1], ds, itemsize)
+            _gather_row(src + so, dst + do, n, last, sstr[ndim - 1], ds, itemsize)
         prev_so = so
         prev_do = do
 
 
 def gather(size_t src, size_t dst, Py_ssize_t itemsize, const int64_t[::1] shape,
-           const int64_t[::1] dst_strides, const int64_t[::1] offsets,
-           const int64_t[::1] starts, int nthreads):
-    """Copy ``dst[o_0, ..., o_n] = src[offsets of o_0 + ... + offsets of o_n]``. GIL released.
+           const int64_t[::1] src_strides, const int64_t[::1] dst_strides,
+           const int64_t[::1] offsets, const int64_t[::1] starts, int nthreads):
+    """Copy ``dst[o_0, ..., o_n] = src[offset of o_0 + ... + offset of o_n]``. GIL released.
 
     Rows are split into a few contiguous chunks per thread (static schedule), so the work is
     the same whatever the thread count and each chunk can reuse the rows it just wrote.
@@ -87,6 +102,7 @@ def gather(size_t src, size_t dst, Py_ssize_t itemsize, const int64_t[::1] shape
     cdef int d
     cdef const char* s = <const char*>src
     cdef char* t = <char*>dst
+    cdef const int64_t* off = &offsets[0] if offsets.shape[0] else NULL
     for d in range(ndim - 1):
         rows *= shape[d]
     nchunks = min(rows, 4 * nthreads)
@@ -94,4 +110,4 @@ def gather(size_t src, size_t dst, Py_ssize_t itemsize, const int64_t[::1] shape
     with nogil:
         for c in prange(nchunks, num_threads=nthreads, schedule="static"):
             _gather_rows(s, t, c * per, min(rows, (c + 1) * per), ndim, &shape[0],
-                         &dst_strides[0], &offsets[0], &starts[0], itemsize)
+                         &src_strides[0], &dst_strides[0], off, &starts[0], itemsize)

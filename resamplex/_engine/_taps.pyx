@@ -100,6 +100,24 @@ cdef inline void _row_dense(const acc_t* tmp, acc_t* out, Py_ssize_t n, Py_ssize
             out[o] = acc
 
 
+cdef inline void _row_csr(const char* s, acc_t* buf, Py_ssize_t o0, Py_ssize_t n,
+                          const int64_t* ptr, const int64_t* off, const acc_t* w,
+                          const src_t* tag) noexcept nogil:
+    # Innermost-axis taps read in place (CSR, byte offsets), outputs [o0, o0 + n): for rows
+    # too long to load into scratch. Same sums as _row_dense.
+    cdef Py_ssize_t o, t
+    cdef acc_t acc
+    for o in range(o0, o0 + n):
+        t = ptr[o]
+        if t == ptr[o + 1]:
+            acc = 0
+        else:
+            acc = w[t] * _ld(<const src_t*>(s + off[t]), w)
+            for t in range(ptr[o] + 1, ptr[o + 1]):
+                acc = acc + w[t] * _ld(<const src_t*>(s + off[t]), w)
+        buf[o - o0] = acc
+
+
 cdef inline void _row_outer(const char* s, acc_t* buf, Py_ssize_t n, int64_t ss,
                             Py_ssize_t t0, Py_ssize_t t1, const int64_t* off, const acc_t* w,
                             const src_t* tag) noexcept nogil:
@@ -234,6 +252,8 @@ cdef enum:
     SHAPE_LAST = 0   # resampled axis innermost: gather taps per output element
     SHAPE_MID = 1    # resampled axis second-innermost, short innermost axis: blend short rows
     SHAPE_OUTER = 2  # resampled axis further out: blend whole rows
+    SHAPE_LAST_CSR = 3  # resampled axis innermost, rows too long to load: taps read in place
+    BLOCK = 4096     # elements per store block of the long-row loop shapes
 
 
 cdef inline void _pass_row(const char* src, char* dst, Py_ssize_t r, int ndim,
@@ -258,7 +278,9 @@ cdef inline void _pass_row(const char* src, char* dst, Py_ssize_t r, int ndim,
         n = shape[ndim - 2] * shape[ndim - 1]
     else:
         n = shape[ndim - 1]
-    out = <acc_t*>(dst + do) if _direct(dst_kind, dstr[ndim - 1], w) else buf
+    cdef Py_ssize_t j0, m
+    cdef bint direct = _direct(dst_kind, dstr[ndim - 1], w)
+    out = <acc_t*>(dst + do) if direct else buf
     if loop == SHAPE_LAST:
         # buf holds the output row, then the loaded input row (n_in + 1)
         _row_load(src + so, buf + n, n_in, sstr[ndim - 1], tag)
@@ -267,8 +289,23 @@ cdef inline void _pass_row(const char* src, char* dst, Py_ssize_t r, int ndim,
         _row_mid(src + so, out, shape[ndim - 2], shape[ndim - 1], sstr[ndim - 1], ptr, off, w,
                  tag)
     else:
-        _row_outer(src + so, out, n, sstr[ndim - 1], ptr[o], ptr[o + 1], off, w, tag)
-    if out == buf:
+        # Long rows go in blocks, so scratch stays BLOCK elements whatever the row length.
+        j0 = 0
+        while j0 < n:
+            m = min(<Py_ssize_t>BLOCK, n - j0)
+            if direct:
+                out = <acc_t*>(dst + do + j0 * dstr[ndim - 1])
+            if loop == SHAPE_LAST_CSR:
+                _row_csr(src + so, out, j0, m, ptr, off, w, tag)
+            else:
+                _row_outer(src + so + j0 * sstr[ndim - 1], out, m, sstr[ndim - 1], ptr[o],
+                           ptr[o + 1], off, w, tag)
+            if not direct:
+                _store(buf, dst + do + j0 * dstr[ndim - 1], m, dstr[ndim - 1], dst_kind,
+                       rounding)
+            j0 += m
+        return
+    if not direct:
         _store(buf, dst + do, n, dstr[ndim - 1], dst_kind, rounding)
 
 
@@ -455,7 +492,9 @@ def weighted_pass(int src_kind, int dst_kind, int rounding,
     rows hold ``shape[-1] + n_in + 1`` accumulators. 1 = ``axis`` is the second-innermost
     (output rows are ``shape[-2] * shape[-1]`` long, contiguous in ``dst``:
     ``dst_strides[-2] == shape[-1] * dst_strides[-1]``). 2 = any other axis. For 1 and 2 the
-    table is the CSR form with byte ``offsets``.
+    table is the CSR form with byte ``offsets``. 3 = ``axis`` is the innermost axis, CSR form,
+    taps read in place (rows too long to load into scratch). For 2 and 3, ``bufs`` rows hold
+    ``min(shape[-1], 4096)`` accumulators.
     """
     cdef int ndim = shape.shape[0]
     cdef Py_ssize_t buf_len = bufs.shape[1]

@@ -1,0 +1,618 @@
+"""The ``resamplex`` command: ``info`` and ``demo``.
+
+``resamplex info`` prints the version, the build (OpenMP, compile flags), the threads, what each
+mode accepts and the operator support tables. ``resamplex demo`` resizes a built-in test chart
+with every mode and coordinate transform that works in this build and writes a labelled contact
+sheet (PNG, needs Pillow: the ``demo`` extra).
+
+Exit status: 0 on success, 1 when the work failed, 2 for a usage error. User errors are one line
+on stderr, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import os
+import sys
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+
+import resamplex as rx
+
+PROG = "resamplex"
+DEMO_DEFAULT_OUTPUT = "resamplex-demo.png"
+DEMO_INSTALL_HINT = 'pip install pillow  (or the demo extra: pip install "resamplex[demo]")'
+
+# What the library may implement. `info` and `demo` ask the library which of these work in this
+# build (by running them on a tiny array), so a mode that lands later shows up by itself.
+_MODES = ("nearest", "linear", "cubic", "area")
+_TRANSFORMS = (
+    "half_pixel",
+    "pytorch_half_pixel",
+    "half_pixel_symmetric",
+    "align_corners",
+    "asymmetric",
+    "tf_half_pixel_for_nn",
+)
+_NEAREST_MODES = ("round_prefer_ceil", "round_prefer_floor", "floor", "ceil")
+_DTYPES = (
+    "float64", "float32", "float16", "bfloat16",
+    "int8", "uint8", "int16", "uint16",
+    "int32", "int64", "bool", "complex64",
+)
+
+
+class UsageError(Exception):
+    """Bad command-line usage: reported in one line, exit status 2."""
+
+
+class CommandError(Exception):
+    """The command could not do its work: reported in one line, exit status 1."""
+
+
+class _Parser(argparse.ArgumentParser):
+    # argparse prints the whole usage and calls sys.exit(2) on a bad argument; we want one line
+    # and a return value, so main() can be called from Python and from tests.
+    def error(self, message: str) -> None:  # type: ignore[override]
+        where = self.prog[len(PROG):].strip()
+        raise UsageError(f"{where + ': ' if where else ''}{message} (see '{self.prog} --help')")
+
+
+# ----------------------------------------------------------------------------------------------
+# helpers
+
+def _optional_module(name: str):
+    """Import ``resamplex.<name>`` if it exists: (module, None), (None, None) or (None, error)."""
+    import importlib
+
+    full = f"resamplex.{name}"
+    try:
+        return importlib.import_module(full), None
+    except ModuleNotFoundError as exc:
+        if exc.name in (full, "resamplex"):
+            return None, None
+        return None, f"{type(exc).__name__}: {exc}"
+    except Exception as exc:  # a module that exists but fails to import is worth a line
+        return None, f"{type(exc).__name__}: {exc}"
+
+
+def _library_names() -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """Modes, transforms and nearest modes, from the library where it publishes them."""
+    modes, transforms, nearest = list(_MODES), _TRANSFORMS, _NEAREST_MODES
+    tables, _ = _optional_module("_tables")
+    if tables is not None:
+        transforms = tuple(getattr(tables, "TRANSFORMS", transforms))
+        nearest = tuple(getattr(tables, "NEAREST_MODES", nearest))
+    for name in ("_resize", "_tables"):
+        module, _ = _optional_module(name)
+        for attr in ("MODES", "PLANNED_MODES"):
+            modes += [m for m in getattr(module, attr, ()) if m not in modes]
+    return tuple(modes), transforms, nearest
+
+
+def _dtype_by_name(name: str) -> np.dtype | None:
+    if name == "bfloat16":
+        try:
+            import ml_dtypes
+        except ImportError:
+            return None
+        return np.dtype(ml_dtypes.bfloat16)
+    return np.dtype(name)
+
+
+def _show_config() -> tuple[dict[str, Any], str]:
+    """``rx.show_config()`` as (dict, printed text); it prints, so capture what it prints."""
+    fn = getattr(rx, "show_config", None)
+    if fn is None:
+        return {}, ""
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        result = fn()
+    return (dict(result) if isinstance(result, dict) else {}), buf.getvalue()
+
+
+def _try_resize(x: np.ndarray, **kwargs) -> tuple[np.ndarray | None, str | None, bool]:
+    """Run ``rx.resize``: (result, None, False), or (None, message, internal).
+
+    ``internal`` is False when the library refused the call (a ResamplexError: not supported
+    in this build) and True when it failed in some other way (a bug worth reporting).
+    """
+    try:
+        return rx.resize(x, **kwargs), None, False
+    except (rx.ResamplexError, NotImplementedError) as exc:
+        return None, str(exc) or type(exc).__name__, False
+    except Exception as exc:  # noqa: BLE001 - reported, and turned into exit status 1
+        return None, f"{type(exc).__name__}: {exc}", True
+
+
+def _fmt_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (list, tuple, set, frozenset)):
+        items = list(value)
+        if (len(items) >= 2 and all(isinstance(v, int) and not isinstance(v, bool) for v in items)
+                and items == list(range(items[0], items[0] + len(items)))):
+            return f"{items[0]}-{items[-1]}"  # a run of ranks: 1-4
+        return ", ".join(_fmt_value(v) for v in items)
+    if isinstance(value, Mapping):
+        return ", ".join(f"{k}={_fmt_value(v)}" for k, v in value.items())
+    if hasattr(value, "name") and not isinstance(value, (str, np.dtype)):  # enums
+        return str(value.name)
+    return str(value)
+
+
+def _table(headers: Sequence[str], rows: Sequence[Sequence[Any]], indent: str = "  ") -> str:
+    cells = [[str(h) for h in headers]] + [[_fmt_value(c) for c in row] for row in rows]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
+    lines = [indent + "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in cells]
+    lines.insert(1, indent + "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def _records(items: Sequence[Any]) -> tuple[list[str], list[list[Any]]] | None:
+    """Column names and rows if ``items`` are records (dataclasses, namedtuples, dicts)."""
+    first = items[0]
+    if hasattr(first, "_fields"):  # namedtuple
+        return list(first._fields), [list(r) for r in items]
+    if hasattr(first, "__dataclass_fields__"):
+        names = list(first.__dataclass_fields__)
+        return names, [[getattr(r, n, "") for n in names] for r in items]
+    if isinstance(first, Mapping):
+        names = list(dict.fromkeys(k for r in items for k in r))
+        return names, [[r.get(k, "") for k in names] for r in items]
+    return None
+
+
+def _render_support(obj: Any) -> str:
+    """Render a published support table (records, or a mapping of them) as a text table."""
+    if isinstance(obj, Mapping):
+        keys, values = list(obj), list(obj.values())
+        if not values:
+            return "  (empty)"
+        if all(isinstance(v, (tuple, list)) and v and _records(list(v)) for v in values):
+            # key -> several records (e.g. one row per feature level): one line per record
+            flat = [(k, r) for k, v in zip(keys, values) for r in v]
+            names, rows = _records([r for _, r in flat])
+            return _table(["name", *names], [[k, *row] for (k, _), row in zip(flat, rows)])
+        found = _records(values)
+        if found is None:
+            return _table(["name", "value"], list(zip(keys, values)))
+        names, rows = found
+        if "name" in names and all(r[names.index("name")] == k for r, k in zip(rows, keys)):
+            return _table(names, rows)  # the key repeats a field: do not show it twice
+        return _table(["key", *names], [[k, *r] for k, r in zip(keys, rows)])
+    items = list(obj)
+    if not items:
+        return "  (empty)"
+    found = _records(items)
+    if found is not None:
+        return _table(*found)
+    if all(isinstance(r, (tuple, list)) for r in items):
+        width = max(len(r) for r in items)
+        return _table([f"col{i}" for i in range(width)], [list(r) for r in items])
+    return "\n".join(f"  {_fmt_value(r)}" for r in items)
+
+
+# ----------------------------------------------------------------------------------------------
+# info
+
+def cmd_info(args: argparse.Namespace) -> int:
+    config, printed = _show_config()
+    modes, transforms, nearest_modes = _library_names()
+    out = []
+    out.append(f"resamplex {getattr(rx, '__version__', 'unknown')}")
+    out.append(f"  package     {Path(rx.__file__).parent}")
+    out.append(f"  python      {sys.version.split()[0]}, numpy {np.__version__}")
+
+    out.append("\nbuild")
+    if config:
+        for key, value in config.items():
+            if key in ("version", "dtypes", "modes"):
+                continue
+            out.append(f"  {key:<18} {_fmt_value(value)}")
+    elif printed.strip():
+        out.extend("  " + line for line in printed.strip().splitlines())
+    else:
+        out.append("  (show_config() reported nothing)")
+
+    out.append("\nthreads")
+    get_threads = getattr(rx, "get_num_threads", None)
+    out.append(f"  default     {get_threads() if get_threads else 'unknown'}")
+    out.append(f"  cpus        {os.cpu_count()}")
+    out.append(f"  OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', '(unset)')}")
+
+    # What each dtype can do, found by running it: the truth of this build, not a list.
+    out.append("\ndtypes x modes (tested on a 2x2 array; '-' = not supported here)")
+    rows, failures = [], []
+    for name in _DTYPES:
+        dtype = _dtype_by_name(name)
+        if dtype is None:
+            rows.append([name] + ["needs ml_dtypes"] + [""] * (len(modes) - 1))
+            continue
+        x = np.zeros((2, 2), dtype=dtype)
+        row = [name]
+        for mode in modes:
+            _, error, internal = _try_resize(x, size=(3, 3), mode=mode)
+            row.append("yes" if error is None else "ERROR" if internal else "-")
+            if internal:
+                failures.append(f"{name} {mode}: {error}")
+        rows.append(row)
+    out.append(_table(["dtype", *modes], rows))
+
+    out.append("\ncoordinate transforms")
+    out.append("  " + ", ".join(transforms))
+    out.append("nearest modes")
+    out.append("  " + ", ".join(nearest_modes))
+
+    for name, attr in (("dml", "TENSOR_SUPPORT"), ("ascend", "PRODUCTS")):
+        module, error = _optional_module(name)
+        if error is not None:
+            out.append(f"\nresamplex.{name}: import failed ({error})")
+        elif module is not None and hasattr(module, attr):
+            out.append(f"\nresamplex.{name}.{attr}")
+            out.append(_render_support(getattr(module, attr)))
+    print("\n".join(out))
+    if failures:
+        for line in failures[:5]:
+            print(f"{PROG}: internal error: {line}", file=sys.stderr)
+        if len(failures) > 5:
+            print(f"{PROG}: ... and {len(failures) - 5} more", file=sys.stderr)
+        raise CommandError(f"info: {len(failures)} resize probe(s) failed inside the library "
+                           "(ERROR above)")
+    return 0
+
+
+# ----------------------------------------------------------------------------------------------
+# demo
+
+def demo_chart(n: int = 48) -> np.ndarray:
+    """The demo's synthetic chart: ``(n, n)`` float32 in [0, 1], ``n`` a multiple of 8 (>= 32).
+
+    Top left: a checkerboard of 4-pixel squares above a 1-pixel one (aliasing), beside a strip
+    of the diagonal gradient that would fill the background. Top right: concentric rings whose
+    frequency grows outwards (a zone plate). Bottom left: one-pixel horizontal, vertical and
+    diagonal lines and a lone bright pixel. Bottom right: a 3x3 white square on black inside a
+    grey frame.
+    """
+    h = n // 2
+    y, x = np.mgrid[0:n, 0:n].astype(np.float64)
+    chart = (x + y) / (2 * (n - 1))  # diagonal gradient, 0 at top left, 1 at bottom right
+    # checkerboards
+    q = h // 2
+    chart[:q, :q] = ((y[:q, :q] // 4 + x[:q, :q] // 4) % 2)
+    chart[q:h, :q] = ((y[q:h, :q] + x[q:h, :q]) % 2)
+    # zone plate
+    cy, cx = (h - 1) / 2, h + (h - 1) / 2
+    r2 = (y[:h, h:] - cy) ** 2 + (x[:h, h:] - cx) ** 2
+    chart[:h, h:] = 0.5 + 0.5 * np.cos(np.pi * r2 / h)
+    # one-pixel lines and a lone pixel on a dark field
+    chart[h:, :h] = 0.15
+    chart[h + 3, 2:h - 2] = 1.0
+    chart[h + 2:n - 2, 3] = 1.0
+    d = np.arange(h - 8)
+    chart[h + 6 + d, 6 + d] = 1.0
+    chart[n - 4, h - 4] = 1.0
+    # a small high-contrast square in a frame
+    chart[h:, h:] = 0.5
+    chart[h + 4:n - 4, h + 4:n - 4] = 0.0
+    m = h + h // 2
+    chart[m - 1:m + 2, m - 1:m + 2] = 1.0
+    return np.clip(chart, 0.0, 1.0).astype(np.float32)
+
+
+_DEMO_DTYPES = ("float32", "float64", "float16", "bfloat16", "uint8", "uint16", "int8", "int16")
+
+
+def _to_dtype(chart: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """[0, 1] floats -> ``dtype``: floats as they are, integers scaled to [0, max]."""
+    if dtype.kind in "iu":
+        return np.rint(chart.astype(np.float64) * np.iinfo(dtype).max).astype(dtype)
+    return chart.astype(dtype)
+
+
+def _to_unit(img: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """The inverse of :func:`_to_dtype`, as float64 (for display and statistics)."""
+    values = img.astype(np.float64)
+    if dtype.kind in "iu":
+        values /= np.iinfo(dtype).max
+    return values
+
+
+@dataclass
+class _Tile:
+    label: str                  # the row: mode (and nearest mode / antialias)
+    transform: str              # the column
+    kwargs: dict[str, Any]
+    image: np.ndarray | None = None
+    ms: float = 0.0
+    error: str | None = None
+    internal: bool = False      # failed inside the library (not a refusal)
+
+
+@dataclass
+class _Section:
+    title: str
+    scale: float
+    rows: list[str] = field(default_factory=list)
+    tiles: dict[tuple[str, str], _Tile] = field(default_factory=dict)
+
+
+def _demo_variants(modes: Sequence[str], nearest_modes: Sequence[str], down: bool):
+    """(row label, resize keywords) for every mode variant of one section."""
+    for mode in modes:
+        if mode == "nearest":
+            for nm in (nearest_modes[:1] if down else nearest_modes):
+                yield f"nearest {nm}", {"mode": "nearest", "nearest_mode": nm}
+        else:
+            yield mode, {"mode": mode}
+            if down and mode in ("linear", "cubic"):
+                yield f"{mode} antialias", {"mode": mode, "antialias": True}
+
+
+def _run_section(x, title, scale, modes, transforms, nearest_modes, threads) -> _Section:
+    section = _Section(title, scale)
+    down = scale < 1
+    for label, kwargs in _demo_variants(modes, nearest_modes, down):
+        tiles = {}
+        for transform in transforms:
+            kw = dict(kwargs, scale=(scale, scale), coordinate_transform=transform,
+                      threads=threads)
+            # The best of three calls: the first also builds (and caches) the tables.
+            ms = []
+            for _ in range(3):
+                t0 = time.perf_counter()
+                image, error, internal = _try_resize(x, **kw)
+                ms.append((time.perf_counter() - t0) * 1e3)
+                if image is None:
+                    break
+            tiles[transform] = _Tile(label, transform, kw, image, min(ms), error, internal)
+        if all(t.image is None and not t.internal for t in tiles.values()):
+            # The whole variant is missing from this build (e.g. a mode not implemented yet).
+            first = next(iter(tiles.values()))
+            section.tiles[(label, "")] = first
+            continue
+        section.rows.append(label)
+        section.tiles.update({(label, tr): t for tr, t in tiles.items()})
+    return section
+
+
+def _print_summary(sections: Sequence[_Section]) -> None:
+    head = f"{'mode':<27} {'transform':<21} {'out shape':<10} {'ms':>7} {'min':>9} {'max':>9} {'mean':>9}"
+    for section in sections:
+        print(f"\n{section.title}")
+        print(head)
+        for (label, transform), tile in section.tiles.items():
+            if transform == "":
+                print(f"{label:<27} skipped: {tile.error}")
+                continue
+            if tile.image is None:
+                what = "FAILED" if tile.internal else "n/a"
+                print(f"{label:<27} {transform:<21} {what}: {tile.error}")
+                continue
+            img = tile.image
+            shape = "x".join(str(s) for s in img.shape)
+            values = img.astype(np.float64)
+            print(f"{label:<27} {transform:<21} {shape:<10} {tile.ms:>7.3f} "
+                  f"{values.min():>9.4g} {values.max():>9.4g} {values.mean():>9.4g}")
+
+
+def _contact_sheet(chart, sections, transforms, dtype, title):
+    """Draw the sections as a grid: one row per mode variant, one column per transform."""
+    from PIL import Image, ImageDraw
+
+    tile_px = 3 * chart.shape[0]
+    pad, label_w, head_h, title_h = 6, 132, 14, 22
+    cols = len(transforms)
+    width = label_w + cols * (tile_px + pad) + pad
+
+    def to_u8(img):
+        return np.clip(np.rint(_to_unit(img, dtype) * 255), 0, 255).astype(np.uint8)
+
+    def fit(img):
+        # Show every result at the tile size: small results are enlarged by pixel replication so
+        # their pixels stay visible; results of another size are centred.
+        k = max(1, tile_px // max(img.shape))
+        return np.repeat(np.repeat(img, k, axis=0), k, axis=1)[:tile_px, :tile_px]
+
+    height = pad + title_h + tile_px + pad
+    for section in sections:
+        height += title_h + head_h + len(section.rows) * (tile_px + head_h + pad)
+    sheet = Image.new("L", (width, height), 255)
+    draw = ImageDraw.Draw(sheet)
+
+    def text(xy, s, fill=0, max_w=None):
+        if max_w is not None and draw.textlength(s) > max_w:
+            while len(s) > 1 and draw.textlength(s + "..") > max_w:
+                s = s[:-1]
+            s += ".."
+        draw.text(xy, s, fill=fill)
+
+    y = pad
+    text((pad, y), title)
+    y += title_h
+    big = fit(to_u8(chart))
+    sheet.paste(Image.fromarray(big), (label_w + pad, y))
+    sheet.paste(Image.fromarray(to_u8(chart)), (label_w + 2 * pad + big.shape[1], y))
+    text((pad, y), "input", max_w=label_w - pad)
+    text((pad, y + head_h), f"{chart.shape[0]}x{chart.shape[1]}", max_w=label_w - pad)
+    text((pad, y + 2 * head_h), "(shown x3 and 1:1)", fill=96, max_w=label_w - pad)
+    y += tile_px + pad
+
+    for section in sections:
+        text((pad, y + 4), section.title)
+        y += title_h
+        for j, transform in enumerate(transforms):
+            text((label_w + pad + j * (tile_px + pad), y), transform, max_w=tile_px)
+        y += head_h
+        for label in section.rows:
+            words = label.split(" ", 1)
+            text((pad, y + tile_px // 2 - head_h), words[0], max_w=label_w - pad)
+            if len(words) > 1:
+                text((pad, y + tile_px // 2), words[1], fill=64, max_w=label_w - pad)
+            for j, transform in enumerate(transforms):
+                x0 = label_w + pad + j * (tile_px + pad)
+                tile = section.tiles[(label, transform)]
+                if tile.image is None:
+                    shade, note = (150, "library error") if tile.internal else (220, "not supported")
+                    draw.rectangle([x0, y, x0 + tile_px - 1, y + tile_px - 1], fill=shade)
+                    text((x0 + 4, y + tile_px // 2 - 6), note, fill=32)
+                    continue
+                img = fit(to_u8(tile.image))
+                sheet.paste(Image.fromarray(img), (x0 + (tile_px - img.shape[1]) // 2,
+                                                   y + (tile_px - img.shape[0]) // 2))
+                shape = "x".join(str(s) for s in tile.image.shape)
+                text((x0, y + tile_px + 1), f"{shape}  {tile.ms:.2f} ms", fill=96, max_w=tile_px)
+            y += tile_px + head_h + pad
+    return sheet
+
+
+def _save_atomically(sheet, path: Path, fmt: str) -> None:
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        sheet.save(tmp, format=fmt)
+        os.replace(tmp, path)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    try:
+        from PIL import Image
+    except ImportError:  # the summary is still printed; the sheet needs Pillow
+        Image = None
+    output = Path(args.output)
+    fmt: str | None = "PNG"
+    if Image is not None and output.suffix and output.suffix.lower() != ".png":
+        fmt = Image.registered_extensions().get(output.suffix.lower())
+        if fmt is None:
+            raise UsageError(f"demo: -o {args.output!r}: unknown image file extension "
+                             f"{output.suffix!r}; give a .png file name")
+    if output.is_dir():
+        raise UsageError(f"demo: -o {args.output!r} is a directory; give a file name")
+    if not output.parent.is_dir():
+        raise CommandError(f"demo: cannot write {args.output!r}: "
+                           f"directory {str(output.parent)!r} does not exist")
+    if args.threads is not None and args.threads < 1:
+        raise UsageError(f"demo: --threads must be >= 1; got {args.threads}")
+
+    dtype = _dtype_by_name(args.dtype)
+    if dtype is None:
+        raise CommandError(f"demo: dtype {args.dtype} needs ml_dtypes: pip install ml_dtypes")
+
+    modes, transforms, nearest_modes = _library_names()
+    chart = _to_dtype(demo_chart(48), dtype)
+    threads = args.threads
+    n = chart.shape[0]
+    sections = [
+        _run_section(chart, f"x{s:g}: {n}x{n} -> {int(n * s)}x{int(n * s)}", s,
+                     modes, transforms, nearest_modes, threads)
+        for s in (3.0, 0.5)
+    ]
+    if not any(section.rows for section in sections):
+        errors = {t.error for s in sections for t in s.tiles.values()}
+        raise CommandError(f"demo: no mode worked in this build: {'; '.join(sorted(errors))}")
+
+    nthreads = threads if threads is not None else rx.get_num_threads()
+    title = (f"resamplex {rx.__version__} demo: {n}x{n} {args.dtype} test chart, "
+             f"threads={nthreads}")
+    # The sheet is written before anything is printed, so that a closed pipe on stdout
+    # (`resamplex demo | head`) does not lose it.
+    wrote = None
+    if Image is not None:
+        sheet = _contact_sheet(chart, sections, transforms, dtype, title)
+        try:
+            _save_atomically(sheet, output, fmt)
+        except OSError as exc:
+            raise CommandError(f"demo: cannot write {args.output!r}: "
+                               f"{exc.strerror or exc}") from None
+        wrote = f"wrote {output} ({sheet.width}x{sheet.height} px)"
+    print(title)
+    _print_summary(sections)
+    if wrote is None:
+        print(f"\nPillow is not installed, so no contact sheet was written. "
+              f"To get one: {DEMO_INSTALL_HINT}")
+    else:
+        print(f"\n{wrote}")
+    _raise_internal(sections)
+    return 0
+
+
+def _raise_internal(sections: Sequence[_Section]) -> None:
+    failed = [t for s in sections for t in s.tiles.values() if t.internal]
+    if failed:
+        raise CommandError(f"demo: {len(failed)} resize(s) failed inside the library (FAILED "
+                           f"above; first: {failed[0].label}, {failed[0].transform}: "
+                           f"{failed[0].error})")
+
+
+# ----------------------------------------------------------------------------------------------
+# entry point
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog=PROG,
+        description="Fast, exact N-D array resampling. Run a subcommand with --help for details.",
+    )
+    parser.add_argument("--version", action="store_true", help="print the version and exit")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("info", help="version, build, threads, supported dtypes/modes and tables",
+                       description="Print the version, the build configuration (OpenMP, compile "
+                       "flags), the threads, what each mode supports and the operator tables.")
+    p.set_defaults(func=cmd_info)
+
+    p = sub.add_parser("demo", help="resize a built-in test chart with every mode, write a PNG",
+                       description="Resize a built-in 48x48 test chart x3 up and x0.5 down with "
+                       "every mode, nearest mode and coordinate transform this build supports, "
+                       "print a summary and write a labelled contact sheet (needs Pillow: "
+                       'pip install "resamplex[demo]").')
+    p.add_argument("-o", "--output", default=DEMO_DEFAULT_OUTPUT, metavar="FILE.png",
+                   help=f"where to write the contact sheet (default: {DEMO_DEFAULT_OUTPUT})")
+    p.add_argument("--dtype", default="float32", choices=_DEMO_DTYPES,
+                   help="dtype of the chart; integer charts span [0, max] (default: float32)")
+    p.add_argument("--threads", type=int, default=None, metavar="N",
+                   help="threads per resize (default: the library default)")
+    p.set_defaults(func=cmd_demo)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``resamplex`` command line; return the exit status."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        if args.version:
+            print(f"resamplex {rx.__version__}")
+            return 0
+        if args.command is None:
+            parser.print_help(sys.stderr)
+            return 2
+        return args.func(args)
+    except UsageError as exc:
+        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        return 2
+    except CommandError as exc:
+        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # `resamplex info | head`: the reader left; not an error
+        # Point stdout at /dev/null so the interpreter's final flush does not fail again.
+        with contextlib.suppress(OSError, ValueError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except SystemExit as exc:  # --help
+        return exc.code if isinstance(exc.code, int) else 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
