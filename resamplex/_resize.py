@@ -392,6 +392,9 @@ class Plan:
 
     def adjoint_plan(self) -> "Plan":
         """The plan of the adjoint: transposed tables, input and output shapes swapped."""
+        check_allocation(math.prod(self.in_shape), "in_shape")  # at least a byte each
+        check_allocation(sum(t.n_in + 1 for t in self.tables if t is not None) * 32,
+                         "in_shape")
         tables = [None if t is None else t.transpose() for t in self.tables]
         return Plan(self.out_shape, tables, weighted=True, op=self.op + " adjoint")
 
