@@ -463,8 +463,10 @@ def _run_limited(code, limit_bytes, timeout=300):
     env["PYTHONPATH"] = os.pathsep.join([here] + sys.path)
     pre = ("import resource\n"
            f"resource.setrlimit(resource.RLIMIT_AS, ({limit_bytes}, {limit_bytes}))\n")
+    # cwd: `python -c` puts the current directory first on sys.path, where a source
+    # checkout's uncompiled resamplex/ would hide the installed package.
     proc = subprocess.run([sys.executable, "-c", pre + code], capture_output=True, text=True,
-                          env=env, timeout=timeout)
+                          env=env, timeout=timeout, cwd=here)
     assert proc.returncode == 0 and "OK" in proc.stdout, (
         f"child failed (rc {proc.returncode}, address-space limit "
         f"{limit_bytes / 2**30:.0f} GiB):\n{proc.stdout}\n{proc.stderr[-3000:]}")

@@ -639,8 +639,10 @@ def _run_python(code, **env_vars):
     import subprocess
     import sys
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path), **env_vars)
+    # cwd: `python -c` puts the current directory first on sys.path, where a source
+    # checkout's uncompiled resamplex/ would hide the installed package.
     res = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
-                         text=True, timeout=120)
+                         text=True, timeout=120, cwd=os.path.dirname(os.path.abspath(__file__)))
     assert res.returncode == 0, res.stdout + res.stderr
     return res.stdout
 

@@ -350,8 +350,8 @@ def fixed_table(n_in: int, n_out: int, scale: float | None, align_corners: bool,
     :func:`_fold_taps` (bicubic ``a = -0.75``). Precision ``p``: the first value in 0..21 with
     ``int(0.5 + wt_max * 2^(p+1)) >= 2^15``, else 22. Each weight becomes the int16
     ``trunc(w * 2^p ± 0.5)`` (half away from zero). The engine then computes
-    ``clamp((2^(p-1) + sum w16 * x) >> p, 0, 255)`` in int32 (``_compute_index_ranges_int16_weights``,
-    ``basic_loop_aa_horizontal/vertical<uint8_t>``).
+    ``clamp((2^(p-1) + sum w16 * x) >> p, 0, 255)`` in int32
+    (``_compute_index_ranges_int16_weights``, ``basic_loop_aa_horizontal/vertical<uint8_t>``).
     """
     interp = 4 if cubic else 2
     r = area_pixel_scale(n_in, n_out, align_corners, scale, F64)
@@ -523,11 +523,12 @@ def _output_sizes(x: np.ndarray, size: Any, scale_factor: Any, mode: str,
     if not all(_is_real(v) for v in seq):
         raise bad_value("scale_factor", scale_factor, f"a number or a sequence of {dim} numbers")
     if mode == "area" or recompute:
-        # Python: output_size = int(in * s); the scales are dropped.
+        # Python: output_size = int(in * s) (a NumPy float32 scale multiplies in float32, as
+        # in torch's front end); the scales are dropped.
         sizes = []
         for n_in, s in zip(x.shape[2:], seq):
-            prod = n_in * (s.item() if isinstance(s, np.generic) else s)
-            if isinstance(prod, float) and not math.isfinite(prod):
+            prod = n_in * s
+            if not math.isfinite(float(prod)):
                 raise ResamplexError(f"scale_factor: cannot convert float {prod} to integer "
                                      f"(input length {n_in} times {s!r})")
             sizes.append(int(prod))
