@@ -78,7 +78,22 @@ def _check_threads(threads: Any, name: str = "threads") -> int:
 
 def _resolve_threads(threads: Any, work: int) -> int:
     n = get_num_threads() if threads is None else _check_threads(threads)
-    return 1 if work < _MIN_PARALLEL_WORK else n
+    # At most as many threads as the machine runs at once: results do not depend on the count,
+    # and a huge count (threads=10**6) crashes libgomp's GOMP_parallel or overflows a C int.
+    cap = max(1, int(_taps.max_threads()), os.cpu_count() or 1)
+    return 1 if work < _MIN_PARALLEL_WORK else min(n, cap)
+
+
+def _as_array(x: Any, name: str) -> np.ndarray:
+    """``x`` as an ndarray; what NumPy cannot make an array of (ragged lists) is refused."""
+    if isinstance(x, np.ndarray):
+        return x
+    if isinstance(x, (str, bytes)) or x is None:
+        raise bad_value(name, x, "a numpy.ndarray")
+    try:
+        return np.asarray(x)
+    except (ValueError, TypeError) as exc:
+        raise bad_value(name, x, f"a numpy.ndarray (NumPy: {exc})") from None
 
 
 # ------------------------------------------------------------------------------ memory guards
@@ -171,6 +186,7 @@ class Plan:
         self.op = op
         self.order = self._best_order() if order is None else \
             [a for a in order if self.tables[a] is not None]
+        self._merged: dict[tuple[int, int], Plan] = {}
 
     def _best_order(self) -> list[int]:
         axes = [a for a, t in enumerate(self.tables) if t is not None]
@@ -191,10 +207,7 @@ class Plan:
     # --------------------------------------------------------------- validation of arrays
 
     def _check_input(self, x: Any, name: str = "x") -> np.ndarray:
-        if not isinstance(x, np.ndarray):
-            if isinstance(x, (str, bytes)) or x is None:
-                raise bad_value(name, x, "a numpy.ndarray")
-            x = np.asarray(x)
+        x = _as_array(x, name)
         if x.ndim == 0:
             raise ResamplexError(f"{name}: 0-d arrays have no axis to resample; got shape ()")
         if x.shape != self.in_shape:
@@ -280,8 +293,61 @@ class Plan:
                        np.concatenate(offsets) if offsets else np.empty(0, np.int64),
                        _as_i64(starts), n)
 
+    def _merged_inner(self, x: np.ndarray, out: np.ndarray):
+        """Channels-last: view a resampled axis and a short copied innermost axis as one.
+
+        ``(..., W, C)`` with ``C`` small and both arrays contiguous over ``(W, C)`` becomes
+        ``(..., W*C)`` with W's table expanded (output ``o*C + k`` reads ``i*C + k`` with the
+        same weight): the same sums, now on an innermost axis, so the fused sweep applies.
+        Returns ``(plan, x, out)`` for the merged view, or None.
+        """
+        perm = _layout_perm(out.shape, out.strides)
+        if len(perm) < 2:
+            return None
+        w_ax, c_ax = perm[-2], perm[-1]
+        table, c = self.tables[w_ax], self.in_shape[c_ax]
+        if table is None or self.tables[c_ax] is not None or not 1 < c <= 16:
+            return None
+        for arr in (x, out):
+            if arr.strides[w_ax] != c * arr.strides[c_ax]:
+                return None
+        key = (w_ax, c_ax)
+        merged = self._merged.get(key)
+        if merged is None:
+            k = np.arange(c)
+            rows = np.repeat(np.diff(table.ptr), c)
+            ptr = np.zeros(table.n_out * c + 1, dtype=np.int64)
+            np.cumsum(rows, out=ptr[1:])
+            # output (o, k): the taps of o, each index i -> i*c + k
+            starts = np.repeat(table.ptr[:-1], c)
+            tap = np.arange(ptr[-1]) - np.repeat(ptr[:-1], rows)
+            src_tap = np.repeat(starts, rows) + tap
+            kk = np.repeat(np.tile(k, table.n_out), rows)
+            expanded = AxisTable(table.n_in * c, table.n_out * c, ptr,
+                                 table.idx[src_tap] * c + kk, table.w[src_tap])
+            keep = [a for a in range(len(self.in_shape)) if a != c_ax]
+            tables = [expanded if a == w_ax else self.tables[a] for a in keep]
+            shape = [self.in_shape[a] * (c if a == w_ax else 1) for a in keep]
+            merged = Plan(shape, tables, weighted=True, op=self.op)
+            merged.order = [a if a < c_ax else a - 1 for a in self.order]
+            self._merged[key] = merged
+
+        def view(arr: np.ndarray) -> np.ndarray:
+            shape = [n * (c if a == w_ax else 1) for a, n in enumerate(arr.shape) if a != c_ax]
+            strides = [arr.strides[a] // (c if a == w_ax else 1)
+                       for a in range(arr.ndim) if a != c_ax]
+            return np.lib.stride_tricks.as_strided(arr, shape, strides,
+                                                   writeable=arr.flags.writeable)
+
+        return merged, view(x), view(out)
+
     def _weighted(self, x: np.ndarray, out: np.ndarray, threads: int | None,
                   rcode: int) -> None:
+        merged = self._merged_inner(x, out)
+        if merged is not None:
+            plan, x2, out2 = merged
+            plan._weighted(x2, out2, threads, rcode)
+            return
         info = _dtypes.weighted_info(x.dtype, self.op)
         compute = info.compute
         ckind = 0 if compute == np.float64 else 1
@@ -588,7 +654,10 @@ class Resampler:
         _dtypes.rounding_code(rounding)
         itemsize = 1
         if dtype is not None:
-            dt = np.dtype(dtype)
+            try:
+                dt = np.dtype(dtype)
+            except TypeError:
+                raise UnsupportedError(f"dtype: expected a NumPy dtype; got {dtype!r}") from None
             if mode == "nearest":
                 _dtypes.check_nearest_dtype(dt)
             else:
@@ -679,7 +748,8 @@ def resize(x: Any, size: Any = None, *, scale: Any = None, axes: Any = None,
     >>> rx.resize(np.arange(5), (3,), mode="nearest")
     array([0, 2, 4])
     """
-    if np.ndim(x) == 0:
+    x = _as_array(x, "x")
+    if x.ndim == 0:
         raise ResamplexError(f"x: 0-d arrays have no axis to resample; got {x!r}")
     key = _core_args(getattr(x, "shape", np.shape(x)), size, scale, axes, mode,
                      coordinate_transform, nearest_mode, antialias, cubic_a, exclude_outside)

@@ -47,6 +47,7 @@ from resamplex._engine._openmp cimport RESAMPLEX_OPENMP, resamplex_max_threads
 cdef extern from "_simd.h" nogil:
     void rx_dense4x2_f32(const float* tmp4, float* r0, float* r1, float* r2, float* r3,
                          Py_ssize_t n, const int64_t* idx, const float* w)
+    void rx_store8_f32(const float* buf, void* dst, Py_ssize_t n, float lo, float hi)
 
 
 ctypedef fused int_t:
@@ -163,7 +164,18 @@ cdef inline void _store_int(const acc_t* buf, char* d, Py_ssize_t n, int64_t ds,
         magic = 12582912.0          # 1.5 * 2^23: adding and subtracting it rounds half-even
     else:
         magic = 6755399441055744.0  # 1.5 * 2^52
-    if rounding == R_HALF_EVEN:
+    cdef int_t* p = <int_t*>d
+    if acc_t is float and sizeof(int_t) == 1 and rounding == R_HALF_EVEN and ds == 1:
+        rx_store8_f32(buf, d, n, lo, hi)
+    elif rounding == R_HALF_EVEN and ds == sizeof(int_t):
+        # Contiguous: branch-free min/max (the `a < b ? b : a` form compilers map to vector
+        # max/min instructions), then an indexed store, so the loop vectorises.
+        for j in range(n):
+            v = buf[j]
+            v = lo if v < lo else v
+            v = hi if v > hi else v
+            p[j] = <int_t>(<int>((v + magic) - magic))
+    elif rounding == R_HALF_EVEN:
         for j in range(n):
             v = buf[j]
             v = v if v >= lo else lo
