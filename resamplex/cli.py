@@ -554,6 +554,30 @@ def _raise_internal(sections: Sequence[_Section]) -> None:
 
 
 # ----------------------------------------------------------------------------------------------
+# bench
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from . import _bench
+
+    if args.threads is not None and args.threads < 1:
+        raise UsageError(f"--threads: expected an integer >= 1, got {args.threads}")
+    print(f"resamplex {rx.__version__} bench: threads {args.threads or rx.get_num_threads()}, "
+          f"{'quick' if args.quick else 'full'} run; peers: "
+          f"{', '.join(_bench.installed_peers()) or 'none installed'}", flush=True)
+    items = _bench.run(quick=args.quick, threads=args.threads,
+                       progress=lambda name: print(f"  timing {name}", file=sys.stderr,
+                                                   flush=True))
+    print(_bench.format_table(items))
+    if args.plot:
+        try:
+            _bench.plot(items, args.plot)
+        except ImportError:
+            raise CommandError("--plot needs matplotlib: pip install matplotlib") from None
+        print(f"wrote {args.plot}")
+    return 0
+
+
+# ----------------------------------------------------------------------------------------------
 # entry point
 
 def build_parser() -> argparse.ArgumentParser:
@@ -581,6 +605,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--threads", type=int, default=None, metavar="N",
                    help="threads per resize (default: the library default)")
     p.set_defaults(func=cmd_demo)
+
+    p = sub.add_parser("bench", help="time the SPEC performance workloads against the peers",
+                       description="Time the SPEC §9 workloads with resamplex and each installed "
+                       "peer (PyTorch, OpenCV, SciPy, ONNX Runtime) in this process, with the same "
+                       "threads and fresh outputs, and against a memory floor (copying an array of "
+                       "the output's size); print medians and ratios.")
+    p.add_argument("--quick", action="store_true", help="fewer repeats (under a minute)")
+    p.add_argument("--plot", metavar="FILE.png", help="also write a bar chart (matplotlib)")
+    p.add_argument("--threads", type=int, default=None, metavar="N",
+                   help="threads for resamplex and every peer (default: the library default)")
+    p.set_defaults(func=cmd_bench)
     return parser
 
 
