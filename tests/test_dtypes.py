@@ -18,6 +18,8 @@ ALL_BITS = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16)
 
 KINDS = {
     "float16": (np.dtype(np.float16), "half_to_float32", "float32_to_half"),
+    # the vectorised whole-row conversions the kernels use for contiguous float16 rows
+    "float16-rows": (np.dtype(np.float16), "half_rows_to_float32", "float32_to_half_rows"),
     "bfloat16": (BF16, "bf16_to_float32", "float32_to_bf16"),
 }
 
@@ -41,7 +43,7 @@ def _reference_narrow(kind, values):
 
 
 def _is_nan16(kind, bits):
-    exp_mask, man_mask = (0x7C00, 0x03FF) if kind == "float16" else (0x7F80, 0x007F)
+    exp_mask, man_mask = (0x7C00, 0x03FF) if kind.startswith("float16") else (0x7F80, 0x007F)
     return ((bits & exp_mask) == exp_mask) & ((bits & man_mask) != 0)
 
 
@@ -90,7 +92,7 @@ def test_narrow_representable_values(kind):
 
 def _finite_ladders(kind):
     """Consecutive finite positive patterns (a, a+1) and their negatives."""
-    exp_mask = 0x7C00 if kind == "float16" else 0x7F80
+    exp_mask = 0x7C00 if kind.startswith("float16") else 0x7F80
     pos = np.arange(0, exp_mask, dtype=np.uint32).astype(np.uint16)      # 0 .. max finite
     lo, hi = pos[:-1], pos[1:]
     return lo, hi
@@ -124,7 +126,7 @@ def test_narrow_midpoints_ties_to_even(kind, sign):
 @pytest.mark.parametrize("kind", sorted(KINDS))
 def test_narrow_overflow_threshold(kind):
     dtype = KINDS[kind][0]
-    inf_bits = 0x7C00 if kind == "float16" else 0x7F80
+    inf_bits = 0x7C00 if kind.startswith("float16") else 0x7F80
     max_bits = np.array([inf_bits - 1], np.uint16)
     top = float(max_bits.view(dtype).astype(np.float64)[0])
     ulp = top - float(np.array([inf_bits - 2], np.uint16).view(dtype).astype(np.float64)[0])

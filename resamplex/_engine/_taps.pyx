@@ -48,6 +48,8 @@ cdef extern from "_simd.h" nogil:
     void rx_dense4x2_f32(const float* tmp4, float* r0, float* r1, float* r2, float* r3,
                          Py_ssize_t n, const int64_t* idx, const float* w)
     void rx_store8_f32(const float* buf, void* dst, Py_ssize_t n, float lo, float hi)
+    void rx_store_f16(const float* buf, uint16_t* d, Py_ssize_t n)
+    void rx_load_f16(const uint16_t* s, float* out, Py_ssize_t n)
 
 
 ctypedef fused int_t:
@@ -71,6 +73,12 @@ cdef inline void _row_load(const char* s, acc_t* tmp, Py_ssize_t n, int64_t ss,
                            const src_t* tag) noexcept nogil:
     # One input row into contiguous accumulators, plus the zero that padding taps read.
     cdef Py_ssize_t j
+    if src_t is f16_t:
+        if acc_t is float:
+            if ss == 2:
+                rx_load_f16(<const uint16_t*>s, tmp, n)
+                tmp[n] = 0
+                return
     if ss == sizeof(src_t):
         for j in range(n):
             tmp[j] = _ld((<const src_t*>s) + j, tmp)
@@ -119,6 +127,27 @@ cdef inline void _row_csr(const char* s, acc_t* buf, Py_ssize_t o0, Py_ssize_t n
         buf[o - o0] = acc
 
 
+cdef inline void _row_outer_f16(const char* s, float* buf, Py_ssize_t n, Py_ssize_t t0,
+                                Py_ssize_t t1, const int64_t* off,
+                                const float* w) noexcept nogil:
+    # float16 rows for _row_outer: convert 256 elements at a time (vectorised), blend as float.
+    cdef float chunk[256]
+    cdef Py_ssize_t j, j0 = 0, m, t
+    cdef float wt
+    while j0 < n:
+        m = min(<Py_ssize_t>256, n - j0)
+        rx_load_f16(<const uint16_t*>(s + off[t0]) + j0, chunk, m)
+        wt = w[t0]
+        for j in range(m):
+            buf[j0 + j] = wt * chunk[j]
+        for t in range(t0 + 1, t1):
+            rx_load_f16(<const uint16_t*>(s + off[t]) + j0, chunk, m)
+            wt = w[t]
+            for j in range(m):
+                buf[j0 + j] = buf[j0 + j] + wt * chunk[j]
+        j0 += m
+
+
 cdef inline void _row_outer(const char* s, acc_t* buf, Py_ssize_t n, int64_t ss,
                             Py_ssize_t t0, Py_ssize_t t1, const int64_t* off, const acc_t* w,
                             const src_t* tag) noexcept nogil:
@@ -132,6 +161,11 @@ cdef inline void _row_outer(const char* s, acc_t* buf, Py_ssize_t n, int64_t ss,
         for j in range(n):
             buf[j] = 0
         return
+    if src_t is f16_t:
+        if acc_t is float:
+            if ss == 2:
+                _row_outer_f16(s, buf, n, t0, t1, off, w)
+                return
     r = s + off[t0]
     wt = w[t0]
     if ss == sizeof(src_t):
@@ -209,6 +243,10 @@ cdef inline void _store(const acc_t* buf, char* d, Py_ssize_t n, int64_t ds, int
         for j in range(n):
             (<float*>(d + j * ds))[0] = <float>buf[j]
     elif kind == K_F16:
+        if acc_t is float:
+            if ds == 2:
+                rx_store_f16(buf, <uint16_t*>d, n)
+                return
         for j in range(n):
             (<uint16_t*>(d + j * ds))[0] = float_to_half(<float>buf[j])
     elif kind == K_BF16:
@@ -627,6 +665,18 @@ def float32_to_half(const float[::1] values, uint16_t[::1] out):
     cdef Py_ssize_t i
     for i in range(values.shape[0]):
         out[i] = float_to_half(values[i])
+
+
+def half_rows_to_float32(const uint16_t[::1] bits, float[::1] out):
+    """float16 bit patterns -> float32 with the vectorised row conversion of the kernels."""
+    if bits.shape[0]:
+        rx_load_f16(&bits[0], &out[0], bits.shape[0])
+
+
+def float32_to_half_rows(const float[::1] values, uint16_t[::1] out):
+    """float32 -> float16 bit patterns with the vectorised row conversion of the kernels."""
+    if values.shape[0]:
+        rx_store_f16(&values[0], &out[0], values.shape[0])
 
 
 def bf16_to_float32(const uint16_t[::1] bits, float[::1] out):
