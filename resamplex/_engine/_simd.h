@@ -12,16 +12,46 @@
 #include <string.h>
 #include <stddef.h>
 
+#if defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2)
+#include <emmintrin.h>
+#define RX_SSE2 1
+#endif
+
 /* Four interleaved rows (tmp4[4*i + b] is element i of row b), two taps per output:
  * r_b[o] = w[2o] * tmp4[4*idx[2o] + b] + w[2o+1] * tmp4[4*idx[2o+1] + b]. */
 static inline void rx_dense4x2_f32(const float *tmp4, float *r0, float *r1, float *r2,
                                    float *r3, ptrdiff_t n, const int64_t *idx,
                                    const float *w)
 {
-    ptrdiff_t o;
-#if defined(__GNUC__) || defined(__clang__)
+    ptrdiff_t o = 0;
+#if defined(RX_SSE2)
+    /* Four outputs of the four rows at a time: a 4x4 transpose turns lanes-by-row into
+     * lanes-by-output, so each row gets one vector store. */
+    for (; o + 4 <= n; o += 4) {
+        __m128 a[4];
+        int q;
+        for (q = 0; q < 4; q++) {
+            const float *p = tmp4 + 4 * idx[2 * (o + q)], *r = tmp4 + 4 * idx[2 * (o + q) + 1];
+            a[q] = _mm_add_ps(_mm_mul_ps(_mm_set1_ps(w[2 * (o + q)]), _mm_loadu_ps(p)),
+                              _mm_mul_ps(_mm_set1_ps(w[2 * (o + q) + 1]), _mm_loadu_ps(r)));
+        }
+        _MM_TRANSPOSE4_PS(a[0], a[1], a[2], a[3]);
+        _mm_storeu_ps(r0 + o, a[0]);
+        _mm_storeu_ps(r1 + o, a[1]);
+        _mm_storeu_ps(r2 + o, a[2]);
+        _mm_storeu_ps(r3 + o, a[3]);
+    }
+    for (; o < n; o++) {
+        const float *p = tmp4 + 4 * idx[2 * o], *q = tmp4 + 4 * idx[2 * o + 1];
+        float wa = w[2 * o], wb = w[2 * o + 1];
+        r0[o] = wa * p[0] + wb * q[0];
+        r1[o] = wa * p[1] + wb * q[1];
+        r2[o] = wa * p[2] + wb * q[2];
+        r3[o] = wa * p[3] + wb * q[3];
+    }
+#elif defined(__GNUC__) || defined(__clang__)
     typedef float v4f __attribute__((vector_size(16)));
-    for (o = 0; o < n; o++) {
+    for (; o < n; o++) {
         v4f p, q, a, wa, wb;
         memcpy(&p, tmp4 + 4 * idx[2 * o], sizeof p);
         memcpy(&q, tmp4 + 4 * idx[2 * o + 1], sizeof q);
@@ -34,7 +64,7 @@ static inline void rx_dense4x2_f32(const float *tmp4, float *r0, float *r1, floa
         r3[o] = a[3];
     }
 #else
-    for (o = 0; o < n; o++) {
+    for (; o < n; o++) {
         const float *p = tmp4 + 4 * idx[2 * o], *q = tmp4 + 4 * idx[2 * o + 1];
         float wa = w[2 * o], wb = w[2 * o + 1];
         r0[o] = wa * p[0] + wb * q[0];
@@ -55,7 +85,25 @@ static inline void rx_store8_f32(const float *buf, void *dst, ptrdiff_t n, float
 {
     ptrdiff_t j = 0;
     unsigned char *d = (unsigned char *)dst;
-#if defined(__GNUC__) || defined(__clang__)
+#if defined(RX_SSE2)
+    /* 16 at a time: max/min (MAXPS returns its second operand for NaN: -> lo), the magic add,
+     * then two saturating packs (values are already in range, so they only narrow). */
+    const __m128 vlo = _mm_set1_ps(lo), vhi = _mm_set1_ps(hi), magic = _mm_set1_ps(12582912.0f);
+    const __m128i bias = _mm_set1_epi32(0x4B400000);
+    for (; j + 16 <= n; j += 16) {
+        __m128i r[4], a, b;
+        int q;
+        for (q = 0; q < 4; q++) {
+            __m128 v = _mm_loadu_ps(buf + j + 4 * q);
+            v = _mm_add_ps(_mm_min_ps(_mm_max_ps(v, vlo), vhi), magic);
+            r[q] = _mm_sub_epi32(_mm_castps_si128(v), bias);
+        }
+        a = _mm_packs_epi32(r[0], r[1]);
+        b = _mm_packs_epi32(r[2], r[3]);
+        _mm_storeu_si128((__m128i *)(d + j),
+                         lo < 0.0f ? _mm_packs_epi16(a, b) : _mm_packus_epi16(a, b));
+    }
+#elif defined(__GNUC__) || defined(__clang__)
     typedef float v4f __attribute__((vector_size(16)));
     typedef int v4i __attribute__((vector_size(16)));
     const v4f vlo = {lo, lo, lo, lo}, vhi = {hi, hi, hi, hi};
