@@ -1,0 +1,1 @@
+"""asv benchmarks of resamplex (run against the installed package; see README "Benchmarks")."""
