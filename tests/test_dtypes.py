@@ -21,6 +21,7 @@ KINDS = {
     # the vectorised whole-row conversions the kernels use for contiguous float16 rows
     "float16-rows": (np.dtype(np.float16), "half_rows_to_float32", "float32_to_half_rows"),
     "bfloat16": (BF16, "bf16_to_float32", "float32_to_bf16"),
+    "bfloat16-rows": (BF16, "bf16_to_float32", "float32_to_bf16_rows"),
 }
 
 

@@ -157,10 +157,60 @@ static inline uint16_t rx_f32_to_f16_scalar(uint32_t x)
     return (uint16_t)(sign | (q - 0x3F000000u));
 }
 
+/* Eight 32-bit lanes whose low 16 bits are wanted -> eight uint16 (SSE2 has no unsigned
+ * 32->16 pack: sign-extend the low halves, then the signed pack keeps the bit patterns). */
+#if defined(RX_SSE2)
+static inline __m128i rx_low16x8(__m128i a, __m128i b)
+{
+    a = _mm_srai_epi32(_mm_slli_epi32(a, 16), 16);
+    b = _mm_srai_epi32(_mm_slli_epi32(b, 16), 16);
+    return _mm_packs_epi32(a, b);
+}
+
+static inline __m128i rx_select(__m128i m, __m128i a, __m128i b)
+{
+    return _mm_or_si128(_mm_and_si128(m, a), _mm_andnot_si128(m, b));
+}
+
+/* Unsigned a < b on 32-bit lanes (SSE2 compares are signed: flip the sign bits). */
+static inline __m128i rx_ltu32(__m128i a, __m128i b)
+{
+    const __m128i flip = _mm_set1_epi32((int)0x80000000u);
+    return _mm_cmplt_epi32(_mm_xor_si128(a, flip), _mm_xor_si128(b, flip));
+}
+
+static inline __m128i rx_f32_to_f16x4(__m128 f)
+{
+    const __m128i absmask = _mm_set1_epi32(0x7FFFFFFF);
+    __m128i x = _mm_castps_si128(f), ax = _mm_and_si128(x, absmask);
+    __m128i sign = _mm_and_si128(_mm_srli_epi32(x, 16), _mm_set1_epi32(0x8000));
+    __m128i odd = _mm_and_si128(_mm_srli_epi32(ax, 13), _mm_set1_epi32(1));
+    __m128i normal = _mm_srli_epi32(_mm_add_epi32(_mm_add_epi32(
+        _mm_sub_epi32(ax, _mm_set1_epi32(0x38000000)), _mm_set1_epi32(0xFFF)), odd), 13);
+    __m128i sub = _mm_sub_epi32(_mm_castps_si128(_mm_add_ps(_mm_castsi128_ps(ax),
+                                                             _mm_set1_ps(0.5f))),
+                                _mm_set1_epi32(0x3F000000));
+    __m128i payload = _mm_srli_epi32(_mm_and_si128(ax, _mm_set1_epi32(0x7FFFFF)), 13);
+    __m128i nanv = _mm_or_si128(_mm_or_si128(_mm_set1_epi32(0x7C00), payload),
+                                _mm_and_si128(_mm_cmpeq_epi32(payload, _mm_setzero_si128()),
+                                              _mm_set1_epi32(1)));
+    __m128i r = rx_select(rx_ltu32(ax, _mm_set1_epi32(0x38800000)), sub, normal);
+    r = rx_select(rx_ltu32(ax, _mm_set1_epi32(0x477FF000)), r, _mm_set1_epi32(0x7C00));
+    r = rx_select(rx_ltu32(_mm_set1_epi32(0x7F800000), ax), nanv, r);
+    return _mm_or_si128(r, sign);
+}
+#endif
+
 static inline void rx_store_f16(const float *buf, uint16_t *d, ptrdiff_t n)
 {
     ptrdiff_t j = 0;
-#if defined(__GNUC__) || defined(__clang__)
+#if defined(RX_SSE2)
+    for (; j + 8 <= n; j += 8) {
+        __m128i a = rx_f32_to_f16x4(_mm_loadu_ps(buf + j));
+        __m128i b = rx_f32_to_f16x4(_mm_loadu_ps(buf + j + 4));
+        _mm_storeu_si128((__m128i *)(d + j), rx_low16x8(a, b));
+    }
+#elif defined(__GNUC__) || defined(__clang__)
     typedef unsigned int v4u __attribute__((vector_size(16)));
     typedef int v4i __attribute__((vector_size(16)));
     typedef float v4f __attribute__((vector_size(16)));
@@ -237,6 +287,36 @@ static inline void rx_load_f16(const uint16_t *s, float *out, ptrdiff_t n)
         }
         o |= (h & 0x8000u) << 16;
         memcpy(out + j, &o, 4);
+    }
+}
+
+/* float32 -> bfloat16, round to nearest-even; NaN keeps sign and top payload, made quiet. */
+static inline void rx_store_bf16(const float *buf, uint16_t *d, ptrdiff_t n)
+{
+    ptrdiff_t j = 0;
+#if defined(RX_SSE2)
+    for (; j + 8 <= n; j += 8) {
+        __m128i r[2];
+        int q;
+        for (q = 0; q < 2; q++) {
+            __m128i u = _mm_castps_si128(_mm_loadu_ps(buf + j + 4 * q));
+            __m128i ax = _mm_and_si128(u, _mm_set1_epi32(0x7FFFFFFF));
+            __m128i odd = _mm_and_si128(_mm_srli_epi32(u, 16), _mm_set1_epi32(1));
+            __m128i rounded = _mm_srli_epi32(
+                _mm_add_epi32(_mm_add_epi32(u, _mm_set1_epi32(0x7FFF)), odd), 16);
+            __m128i nanv = _mm_or_si128(_mm_srli_epi32(u, 16), _mm_set1_epi32(0x0040));
+            r[q] = rx_select(rx_ltu32(_mm_set1_epi32(0x7F800000), ax), nanv, rounded);
+        }
+        _mm_storeu_si128((__m128i *)(d + j), rx_low16x8(r[0], r[1]));
+    }
+#endif
+    for (; j < n; j++) {
+        uint32_t u;
+        memcpy(&u, buf + j, 4);
+        if ((u & 0x7FFFFFFFu) > 0x7F800000u)
+            d[j] = (uint16_t)((u >> 16) | 0x0040u);
+        else
+            d[j] = (uint16_t)((u + 0x7FFFu + ((u >> 16) & 1u)) >> 16);
     }
 }
 

@@ -49,6 +49,7 @@ cdef extern from "_simd.h" nogil:
                          Py_ssize_t n, const int64_t* idx, const float* w)
     void rx_store8_f32(const float* buf, void* dst, Py_ssize_t n, float lo, float hi)
     void rx_store_f16(const float* buf, uint16_t* d, Py_ssize_t n)
+    void rx_store_bf16(const float* buf, uint16_t* d, Py_ssize_t n)
     void rx_load_f16(const uint16_t* s, float* out, Py_ssize_t n)
 
 
@@ -250,6 +251,10 @@ cdef inline void _store(const acc_t* buf, char* d, Py_ssize_t n, int64_t ds, int
         for j in range(n):
             (<uint16_t*>(d + j * ds))[0] = float_to_half(<float>buf[j])
     elif kind == K_BF16:
+        if acc_t is float:
+            if ds == 2:
+                rx_store_bf16(buf, <uint16_t*>d, n)
+                return
         for j in range(n):
             (<uint16_t*>(d + j * ds))[0] = float_to_bf16(<float>buf[j])
     elif kind == K_I8:
@@ -677,6 +682,12 @@ def float32_to_half_rows(const float[::1] values, uint16_t[::1] out):
     """float32 -> float16 bit patterns with the vectorised row conversion of the kernels."""
     if values.shape[0]:
         rx_store_f16(&values[0], &out[0], values.shape[0])
+
+
+def float32_to_bf16_rows(const float[::1] values, uint16_t[::1] out):
+    """float32 -> bfloat16 bit patterns with the vectorised row conversion of the kernels."""
+    if values.shape[0]:
+        rx_store_bf16(&values[0], &out[0], values.shape[0])
 
 
 def bf16_to_float32(const uint16_t[::1] bits, float[::1] out):
