@@ -14,9 +14,10 @@ import numbers
 import os
 import threading
 from functools import lru_cache
-from typing import Any, Sequence
+from typing import Any, Iterable, Sequence, SupportsFloat, SupportsIndex, TypeAlias
 
 import numpy as np
+import numpy.typing as npt
 
 from . import _dtypes
 from ._engine import _fixed, _gather, _taps
@@ -24,6 +25,14 @@ from ._errors import ResamplexError, UnsupportedError, bad_choice, bad_value
 from ._tables import NEAREST_MODES, TRANSFORMS, AxisTable, core_table
 
 MODES = ("nearest", "linear", "cubic", "area")
+
+# What the public signatures accept (the validation in _core_args is the authority).
+#: ``size=``: an output length per axis in ``axes``, or one length with ``axes=``.
+SizeLike: TypeAlias = "SupportsIndex | Sequence[SupportsIndex] | npt.NDArray[np.integer[Any]]"
+#: ``scale=``: an output/input factor per axis in ``axes``, or one factor with ``axes=``.
+ScaleLike: TypeAlias = "SupportsFloat | Sequence[SupportsFloat] | npt.NDArray[np.floating[Any]]"
+#: ``axes=``: one axis or several (negative counts from the end).
+AxesLike: TypeAlias = "SupportsIndex | Sequence[SupportsIndex]"
 
 # Below this many multiply-adds (or element copies) a call runs on one thread: starting a
 # parallel region costs more than it saves.
@@ -76,7 +85,7 @@ def _check_threads(threads: Any, name: str = "threads") -> int:
     return int(threads)
 
 
-def _resolve_threads(threads: Any, work: int) -> int:
+def _resolve_threads(threads: Any, work: float) -> int:
     n = get_num_threads() if threads is None else _check_threads(threads)
     # At most as many threads as the machine runs at once: results do not depend on the count,
     # and a huge count (threads=10**6) crashes libgomp's GOMP_parallel or overflows a C int.
@@ -94,6 +103,14 @@ def _as_array(x: Any, name: str) -> np.ndarray:
         return np.asarray(x)
     except (ValueError, TypeError) as exc:
         raise bad_value(name, x, f"a numpy.ndarray (NumPy: {exc})") from None
+
+
+def _ndim(value: Any) -> int:
+    """``np.ndim(value)``, or -1 where NumPy cannot make an array of it (ragged lists)."""
+    try:
+        return np.ndim(value)
+    except (ValueError, TypeError):
+        return -1
 
 
 # ------------------------------------------------------------------------------ memory guards
@@ -133,13 +150,15 @@ def _layout_perm(shape: Sequence[int], strides: Sequence[int]) -> list[int]:
     return sorted(range(len(shape)), key=lambda a: (key(a), a))
 
 
-def _empty_like_layout(shape: Sequence[int], dtype: np.dtype, perm: Sequence[int]) -> np.ndarray:
+def _empty_like_layout(shape: Sequence[int], dtype: npt.DTypeLike,
+                       perm: Sequence[int]) -> np.ndarray:
     """``np.empty(shape)`` whose memory order is ``perm`` (outermost first)."""
     base = np.empty([shape[a] for a in perm], dtype=dtype)
     return base.transpose(np.argsort(perm))
 
 
-def _coalesce(shape: list[int], sstr: list[int], dstr: list[int], axis: int):
+def _coalesce(shape: list[int], sstr: list[int], dstr: list[int],
+              axis: int) -> tuple[list[int], list[int], list[int], int]:
     """Merge neighbouring axes (other than ``axis``) that are contiguous in both arrays."""
     out_shape, out_s, out_d = [shape[0]], [sstr[0]], [dstr[0]]
     new_axis = 0 if axis == 0 else -1
@@ -176,7 +195,7 @@ class Plan:
 
     def __init__(self, in_shape: Sequence[int], tables: Sequence[AxisTable | None], *,
                  weighted: bool, op: str = "resize", order: Sequence[int] | None = None,
-                 fixed: bool = False):
+                 fixed: bool = False, keep_order: bool = False):
         self.in_shape = tuple(int(n) for n in in_shape)
         self.tables = [None if t is None or (t.is_identity and not fixed) else t
                        for t in tables]
@@ -186,12 +205,13 @@ class Plan:
         self.op = op
         self.order = self._best_order() if order is None else \
             [a for a in order if self.tables[a] is not None]
+        self.keep_order = keep_order
         self._merged: dict[tuple[int, int], Plan] = {}
 
     def _best_order(self) -> list[int]:
         axes = [a for a, t in enumerate(self.tables) if t is not None]
 
-        def cost(order: Sequence[int]) -> float:
+        def cost(order: Iterable[int]) -> float:
             shape = list(self.in_shape)
             total = 0.0
             for a in order:
@@ -231,7 +251,8 @@ class Plan:
         if not out.flags.writeable:
             raise ResamplexError("out: the array is read-only")
         try:
-            overlap = np.shares_memory(out, x, max_work=1 << 20)
+            # (NumPy's stubs allow only the max_work constants, not a work bound)
+            overlap = np.shares_memory(out, x, max_work=1 << 20)  # type: ignore[arg-type, unused-ignore]
         except np.exceptions.TooHardError:
             overlap = True
         if overlap:
@@ -293,7 +314,43 @@ class Plan:
                        np.concatenate(offsets) if offsets else np.empty(0, np.int64),
                        _as_i64(starts), n)
 
-    def _merged_inner(self, x: np.ndarray, out: np.ndarray):
+    def _mergeable(self, x_strides: Sequence[int],
+                   out_strides: Sequence[int]) -> tuple[int, int] | None:
+        """``(w, c)`` if a short copied innermost axis ``c`` can merge into resampled ``w``."""
+        perm = _layout_perm(self.out_shape, out_strides)
+        if len(perm) < 2:
+            return None
+        w_ax, c_ax = perm[-2], perm[-1]
+        c = self.in_shape[c_ax]
+        if self.tables[w_ax] is None or self.tables[c_ax] is not None or not 1 < c <= 16:
+            return None
+        for strides in (x_strides, out_strides):
+            if strides[w_ax] != c * strides[c_ax]:
+                return None
+        return w_ax, c_ax
+
+    def run_order(self, x_strides: Sequence[int], out_strides: Sequence[int]) -> list[int]:
+        """The order in which weighted passes run for arrays with these byte strides.
+
+        ``self.order``, except that the innermost axis of the output's layout, if resampled
+        (or merged with a short copied innermost axis, see ``_merged_inner``), goes last to
+        share a sweep with the pass before it; with ``keep_order`` exactly ``self.order``.
+        The value of every output depends on this order (float intermediates) and on nothing
+        else of the layout: chunked execution passes the whole array's run order with
+        ``keep_order=True`` to get the whole array's bits.
+        """
+        order = list(self.order)
+        if self.keep_order or not order:
+            return order
+        pair = self._mergeable(x_strides, out_strides)
+        last = pair[0] if pair is not None else _layout_perm(self.out_shape, out_strides)[-1]
+        if last in order:
+            order.remove(last)
+            order.append(last)
+        return order
+
+    def _merged_inner(self, x: np.ndarray,
+                      out: np.ndarray) -> tuple[Plan, np.ndarray, np.ndarray] | None:
         """Channels-last: view a resampled axis and a short copied innermost axis as one.
 
         ``(..., W, C)`` with ``C`` small and both arrays contiguous over ``(W, C)`` becomes
@@ -301,17 +358,13 @@ class Plan:
         same weight): the same sums, now on an innermost axis, so the fused sweep applies.
         Returns ``(plan, x, out)`` for the merged view, or None.
         """
-        perm = _layout_perm(out.shape, out.strides)
-        if len(perm) < 2:
+        pair = self._mergeable(x.strides, out.strides)
+        if pair is None:
             return None
-        w_ax, c_ax = perm[-2], perm[-1]
+        w_ax, c_ax = pair
         table, c = self.tables[w_ax], self.in_shape[c_ax]
-        if table is None or self.tables[c_ax] is not None or not 1 < c <= 16:
-            return None
-        for arr in (x, out):
-            if arr.strides[w_ax] != c * arr.strides[c_ax]:
-                return None
-        key = (w_ax, c_ax)
+        order = self.run_order(x.strides, out.strides)
+        key = (w_ax, c_ax, tuple(order))
         merged = self._merged.get(key)
         if merged is None:
             k = np.arange(c)
@@ -328,8 +381,8 @@ class Plan:
             keep = [a for a in range(len(self.in_shape)) if a != c_ax]
             tables = [expanded if a == w_ax else self.tables[a] for a in keep]
             shape = [self.in_shape[a] * (c if a == w_ax else 1) for a in keep]
-            merged = Plan(shape, tables, weighted=True, op=self.op)
-            merged.order = [a if a < c_ax else a - 1 for a in self.order]
+            merged = Plan(shape, tables, weighted=True, op=self.op,
+                          order=[a if a < c_ax else a - 1 for a in order], keep_order=True)
             self._merged[key] = merged
 
         def view(arr: np.ndarray) -> np.ndarray:
@@ -352,12 +405,9 @@ class Plan:
         compute = info.compute
         ckind = 0 if compute == np.float64 else 1
         perm = _layout_perm(out.shape, out.strides)
-        order = list(self.order)
-        # The innermost axis, if resampled, goes last and shares a sweep with the pass before
-        # it (see _taps.fused_pass): no scratch array between those two passes.
-        if perm[-1] in order:
-            order.remove(perm[-1])
-            order.append(perm[-1])
+        # The innermost axis, if resampled, normally goes last and shares a sweep with the
+        # pass before it (see _taps.fused_pass): no scratch array between those two passes.
+        order = self.run_order(x.strides, out.strides)
         fuse = (len(order) >= 2 and order[-1] == perm[-1]
                 and self.tables[perm[-1]].n_in + self.tables[perm[-1]].n_out <= _MAX_ROW)
         shape = list(self.in_shape)
@@ -453,7 +503,8 @@ class Plan:
             _fixed.fixed_pass(src.ctypes.data, _as_i64(sstr), dst.ctypes.data, _as_i64(dstr),
                               _as_i64(pshape), axis, loop, table.ptr,
                               table.idx * src.strides[a], table.w.astype(np.int32),
-                              int(table.shift), np.empty((n, row), dtype=np.int32), n)
+                              int(table.shift),  # type: ignore[arg-type]  # fixed tables have one
+                              np.empty((n, row), dtype=np.int32), n)
             src = dst
 
     def adjoint_plan(self) -> "Plan":
@@ -476,6 +527,8 @@ def _is_real(v: Any) -> bool:
 
 
 def _normalize_shape(in_shape: Any) -> tuple[int, ...]:
+    if isinstance(in_shape, (str, bytes)):  # iterable, but not a shape (b"34" -> (51, 52))
+        raise bad_value("in_shape", in_shape, "a sequence of non-negative integers")
     try:
         shape = tuple(in_shape)
     except TypeError:
@@ -484,7 +537,7 @@ def _normalize_shape(in_shape: Any) -> tuple[int, ...]:
         raise ResamplexError("in_shape: 0-d arrays have no axis to resample; got ()")
     if len(shape) > _MAX_NDIM:
         raise bad_value("in_shape", shape, f"at most {_MAX_NDIM} dimensions")
-    if not all(_is_int(n) and n >= 0 for n in shape):
+    if not all(_is_int(n) and 0 <= n <= np.iinfo(np.intp).max for n in shape):
         raise bad_value("in_shape", shape, "a sequence of non-negative integers")
     return tuple(int(n) for n in shape)
 
@@ -508,10 +561,10 @@ def _normalize_axes(axes: Any, ndim: int) -> tuple[int, ...]:
     return norm
 
 
-def _per_axis(name: str, value: Any, n: int, axes_given: bool) -> tuple | None:
+def _per_axis(name: str, value: Any, n: int, axes_given: bool) -> tuple[Any, ...] | None:
     if value is None:
         return None
-    if np.ndim(value) == 0:
+    if _ndim(value) == 0:
         if not axes_given:
             raise ResamplexError(
                 f"{name}: a scalar {name} needs axes=; give one {name} per axis otherwise; "
@@ -527,8 +580,9 @@ def _per_axis(name: str, value: Any, n: int, axes_given: bool) -> tuple | None:
     return seq
 
 
-def output_lengths(in_shape: tuple[int, ...], axes: tuple[int, ...], size: tuple | None,
-                   scale: tuple | None) -> tuple[int, ...]:
+def output_lengths(in_shape: tuple[int, ...], axes: tuple[int, ...],
+                   size: tuple[Any, ...] | None,
+                   scale: tuple[Any, ...] | None) -> tuple[int, ...]:
     """Validate ``size``/``scale`` and return the output length of each axis in ``axes``."""
     if size is not None:
         for v in size:
@@ -536,8 +590,9 @@ def output_lengths(in_shape: tuple[int, ...], axes: tuple[int, ...], size: tuple
                 raise bad_value("size", v, "integers >= 1")
     if scale is not None:
         for v in scale:
-            if not _is_real(v) or not math.isfinite(float(v)) or float(v) <= 0:
-                raise bad_value("scale", v, "positive finite numbers")
+            if not _is_real(v) or not math.isfinite(float(v)) or float(v) <= 0 \
+                    or not math.isfinite(1.0 / float(v)):  # subnormal: r = 1/scale overflows
+                raise bad_value("scale", v, "positive finite numbers (with a finite 1/scale)")
     lengths = []
     for i, a in enumerate(axes):
         n_in = in_shape[a]
@@ -560,8 +615,9 @@ def output_lengths(in_shape: tuple[int, ...], axes: tuple[int, ...], size: tuple
     return tuple(lengths)
 
 
-def _core_args(in_shape, size, scale, axes, mode, coordinate_transform, nearest_mode,
-               antialias, cubic_a, exclude_outside):
+def _core_args(in_shape: Any, size: Any, scale: Any, axes: Any, mode: Any,
+               coordinate_transform: Any, nearest_mode: Any, antialias: Any, cubic_a: Any,
+               exclude_outside: Any) -> tuple[Any, ...]:
     """Validate the core parameters; return a hashable key for the plan cache."""
     shape = _normalize_shape(in_shape)
     if size is None and scale is None:
@@ -586,12 +642,13 @@ def _core_args(in_shape, size, scale, axes, mode, coordinate_transform, nearest_
     if not isinstance(exclude_outside, (bool, np.bool_)):
         raise bad_value("exclude_outside", exclude_outside, "True or False")
     lengths = output_lengths(shape, axes_t, size_t, scale_t)
-    scales = tuple(None if scale_t is None else float(s) for s in (scale_t or (None,) * len(axes_t)))
+    scales = tuple(None if scale_t is None else float(s)  # type: ignore[arg-type]
+                   for s in (scale_t or (None,) * len(axes_t)))
     return (shape, axes_t, lengths, scales, mode, coordinate_transform, nearest_mode,
             float(cubic_a), bool(exclude_outside), bool(antialias))
 
 
-def _check_plan_size(key: tuple, itemsize: int) -> None:
+def _check_plan_size(key: tuple[Any, ...], itemsize: int) -> None:
     """Refuse outputs (and tables) too big to allocate, before building anything."""
     shape, axes, lengths, scales, mode = key[:5]
     antialias = key[-1]
@@ -610,12 +667,12 @@ def _check_plan_size(key: tuple, itemsize: int) -> None:
             taps += 2 * shape[a]
         if antialias and mode == "cubic" and n:
             r = 1.0 / s if s is not None else shape[a] / n
-            taps += n * (2 * math.ceil(2.0 * r) + 1)
+            taps += n * (2 * math.ceil(min(2.0 * r, 2.0**62)) + 1)  # no OverflowError on inf
     check_allocation(taps * 48, "size")
 
 
 @lru_cache(maxsize=64)
-def _cached_plan(key) -> Plan:
+def _cached_plan(key: tuple[Any, ...]) -> Plan:
     shape, axes, lengths, scales, mode, transform, nearest_mode, cubic_a, exclude, aa = key
     tables: list[AxisTable | None] = [None] * len(shape)
     for a, n_out, s in zip(axes, lengths, scales):
@@ -643,8 +700,9 @@ class Resampler:
     array([0.  , 0.25, 0.75, 1.25, 1.75, 2.25, 2.75, 3.  ])
     """
 
-    def __init__(self, in_shape: Sequence[int], size: Any = None, *, scale: Any = None,
-                 axes: Any = None, dtype: Any = None, mode: str = "linear",
+    def __init__(self, in_shape: Sequence[SupportsIndex], size: SizeLike | None = None, *,
+                 scale: ScaleLike | None = None, axes: AxesLike | None = None,
+                 dtype: npt.DTypeLike | None = None, mode: str = "linear",
                  coordinate_transform: str = "half_pixel",
                  nearest_mode: str = "round_prefer_ceil", antialias: bool = False,
                  cubic_a: float = -0.75, exclude_outside: bool = False,
@@ -677,23 +735,43 @@ class Resampler:
     def out_shape(self) -> tuple[int, ...]:
         return self._plan.out_shape
 
-    def _check_dtype(self, x: np.ndarray, name: str) -> None:
+    def _check_dtype(self, x: Any, name: str) -> None:
         if self.dtype is not None and isinstance(x, np.ndarray) and x.dtype != self.dtype:
             raise ResamplexError(f"{name}: this plan was made for dtype {self.dtype}; "
                                  f"got {x.dtype}")
 
-    def __call__(self, x: Any, out: np.ndarray | None = None,
+    def __call__(self, x: npt.ArrayLike, out: np.ndarray | None = None,
                  threads: int | None = None) -> np.ndarray:
-        """Resample ``x`` (shape ``in_shape``) into a new array or ``out``."""
+        """Resample ``x`` (shape ``in_shape``) into a new array or ``out``.
+
+        Examples
+        --------
+        >>> import numpy as np, resamplex as rx
+        >>> plan = rx.Resampler((2,), (4,))
+        >>> plan(np.array([0.0, 8.0]))
+        array([0., 2., 6., 8.])
+        >>> out = np.empty(4)
+        >>> plan(np.array([8.0, 0.0]), out=out) is out
+        True
+        """
         self._check_dtype(x, "x")
         return self._plan(x, out=out, threads=threads, rounding=self.rounding)
 
-    def adjoint(self, grad_out: Any, out: np.ndarray | None = None,
+    def adjoint(self, grad_out: npt.ArrayLike, out: np.ndarray | None = None,
                 threads: int | None = None) -> np.ndarray:
         """Apply the transpose: ``<self(x), g> == <x, self.adjoint(g)>``; shape ``in_shape``.
 
         Computed as a gather over transposed tables (deterministic, parallel), in the weighted
         arithmetic of the dtype (nearest's adjoint sums, so it is weighted too).
+
+        Examples
+        --------
+        >>> import numpy as np, resamplex as rx
+        >>> plan = rx.Resampler((2,), (4,))
+        >>> plan.adjoint(np.array([1.0, 0.0, 0.0, 0.0]))   # output 0 reads input 0 only
+        array([1., 0.])
+        >>> plan.adjoint(np.ones(4))
+        array([2., 2.])
         """
         self._check_dtype(grad_out, "grad_out")
         plan = self._plan.adjoint_plan()
@@ -704,8 +782,8 @@ class Resampler:
         return f"Resampler({self.in_shape} -> {self.out_shape}, mode={self.mode!r})"
 
 
-def resize(x: Any, size: Any = None, *, scale: Any = None, axes: Any = None,
-           mode: str = "linear", coordinate_transform: str = "half_pixel",
+def resize(x: npt.ArrayLike, size: SizeLike | None = None, *, scale: ScaleLike | None = None,
+           axes: AxesLike | None = None, mode: str = "linear", coordinate_transform: str = "half_pixel",
            nearest_mode: str = "round_prefer_ceil", antialias: bool = False,
            cubic_a: float = -0.75, exclude_outside: bool = False, rounding: str = "half_even",
            out: np.ndarray | None = None, threads: int | None = None) -> np.ndarray:
@@ -758,8 +836,9 @@ def resize(x: Any, size: Any = None, *, scale: Any = None, axes: Any = None,
     return _cached_plan(key)(x, out=out, threads=threads, rounding=rounding)
 
 
-def resize_adjoint(grad_out: Any, in_shape: Sequence[int], size: Any = None, *,
-                   scale: Any = None, axes: Any = None, mode: str = "linear",
+def resize_adjoint(grad_out: npt.ArrayLike, in_shape: Sequence[SupportsIndex],
+                   size: SizeLike | None = None, *, scale: ScaleLike | None = None,
+                   axes: AxesLike | None = None, mode: str = "linear",
                    coordinate_transform: str = "half_pixel",
                    nearest_mode: str = "round_prefer_ceil", antialias: bool = False,
                    cubic_a: float = -0.75, exclude_outside: bool = False,
