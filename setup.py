@@ -10,6 +10,7 @@ loop) and ``resamplex.show_config()`` says so. ``RESAMPLEX_NO_OPENMP=1`` forces 
 
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -39,7 +40,9 @@ def _openmp_flags(compiler_type):
         return ["/openmp"], []
     if sys.platform == "darwin" and "openmp" in os.environ.get("CPPFLAGS", ""):
         # Apple clang: the user passes -Xpreprocessor -fopenmp / -lomp through CPPFLAGS/LDFLAGS.
-        return [], []
+        # The compiler applies CPPFLAGS and CFLAGS, and LDFLAGS to extensions, but not LDFLAGS
+        # to the probe's executable: hand them to it (repeating them for extensions is harmless).
+        return [], shlex.split(os.environ.get("LDFLAGS", ""))
     return ["-fopenmp"], ["-fopenmp"]
 
 

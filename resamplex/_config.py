@@ -14,10 +14,14 @@ try:
 except PackageNotFoundError:  # running from a source tree that was never installed
     __version__ = "0.1.0"
 
+_BUILD: dict[str, Any] = {}
 try:
-    from ._build_config import CONFIG as _BUILD
+    # Written by setup.py's build_ext; absent from a source tree that was never built.
+    from ._build_config import CONFIG  # type: ignore[import-not-found, unused-ignore]
+
+    _BUILD = dict(CONFIG)
 except ImportError:  # pragma: no cover - built without setup.py's build_ext
-    _BUILD = {}
+    pass
 
 
 def show_config(print_: bool = True) -> dict[str, Any]:

@@ -79,6 +79,6 @@ def check_nearest_dtype(dtype: np.dtype) -> None:
 
 
 def rounding_code(rounding: str) -> int:
-    if rounding not in ROUNDING:
+    if not isinstance(rounding, str) or rounding not in ROUNDING:
         raise bad_choice("rounding", rounding, ROUNDING)
     return ROUNDING[rounding]

@@ -9,11 +9,31 @@ from typing import Any, Iterable
 
 
 class ResamplexError(ValueError):
-    """A bad parameter value or combination."""
+    """A bad parameter value or combination.
+
+    Examples
+    --------
+    >>> import numpy as np, resamplex as rx
+    >>> try:
+    ...     rx.resize(np.zeros(4), (2,), mode="bilinear")
+    ... except rx.ResamplexError as exc:
+    ...     print(exc)
+    mode: expected one of 'nearest', 'linear', 'cubic', 'area'; got 'bilinear'
+    """
 
 
 class UnsupportedError(ResamplexError, TypeError):
-    """A dtype, rank, feature level or product that the operator does not support."""
+    """A dtype, rank, feature level or product that the operator does not support.
+
+    Examples
+    --------
+    >>> import numpy as np, resamplex as rx
+    >>> try:
+    ...     rx.resize(np.zeros(4, dtype=np.int64), (2,))    # linear: not for int64
+    ... except rx.UnsupportedError as exc:
+    ...     print(isinstance(exc, TypeError), isinstance(exc, ValueError))
+    True True
+    """
 
 
 def _show(value: Any) -> str:

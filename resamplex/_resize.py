@@ -8,6 +8,7 @@ Cython passes. It holds no convention of its own.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 import numbers
@@ -38,6 +39,8 @@ AxesLike: TypeAlias = "SupportsIndex | Sequence[SupportsIndex]"
 # parallel region costs more than it saves.
 _MIN_PARALLEL_WORK = 1 << 16
 _MAX_NDIM = 64
+_INTP_MAX = int(np.iinfo(np.intp).max)
+_CPU_COUNT = os.cpu_count() or 1
 # Longest row (input plus output elements) the kernels load into per-thread scratch; longer
 # rows are processed in place, in blocks.
 _MAX_ROW = 1 << 22
@@ -89,7 +92,7 @@ def _resolve_threads(threads: Any, work: float) -> int:
     n = get_num_threads() if threads is None else _check_threads(threads)
     # At most as many threads as the machine runs at once: results do not depend on the count,
     # and a huge count (threads=10**6) crashes libgomp's GOMP_parallel or overflows a C int.
-    cap = max(1, int(_taps.max_threads()), os.cpu_count() or 1)
+    cap = max(1, int(_taps.max_threads()), _CPU_COUNT)
     return 1 if work < _MIN_PARALLEL_WORK else min(n, cap)
 
 
@@ -115,6 +118,7 @@ def _ndim(value: Any) -> int:
 
 # ------------------------------------------------------------------------------ memory guards
 
+@lru_cache(maxsize=1)
 def _memory_limit() -> int:
     """Bytes of physical memory (an allocation above it is refused before it is tried)."""
     try:
@@ -125,7 +129,7 @@ def _memory_limit() -> int:
 
 def check_allocation(nbytes: int, what: str) -> None:
     """Refuse an allocation that overflows the address space or exceeds physical memory."""
-    if nbytes > np.iinfo(np.intp).max:
+    if nbytes > _INTP_MAX:
         raise ResamplexError(f"{what}: {nbytes} bytes overflows the addressable size")
     limit = _memory_limit()
     if nbytes > limit:
@@ -181,6 +185,17 @@ def _as_i64(values: Sequence[int]) -> np.ndarray:
     return np.asarray(values, dtype=np.int64)
 
 
+def _aligned_table(t: AxisTable) -> AxisTable:
+    """``t`` with aligned, contiguous arrays. The kernels read them through typed pointers, and
+    arrays unpickled from out-of-band buffers (dask.distributed frames) can be misaligned,
+    which is undefined behaviour there (UBSan: "load of misaligned address")."""
+    arrays = (t.ptr, t.idx, t.w)
+    if all(a.flags.aligned and a.flags.c_contiguous for a in arrays):
+        return t
+    ptr, idx, w = (np.require(a, None, ["A", "C"]) for a in arrays)
+    return dataclasses.replace(t, ptr=ptr, idx=idx, w=w)
+
+
 class Plan:
     """Axis tables for one input shape, and how to apply them.
 
@@ -197,7 +212,7 @@ class Plan:
                  weighted: bool, op: str = "resize", order: Sequence[int] | None = None,
                  fixed: bool = False, keep_order: bool = False):
         self.in_shape = tuple(int(n) for n in in_shape)
-        self.tables = [None if t is None or (t.is_identity and not fixed) else t
+        self.tables = [None if t is None or (t.is_identity and not fixed) else _aligned_table(t)
                        for t in tables]
         self.out_shape = tuple(n if t is None else t.n_out for n, t in zip(self.in_shape, tables))
         self.weighted = weighted or fixed
@@ -206,7 +221,7 @@ class Plan:
         self.order = self._best_order() if order is None else \
             [a for a in order if self.tables[a] is not None]
         self.keep_order = keep_order
-        self._merged: dict[tuple[int, int], Plan] = {}
+        self._merged: dict[tuple[int, int, tuple[int, ...]], Plan] = {}
 
     def _best_order(self) -> list[int]:
         axes = [a for a, t in enumerate(self.tables) if t is not None]
@@ -537,7 +552,7 @@ def _normalize_shape(in_shape: Any) -> tuple[int, ...]:
         raise ResamplexError("in_shape: 0-d arrays have no axis to resample; got ()")
     if len(shape) > _MAX_NDIM:
         raise bad_value("in_shape", shape, f"at most {_MAX_NDIM} dimensions")
-    if not all(_is_int(n) and 0 <= n <= np.iinfo(np.intp).max for n in shape):
+    if not all(_is_int(n) and 0 <= n <= _INTP_MAX for n in shape):
         raise bad_value("in_shape", shape, "a sequence of non-negative integers")
     return tuple(int(n) for n in shape)
 

@@ -194,8 +194,11 @@ def linear_taps(u: np.ndarray, n_in: int) -> tuple[np.ndarray, np.ndarray]:
     output is that sample exactly (one tap of weight 1), as edge replication means.
     """
     i0 = np.floor(u)
-    f = u - i0
-    i0 = i0.astype(np.int64)
+    with np.errstate(invalid="ignore"):          # u = +-inf: f = 0 (the edge sample)
+        f = np.where(np.isfinite(u), u - i0, 0.0)
+    # Clamp before the cast: a coordinate past int64 (a tiny scale with a given size) must land
+    # on the edge, not wrap to index 0.
+    i0 = np.clip(i0, -1, n_in).astype(np.int64)
     lo = np.clip(i0, 0, n_in - 1)
     hi = np.clip(i0 + 1, 0, n_in - 1)
     w0 = 1.0 - f
@@ -226,23 +229,44 @@ def keys_weights(t: np.ndarray, a: float) -> np.ndarray:
     return keys_kernel(np.stack([t + 1.0, t, 1.0 - t, 2.0 - t], axis=-1), a)
 
 
-def cubic_taps(u: np.ndarray, n_in: int, a: float, exclude_outside: bool):
+def cubic_taps(u: np.ndarray, n_in: int, a: float,
+               exclude_outside: bool) -> tuple[np.ndarray, np.ndarray]:
     """Dense cubic taps ``(n_out, 4)`` around ``i0 = floor(u)``.
 
     Taps outside ``[0, n_in)`` are clamped to the edge (edge replicate), or, with
     ``exclude_outside``, dropped and the remaining weights renormalised to sum 1 (ONNX).
     """
     i0 = np.floor(u)
-    w = keys_weights(u - i0, a)
-    idx = i0.astype(np.int64)[:, None] + np.arange(-1, 3)
+    with np.errstate(invalid="ignore"):          # u = +-inf: t = 0
+        w = keys_weights(np.where(np.isfinite(u), u - i0, 0.0), a)
+    # Clamp before the cast (see linear_taps); at -3 and n_in + 1 every tap is still outside.
+    idx = np.clip(i0, -3, n_in + 1).astype(np.int64)[:, None] + np.arange(-1, 3)
     if exclude_outside:
-        inside = (idx >= 0) & (idx < n_in)
-        w = np.where(inside, w, 0.0)
-        w = w / w.sum(axis=1, keepdims=True)
+        idx, w = _exclude_outside(u, idx, w, n_in)
     return np.clip(idx, 0, n_in - 1), w
 
 
-def area_taps(n_in: int, n_out: int, scale: float | None):
+def _exclude_outside(u: np.ndarray, idx: np.ndarray, w: np.ndarray,
+                     n_in: int) -> tuple[np.ndarray, np.ndarray]:
+    """Drop the taps outside ``[0, n_in)`` and renormalise the rest to sum 1.
+
+    An output left with no weight (its coordinate lies beyond an edge, where only zero-weight
+    taps are inside) reads the nearest edge sample, as :func:`antialias_linear_taps` does,
+    instead of 0/0 = NaN.
+    """
+    w = np.where((idx >= 0) & (idx < n_in), w, 0.0)
+    total = w.sum(axis=1, keepdims=True)
+    empty = total[:, 0] == 0
+    if empty.any():
+        idx = idx.copy()
+        w[empty] = 0.0
+        w[empty, 0] = 1.0
+        idx[empty, 0] = np.where(u[empty] < 0, 0, n_in - 1)
+        total[empty] = 1.0
+    return idx, w / total
+
+
+def area_taps(n_in: int, n_out: int, scale: float | None) -> tuple[np.ndarray, np.ndarray]:
     """Dense box-filter taps: output ``o`` averages the input over ``[o*r, (o+1)*r)``.
 
     ``r = 1/scale`` if given, else ``n_in/n_out``; each input pixel ``[i, i+1)`` is weighted by
@@ -272,7 +296,7 @@ def area_taps(n_in: int, n_out: int, scale: float | None):
 
 
 def antialias_cubic_taps(u: np.ndarray, n_in: int, r: float, a: float,
-                         exclude_outside: bool):
+                         exclude_outside: bool) -> tuple[np.ndarray, np.ndarray]:
     """Dense antialiased cubic taps: the Keys kernel stretched by ``r``.
 
     For output centre ``u`` (input index units) every input ``i`` with ``|i - u| < 2 r`` gets
@@ -289,8 +313,7 @@ def antialias_cubic_taps(u: np.ndarray, n_in: int, r: float, a: float,
     w = keys_kernel(np.abs((idx - u[:, None]) / r), a)
     w = w / w.sum(axis=1, keepdims=True)
     if exclude_outside:
-        w = np.where((idx >= 0) & (idx < n_in), w, 0.0)
-        w = w / w.sum(axis=1, keepdims=True)
+        idx, w = _exclude_outside(u, idx, w, n_in)
     return np.clip(idx, 0, n_in - 1), w
 
 

@@ -32,6 +32,7 @@ import numpy as np
 from . import _dtypes
 from ._errors import ResamplexError, UnsupportedError, bad_choice, bad_value
 from ._resize import Plan, _check_threads, check_allocation
+from ._resize import _as_array as as_array, _ndim
 from ._tables import AxisTable
 
 __all__ = [
@@ -176,6 +177,15 @@ def nearest_table(n_in: int, n_out: int, ratio: np.float32, exact: bool) -> Axis
     NumPy float32 array operations round each result to float32 and never fuse them. The
     clamp is taken in float64 so that an infinite product (a huge ratio) lands on ``n_in - 1``
     as the kernel's ``Mins`` does.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from resamplex.ascend import nearest_table
+    >>> nearest_table(6, 4, np.float32(1.5), exact=True).idx     # floor((o + 0.5) * 1.5)
+    array([0, 2, 3, 5])
+    >>> nearest_table(6, 4, np.float32(1.5), exact=False).idx    # floor(o * 1.5)
+    array([0, 1, 3, 4])
     """
     o = np.arange(n_out, dtype=np.int64).astype(np.float32)
     if exact:
@@ -215,11 +225,7 @@ _FORMATS = {"NCL": (3, (2,)), "NLC": (3, (1,)), "NCHW": (4, (2, 3)), "NHWC": (4,
 
 
 def _as_array(x: Any) -> np.ndarray:
-    if isinstance(x, np.ndarray):
-        return x
-    if x is None or isinstance(x, (str, bytes)):
-        raise bad_value("x", x, "a numpy.ndarray")
-    return np.asarray(x)
+    return as_array(x, "x")
 
 
 def _check_rank(op: str, x: np.ndarray, ranks: Sequence[int], layouts: str) -> None:
@@ -231,11 +237,11 @@ def _check_rank(op: str, x: np.ndarray, ranks: Sequence[int], layouts: str) -> N
 def _check_output_size(output_size: Any, names: Sequence[str]) -> tuple[int, ...]:
     n = len(names)
     accepted = f"a sequence of {n} integer{'s' if n > 1 else ''} >= 1 (the new {', '.join(names)})"
-    if isinstance(output_size, (str, bytes)) or np.ndim(output_size) != 1:
+    if isinstance(output_size, (str, bytes)) or _ndim(output_size) != 1:
         raise bad_value("output_size", output_size, accepted)
     sizes = tuple(output_size)
     if len(sizes) != n or not all(isinstance(v, numbers.Integral) and not isinstance(v, bool)
-                                  and v >= 1 for v in sizes):
+                                  and v >= 1 for v in sizes):  # type: ignore[operator]
         raise bad_value("output_size", output_size, accepted)
     return tuple(int(v) for v in sizes)
 
@@ -441,7 +447,8 @@ def _aclnn(op: str, x: Any, output_size: Any, n_spatial: int,
     _check_spatial(x, axes, names, allow_empty_batch, op)
     if all_or_none:
         if all(s is not None and s > 0 for s in checked):
-            _check_scales_match(x, axes, sizes, scales, checked)
+            # every scale was given and is > 0 here
+            _check_scales_match(x, axes, sizes, scales, checked)  # type: ignore[arg-type]
         else:
             checked = [None] * n_spatial
     attrs = [_reciprocal_attr(s) for s in checked]

@@ -1,9 +1,11 @@
-"""The ``resamplex`` command: ``info`` and ``demo``.
+"""The ``resamplex`` command: ``info``, ``demo``, ``resize`` and ``bench``.
 
 ``resamplex info`` prints the version, the build (OpenMP, compile flags), the threads, what each
 mode accepts and the operator support tables. ``resamplex demo`` resizes a built-in test chart
 with every mode and coordinate transform that works in this build and writes a labelled contact
-sheet (PNG, needs Pillow: the ``demo`` extra).
+sheet (PNG, needs Pillow: the ``demo`` extra). ``resamplex resize`` resizes array and image
+files (``.npy``, ``.png``, ``.jpg``, ``.tif``; the file formats are in ``resamplex._io``) into a
+folder. ``resamplex bench`` times the SPEC workloads against the installed peers.
 
 Exit status: 0 on success, 1 when the work failed, 2 for a usage error. User errors are one line
 on stderr, never a traceback.
@@ -14,6 +16,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
+import logging
 import os
 import sys
 import time
@@ -554,6 +557,194 @@ def _raise_internal(sections: Sequence[_Section]) -> None:
 
 
 # ----------------------------------------------------------------------------------------------
+# resize
+
+RESIZE_DESCRIPTION = """\
+Resize array and image files into OUTDIR, keeping their names. Formats, by extension: .npy
+(NumPy), .png/.jpg/.jpeg (imageio), .tif/.tiff (tifffile); images and TIFFs need the io extra:
+pip install "resamplex[io]". Images are (H, W) or (H, W, C) arrays: without --axes they are
+resized along their spatial axes 0 and 1 (channels are kept), and a .npy array along all of
+its axes. --size and --scale take one value per axis in --axes, or one value for all of them.
+The output has the input's dtype and format.
+
+Nothing is overwritten without --force: an output that exists is reported and skipped (this
+is checked before any work is done). Each file is written to a temporary file in OUTDIR and
+then renamed, so OUTDIR never holds a partial file. A file that cannot be read or resized is
+reported on one line and the other files are still written. Exit status: 0 when every file
+was written, 1 when one was not, 2 for a usage error."""
+
+RESIZE_EXAMPLES = """\
+examples:
+  resamplex resize photo.jpg -o small --scale 0.5 --antialias
+  resamplex resize frames/*.png -o out --size 540 960 --mode cubic
+  resamplex resize volume.npy -o out --size 64 --axes 1 2 3 --mode area"""
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}") from None
+    if not (value > 0 and np.isfinite(value)):
+        raise argparse.ArgumentTypeError(f"expected a positive finite number, got {text!r}")
+    return value
+
+
+@dataclass
+class _ResizeJob:
+    source: Path
+    target: Path
+
+
+def _resize_plan(args: argparse.Namespace) -> list[_ResizeJob]:
+    """Validate the arguments that do not depend on a file; one job per input."""
+    values = args.size if args.size is not None else args.scale
+    option = "--size" if args.size is not None else "--scale"
+    if args.axes is not None:
+        if len(set(args.axes)) != len(args.axes):
+            raise UsageError(f"resize: --axes: repeated axis in {' '.join(map(str, args.axes))}")
+        if len(values) not in (1, len(args.axes)):
+            raise UsageError(f"resize: {option}: {len(values)} values for {len(args.axes)} "
+                             "axes; give one value per axis in --axes, or one for all")
+    if args.antialias and args.mode not in ("linear", "cubic"):
+        raise UsageError(f"resize: --antialias applies to modes linear and cubic; "
+                         f"got --mode {args.mode}")
+    if args.threads is not None and args.threads < 1:
+        raise UsageError(f"resize: --threads must be >= 1; got {args.threads}")
+    outdir = Path(args.output)
+    if outdir.exists() and not outdir.is_dir():
+        raise UsageError(f"resize: -o {args.output!r} exists and is not a directory")
+    jobs: list[_ResizeJob] = []
+    by_name: dict[str, str] = {}
+    for name in args.inputs:
+        source = Path(name)
+        if source.name in by_name:
+            raise UsageError(f"resize: {by_name[source.name]!r} and {name!r} would both be "
+                             f"written to {str(outdir / source.name)!r}")
+        by_name[source.name] = name
+        jobs.append(_ResizeJob(source, outdir / source.name))
+    return jobs
+
+
+def _resize_array(x: np.ndarray, source: Path, args: argparse.Namespace) -> np.ndarray:
+    from . import _io
+
+    axes = tuple(args.axes) if args.axes is not None else _io.default_axes(source, x.ndim)
+    values = args.size if args.size is not None else args.scale
+    if len(values) == 1:
+        values = values * len(axes)
+    elif len(values) != len(axes):
+        option = "--size" if args.size is not None else "--scale"
+        raise rx.ResamplexError(f"{option}: {len(values)} values for the {len(axes)} axes "
+                                f"{axes} of this array; give --axes, or one value for all axes")
+    key = "size" if args.size is not None else "scale"
+    return rx.resize(x, axes=axes, mode=args.mode,
+                     coordinate_transform=args.coordinate_transform,
+                     nearest_mode=args.nearest_mode, antialias=args.antialias,
+                     rounding=args.rounding, threads=args.threads,
+                     **{key: tuple(values)})
+
+
+def _progress(total: int) -> Any:
+    """A tqdm bar on stderr for batches at a terminal; None otherwise (or without tqdm)."""
+    if total < 2 or not sys.stderr.isatty():
+        return None
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return None
+    return tqdm(total=total, unit="file", file=sys.stderr, leave=False, dynamic_ncols=True)
+
+
+def cmd_resize(args: argparse.Namespace) -> int:
+    from . import _io
+
+    jobs = _resize_plan(args)
+    outdir = Path(args.output)
+    failed: list[str] = []
+    bar = None
+
+    def report(job: _ResizeJob, message: str) -> None:
+        failed.append(str(job.source))
+        first = next((t.strip() for t in message.splitlines() if t.strip()), message)
+        line = f"{PROG}: resize: {job.source}: {first}"
+        if bar is not None:
+            bar.write(line, file=sys.stderr)
+        else:
+            print(line, file=sys.stderr, flush=True)
+
+    # Before any work: what would be overwritten is reported and skipped.
+    todo: list[_ResizeJob] = []
+    for job in jobs:
+        if not args.force and (job.target.exists() or job.target.is_symlink()):
+            report(job, f"{job.target} exists; not overwritten (use --force)")
+        else:
+            todo.append(job)
+    if todo:
+        try:
+            outdir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise CommandError(f"resize: cannot create {args.output!r}: "
+                               f"{exc.strerror or exc}") from None
+
+    # tifffile logs what it finds wrong with a file; the one-line report below says it.
+    tiff_log = logging.getLogger("tifffile")
+    tiff_level = tiff_log.level
+    tiff_log.setLevel(logging.ERROR)
+    written = 0
+    bar = _progress(len(todo))
+    try:
+        for job in todo:
+            try:
+                x = _io.read_array(job.source)
+            except FileNotFoundError:
+                report(job, "no such file")
+            except IsADirectoryError:
+                report(job, "is a directory")
+            except OSError as exc:
+                report(job, f"cannot read: {exc.strerror or exc}")
+            except _io.FileFormatError as exc:
+                report(job, str(exc))
+            else:
+                try:
+                    y = _resize_array(x, job.source, args)
+                except (rx.ResamplexError, MemoryError) as exc:
+                    report(job, f"cannot resize shape {x.shape} {x.dtype}: "
+                                f"{str(exc) or type(exc).__name__}")
+                else:
+                    try:
+                        _io.write_atomic(job.target, y, overwrite=args.force)
+                        written += 1
+                    except FileExistsError:
+                        report(job, f"{job.target} exists; not overwritten (use --force)")
+                    except _io.FileFormatError as exc:
+                        report(job, str(exc))
+                    except OSError as exc:
+                        report(job, f"cannot write {job.target}: {exc.strerror or exc}")
+            if bar is not None:
+                bar.update(1)
+    finally:
+        tiff_log.setLevel(tiff_level)
+        if bar is not None:
+            bar.close()
+    print(f"wrote {written} of {len(jobs)} file{'s' if len(jobs) != 1 else ''} to {outdir}")
+    if failed:
+        raise CommandError(f"resize: {len(failed)} of {len(jobs)} file"
+                           f"{'s' if len(jobs) != 1 else ''} not written (see above)")
+    return 0
+
+
+# ----------------------------------------------------------------------------------------------
 # bench
 
 def cmd_bench(args: argparse.Namespace) -> int:
@@ -606,6 +797,39 @@ def build_parser() -> argparse.ArgumentParser:
                    help="threads per resize (default: the library default)")
     p.set_defaults(func=cmd_demo)
 
+    from ._dtypes import ROUNDING
+    from ._resize import MODES
+    from ._tables import NEAREST_MODES, TRANSFORMS
+
+    p = sub.add_parser("resize", help="resize .npy, .png, .jpg and .tif files into a folder",
+                       description=RESIZE_DESCRIPTION, epilog=RESIZE_EXAMPLES,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("inputs", nargs="+", metavar="INPUT", help="files to resize")
+    p.add_argument("-o", "--output", required=True, metavar="OUTDIR",
+                   help="folder for the results (created if missing)")
+    how = p.add_mutually_exclusive_group(required=True)
+    how.add_argument("--size", nargs="+", type=_positive_int, metavar="N",
+                     help="output length of each axis in --axes (or one for all)")
+    how.add_argument("--scale", nargs="+", type=_positive_float, metavar="S",
+                     help="output/input factor of each axis in --axes (or one for all); "
+                     "the length is floor(n * S)")
+    p.add_argument("--axes", nargs="+", type=int, metavar="A",
+                   help="axes to resize (default: 0 1 for images, all axes for .npy)")
+    p.add_argument("--mode", default="linear", choices=MODES, help="default: linear")
+    p.add_argument("--coordinate-transform", default="half_pixel", choices=TRANSFORMS,
+                   metavar="T", help=f"one of {', '.join(TRANSFORMS)} (default: half_pixel)")
+    p.add_argument("--nearest-mode", default="round_prefer_ceil", choices=NEAREST_MODES,
+                   metavar="M", help=f"for --mode nearest: one of {', '.join(NEAREST_MODES)} "
+                   "(default: round_prefer_ceil)")
+    p.add_argument("--antialias", action="store_true",
+                   help="widen the filter on shrinking axes (linear and cubic)")
+    p.add_argument("--rounding", default="half_even", choices=tuple(ROUNDING),
+                   help="integer outputs of weighted modes (default: half_even)")
+    p.add_argument("--threads", type=int, default=None, metavar="N",
+                   help="threads per resize (default: the library default)")
+    p.add_argument("--force", action="store_true", help="overwrite existing output files")
+    p.set_defaults(func=cmd_resize)
+
     p = sub.add_parser("bench", help="time the SPEC performance workloads against the peers",
                        description="Time the SPEC §9 workloads with resamplex and each installed "
                        "peer (PyTorch, OpenCV, SciPy, ONNX Runtime) in this process, with the same "
@@ -620,7 +844,18 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the ``resamplex`` command line; return the exit status."""
+    """Run the ``resamplex`` command line; return the exit status.
+
+    ``argv`` defaults to ``sys.argv[1:]``. Errors are one line on stderr, never a traceback:
+    exit status 1 when the work failed, 2 for a usage error.
+
+    Examples
+    --------
+    >>> from resamplex.cli import main
+    >>> main(["--version"])  # doctest: +ELLIPSIS
+    resamplex ...
+    0
+    """
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

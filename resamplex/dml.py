@@ -63,6 +63,7 @@ import numpy as np
 from . import _dtypes
 from ._errors import ResamplexError, UnsupportedError, bad_value
 from ._resize import Plan, check_allocation
+from ._resize import _as_array as as_array, _ndim
 from ._tables import AxisTable, antialias_linear_taps
 
 __all__ = [
@@ -387,11 +388,7 @@ def _rounding_direction(value: Any) -> AxisDirection:
 
 
 def _as_array(x: Any, name: str) -> np.ndarray:
-    if isinstance(x, np.ndarray):
-        return x
-    if x is None or isinstance(x, (str, bytes)):
-        raise bad_value(name, x, "a numpy.ndarray")
-    return np.asarray(x)
+    return as_array(x, name)
 
 
 def _float32_params(name: str, values: Any, ndim: int, *, positive: bool,
@@ -403,7 +400,7 @@ def _float32_params(name: str, values: Any, ndim: int, *, positive: bool,
     """
     accepted = (f"a sequence of {ndim} {'positive ' if positive else ''}finite numbers "
                 f"(one per dimension of {what})")
-    if values is None or isinstance(values, (str, bytes)) or np.ndim(values) != 1:
+    if values is None or isinstance(values, (str, bytes)) or _ndim(values) != 1:
         raise bad_value(name, values, accepted)
     seq = tuple(v.item() if isinstance(v, (np.generic, np.ndarray)) else v for v in values)
     if len(seq) != ndim:
@@ -424,7 +421,7 @@ def _float32_params(name: str, values: Any, ndim: int, *, positive: bool,
 
 def _shape_param(name: str, value: Any, ndim: int, what: str) -> tuple[int, ...]:
     accepted = f"a sequence of {ndim} integers >= 0 (one per dimension of {what})"
-    if value is None or isinstance(value, (str, bytes)) or np.ndim(value) != 1:
+    if value is None or isinstance(value, (str, bytes)) or _ndim(value) != 1:
         raise bad_value(name, value, accepted)
     seq = tuple(v.item() if isinstance(v, (np.generic, np.ndarray)) else v for v in value)
     if len(seq) != ndim or not all(_is_int(v) and v >= 0 for v in seq):
@@ -785,7 +782,7 @@ def upsample_2d(x: Any, scale_size: Sequence[int], *, interpolation_mode: Any,
     mode = _interpolation_mode(interpolation_mode)
     _check_support(operator, x.ndim, x.dtype, level)
     accepted = "(height, width): two integers with 0 < k <= 0xFFFFFFFF // (input length)"
-    if scale_size is None or isinstance(scale_size, (str, bytes)) or np.ndim(scale_size) != 1:
+    if scale_size is None or isinstance(scale_size, (str, bytes)) or _ndim(scale_size) != 1:
         raise bad_value("scale_size", scale_size, accepted)
     factors = tuple(v.item() if isinstance(v, (np.generic, np.ndarray)) else v
                     for v in scale_size)

@@ -40,6 +40,7 @@ import numpy as np
 from .. import _dtypes
 from .._errors import ResamplexError, UnsupportedError, bad_choice, bad_value
 from .._resize import Plan, check_allocation
+from .._resize import _as_array as as_array, _ndim
 from .._tables import AxisTable
 
 __all__ = ["resize", "MODES", "COORDINATE_TRANSFORMATION_MODES", "NEAREST_MODES",
@@ -261,6 +262,8 @@ def _optional_vector(name: str, value: Any) -> np.ndarray | None:
     """``None`` or an empty tensor mean "not given" (ONNX's empty input)."""
     if value is None:
         return None
+    if _ndim(value) < 0:
+        raise bad_value(name, value, "a 1-d sequence of numbers")
     arr = np.asarray(value)
     if arr.ndim > 1 or arr.dtype.hasobject:
         raise bad_value(name, value, "a 1-d sequence of numbers")
@@ -285,6 +288,8 @@ def _flag(name: str, value: Any) -> bool:
 def _normalize_axes(axes: Any, ndim: int) -> list[int]:
     if axes is None:
         return list(range(ndim))
+    if _ndim(axes) < 0:
+        raise bad_value("axes", axes, "a non-empty 1-d sequence of integers")
     arr = np.asarray(axes)
     if arr.ndim > 1 or arr.size == 0 or arr.dtype.kind not in "iu":
         raise bad_value("axes", axes, "a non-empty 1-d sequence of integers")
@@ -298,7 +303,8 @@ def _normalize_axes(axes: Any, ndim: int) -> list[int]:
     return norm
 
 
-def _output_geometry(shape, axes, scales, sizes, policy):
+def _output_geometry(shape: tuple[int, ...], axes: list[int], scales: Any, sizes: Any,
+                     policy: str) -> tuple[list[float], list[int]]:
     """Per axis of ``axes``: (scale factor as a Python float, output length)."""
     k = len(axes)
     given = scales if scales is not None else sizes
@@ -309,7 +315,8 @@ def _output_geometry(shape, axes, scales, sizes, policy):
     if scales is not None:
         if scales.dtype.kind not in "fiu":
             raise bad_value("scales", scales.tolist(), "positive finite numbers")
-        s32 = scales.astype(np.float32)  # a float tensor in ONNX
+        with np.errstate(over="ignore"):  # an overflow to inf is refused just below
+            s32 = scales.astype(np.float32)  # a float tensor in ONNX
         if not np.all(np.isfinite(s32)) or not np.all(s32 > 0):
             raise bad_value("scales", scales.tolist(), "positive finite float32 numbers")
         factors = [float(v) for v in s32]
@@ -347,17 +354,17 @@ def _fill_value(value: float, dtype: np.dtype, rounding: str, name: str) -> np.n
         if not math.isfinite(value):
             raise bad_value(name, value, f"a finite number for {dtype} data")
         v = {"half_even": np.rint, "toward_zero": np.trunc,
-             "half_away_from_zero": lambda t: np.sign(t) * np.floor(np.abs(t) + 0.5)}[rounding](
+             "half_away_from_zero": lambda t: np.sign(t) * np.floor(np.abs(t) + 0.5)}[rounding](  # type: ignore[operator]
                  np.float64(value))
-        info = np.iinfo(dtype)
+        info: Any = np.iinfo(dtype)
         return np.asarray(min(max(int(v), info.min), info.max), dtype=dtype)
     if dtype.kind == "f" or _dtypes.dtype_name(dtype) == "bfloat16":
         if math.isfinite(value):
             try:
                 import ml_dtypes
-                info = ml_dtypes.finfo(dtype)
+                info = ml_dtypes.finfo(dtype)  # type: ignore[no-untyped-call, unused-ignore]
             except (ImportError, ValueError, TypeError):
-                info = np.finfo(dtype)
+                info = np.finfo(dtype)  # type: ignore[no-untyped-call, unused-ignore]
             value = min(max(value, float(info.min)), float(info.max))
         with np.errstate(over="ignore"):
             return np.asarray(value).astype(dtype)
@@ -442,10 +449,7 @@ def resize(X: Any, roi: Any = None, scales: Any = None, sizes: Any = None, *,
            [3., 3., 4.]], dtype=float32)
     """
     # ---- X
-    if not isinstance(X, np.ndarray):
-        if X is None or isinstance(X, (str, bytes)):
-            raise bad_value("X", X, "a numpy.ndarray")
-        X = np.asarray(X)
+    X = as_array(X, "X")
     if X.ndim == 0:
         raise ResamplexError("X: 0-d arrays have no axis to resample; got shape ()")
     if X.ndim > _MAX_NDIM:
@@ -495,7 +499,8 @@ def resize(X: Any, roi: Any = None, scales: Any = None, sizes: Any = None, *,
         if roi_v.dtype.kind not in "fiu":
             raise bad_value("roi", roi, "a sequence of numbers")
         if roi_v.dtype.kind != "f" or not isinstance(roi, np.ndarray):
-            roi_v = roi_v.astype(np.float32)  # ONNX's usual roi type
+            with np.errstate(over="ignore"):  # an overflow to inf is refused below
+                roi_v = roi_v.astype(np.float32)  # ONNX's usual roi type
         if roi_v.shape[0] != 2 * len(axes_n):
             raise ResamplexError(f"roi: expected {2 * len(axes_n)} entries (starts then ends of "
                                  f"{len(axes_n)} axes); got {roi_v.shape[0]}")
@@ -533,8 +538,8 @@ def resize(X: Any, roi: Any = None, scales: Any = None, sizes: Any = None, *,
         # The reference leaves an axis alone when it keeps its length at scale ~1 (and roi
         # spans it); elsewhere the coordinate map may differ from the identity.
         if (math.isclose(scale, 1.0) and n_out == n_in
-                and (roi_v is None or (math.isclose(float(start), 0.0)
-                                       and math.isclose(float(end), 1.0)))):
+                and (roi_v is None or (math.isclose(float(start), 0.0)  # type: ignore[arg-type]
+                                       and math.isclose(float(end), 1.0)))):  # type: ignore[arg-type]
             continue
         x = source_coordinates(transform, n_in, n_out, scale, start, end)
         outside = None
@@ -551,16 +556,17 @@ def resize(X: Any, roi: Any = None, scales: Any = None, sizes: Any = None, *,
         if outside is not None and outside.any():
             fills.append((ax, np.flatnonzero(outside), "extrapolate"))
 
+    # The fill values are checked before the plan runs: a refused call leaves `out` alone.
+    values = {}
+    for _, _, kind in fills:
+        if kind not in values:
+            values[kind] = (np.zeros((), dtype=X.dtype) if kind == "zero"
+                            else _fill_value(ev, X.dtype, rounding, "extrapolation_value"))
     plan = Plan(shape, tables, weighted=mode != "nearest", op=mode)
     result = plan(X, out=out, threads=threads, rounding=rounding)
 
     # ---- outputs the reference sets after interpolating: later axes overwrite earlier ones
     if fills and result.size:
-        values = {}
         for ax, where, kind in fills:
-            if kind not in values:
-                values[kind] = (np.zeros((), dtype=result.dtype) if kind == "zero"
-                                else _fill_value(ev, result.dtype, rounding,
-                                                 "extrapolation_value"))
             result[(slice(None),) * ax + (where,)] = values[kind]
     return result

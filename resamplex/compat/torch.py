@@ -115,7 +115,7 @@ def _source_index(r: np.floating, n_out: int, align_corners: bool, cubic: bool,
     """``area_pixel_compute_source_index<T>`` of every output index, in ``T``:
     ``r * o`` (align_corners) or ``r * (o + 0.5) - 0.5``, negative values clamped to 0 unless
     ``cubic``. One rounding per operation, no fused multiply-add (torch's DEFAULT build)."""
-    o = np.arange(n_out, dtype=np.int64).astype(T)
+    o: np.ndarray = np.arange(n_out, dtype=np.int64).astype(T)
     if align_corners:
         return r * o
     real = r * (o + T(0.5)) - T(0.5)
@@ -147,6 +147,14 @@ def nearest_indices(n_in: int, n_out: int, scale: float | None, *, exact: bool,
 
     Every index is then clamped to ``n_in - 1``. Computed with NumPy scalars/arrays of the
     stated types, one rounding per operation, no fused multiply-add.
+
+    Examples
+    --------
+    >>> from resamplex.compat.torch import nearest_indices
+    >>> nearest_indices(4, 8, None, exact=False)          # floor(o * 0.5)
+    array([0, 0, 1, 1, 2, 2, 3, 3])
+    >>> nearest_indices(10, 3, None, exact=True)          # floor((o + 0.5) * 10/3)
+    array([1, 5, 8])
     """
     o = np.arange(n_out, dtype=np.int64)
     if channels_last_kernel:
@@ -181,6 +189,16 @@ def linear_table(n_in: int, n_out: int, scale: float | None, align_corners: bool
     ``l1 = clamp(x - i0, 0, 1)`` stored in the data type (``storage``; rounded for
     float16/bfloat16), ``l0 = storage(1 - l1)``. The weights are kept exactly (float64).
     Taps are not merged: where ``i0 == i1`` the sample is read twice, as torch does.
+
+    Examples
+    --------
+    >>> from resamplex.compat.torch import linear_table
+    >>> t = linear_table(2, 4, None, align_corners=False)
+    >>> t.ptr, t.idx, t.w                                 # output o: taps ptr[o]:ptr[o+1]
+    (array([0, 1, 3, 5, 7]), array([0, 0, 1, 0, 1, 1, 1]),
+     array([1.  , 0.75, 0.25, 0.25, 0.75, 0.75, 0.25]))
+    >>> linear_table(4, 4, None, align_corners=False) is None   # same length: a copy
+    True
     """
     if n_out == n_in:
         return None
@@ -218,6 +236,15 @@ def cubic_table(n_in: int, n_out: int, scale: float | None, align_corners: bool,
     the ``+ 1`` and ``1 -`` in float64 then rounded to ``opmath``), stored in the data type.
     No shortcut for ``n_out == n_in`` (an explicit scale is honoured); without a scale that
     table is the identity.
+
+    Examples
+    --------
+    >>> from resamplex.compat.torch import cubic_table
+    >>> t = cubic_table(4, 2, None, align_corners=False)
+    >>> t.idx.reshape(2, 4), t.w.reshape(2, 4)
+    (array([[0, 0, 1, 2],
+           [1, 2, 3, 3]]), array([[-0.09375,  0.59375,  0.59375, -0.09375],
+           [-0.09375,  0.59375,  0.59375, -0.09375]]))
     """
     T = opmath
     r = area_pixel_scale(n_in, n_out, align_corners, scale, T)
@@ -238,7 +265,15 @@ def area_table(n_in: int, n_out: int) -> AxisTable:
     ``[start, end)``, ``start = (o / out) * in + ((o % out) * in) / out`` and
     ``end = 1 + ((o + 1) * in - 1) / out`` in integer arithmetic (``AdaptivePooling.h``), i.e.
     ``floor(o * in / out)`` and ``ceil((o + 1) * in / out)``; each tap weighs
-    ``1 / (end - start)``."""
+    ``1 / (end - start)``.
+
+    Examples
+    --------
+    >>> from resamplex.compat.torch import area_table
+    >>> t = area_table(5, 2)                              # windows [0, 3) and [2, 5)
+    >>> t.idx, t.w.round(4)
+    (array([0, 1, 2, 2, 3, 4]), array([0.3333, 0.3333, 0.3333, 0.3333, 0.3333, 0.3333]))
+    """
     if n_out == 0:
         empty = np.zeros(0, dtype=np.int64)
         return AxisTable(n_in, 0, np.zeros(1, dtype=np.int64), empty, empty.astype(F64))
@@ -270,7 +305,8 @@ def _keys(a: float) -> Callable[[np.ndarray], np.ndarray]:
 
 
 def antialias_taps(n_in: int, n_out: int, scale: np.floating, interp: int,
-                   kernel: Callable[[np.ndarray], np.ndarray], T: type):
+                   kernel: Callable[[np.ndarray], np.ndarray],
+                   T: type) -> tuple[np.ndarray, np.ndarray, float]:
     """torch's antialiased taps (``_compute_indices_min_size_weights_aa``, Pillow's rule).
 
     ``scale`` is ``area_pixel_compute_scale<T>`` (input per output). In ``T`` unless noted:
@@ -285,6 +321,16 @@ def antialias_taps(n_in: int, n_out: int, scale: np.floating, interp: int,
 
     Returns ``xmin`` (int64, ``(n_out,)``), the weights ``(n_out, K)`` in ``T`` (0 past
     ``xsize``) and ``wt_max``, the largest normalised weight (0 if none was normalised).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from resamplex.compat.torch import _triangle, antialias_taps
+    >>> xmin, w, wt_max = antialias_taps(6, 3, np.float32(2.0), 2, _triangle, np.float32)
+    >>> xmin
+    array([0, 1, 3])
+    >>> w[1]                                              # triangle of half-width 2
+    array([0.125, 0.375, 0.375, 0.125, 0.   ], dtype=float32)
     """
     s = F64(scale)
     if scale >= 1.0:
@@ -308,7 +354,8 @@ def antialias_taps(n_in: int, n_out: int, scale: np.floating, interp: int,
 
 
 def _fold_taps(n_in: int, n_out: int, scale: float, interp: int,
-               kernel: Callable[[np.ndarray], np.ndarray], align_corners: bool):
+               kernel: Callable[[np.ndarray], np.ndarray],
+               align_corners: bool) -> tuple[np.ndarray, np.ndarray, float]:
     """uint8 without antialias: ``_compute_indices_min_size_weights<double>``.
 
     ``x = area_pixel_compute_source_index<double>`` (clamped at 0 for bilinear only),
@@ -352,6 +399,13 @@ def fixed_table(n_in: int, n_out: int, scale: float | None, align_corners: bool,
     ``trunc(w * 2^p ± 0.5)`` (half away from zero). The engine then computes
     ``clamp((2^(p-1) + sum w16 * x) >> p, 0, 255)`` in int32
     (``_compute_index_ranges_int16_weights``, ``basic_loop_aa_horizontal/vertical<uint8_t>``).
+
+    Examples
+    --------
+    >>> from resamplex.compat.torch import fixed_table
+    >>> t = fixed_table(4, 2, None, align_corners=False, cubic=False, antialias=True)
+    >>> t.shift, t.w                                      # int16 weights, sum ~ 2**16
+    (16, array([28087., 28087.,  9362.,  9362., 28087., 28087.]))
     """
     interp = 4 if cubic else 2
     r = area_pixel_scale(n_in, n_out, align_corners, scale, F64)
@@ -475,7 +529,7 @@ def _flag(name: str, value: Any, allow_none: bool) -> bool | None:
     raise bad_value(name, value, "True or False" + (" or None" if allow_none else ""))
 
 
-def _sequence(value: Any) -> tuple | None:
+def _sequence(value: Any) -> tuple[Any, ...] | None:
     """The entries of a list, tuple or 1-d array, or None for anything else."""
     if isinstance(value, (list, tuple)):
         return tuple(value)
