@@ -1,0 +1,390 @@
+"""Issue #7, part 5: concurrency and leaks.
+
+- The same call and different calls of every public function from 8 Python threads at once
+  give bitwise the serial results (kernels run with OpenMP inside each Python thread, so this
+  also nests parallel regions), including a shared ``Resampler`` and a thread that keeps
+  changing ``set_num_threads`` meanwhile.
+- The GIL is released while kernels run: a pure-Python counter thread advances during a long
+  resize. The switch interval is raised for the measurement, so the counter can only run while
+  the resizing thread has released the GIL (not during its Python-level preparation).
+- Resident memory stays flat over 10,000 calls of each public function, half of them calls that
+  raise (``CALLS``; measured from ``/proc/self/statm`` after a warm-up), and the number of live
+  Python objects does not grow.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import gc
+import os
+import random
+import sys
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import resamplex as rx
+import reference as ref
+from resamplex import ascend, dml
+from resamplex.compat import onnx as ronnx
+
+ml_dtypes = pytest.importorskip("ml_dtypes")
+BF16 = np.dtype(ml_dtypes.bfloat16)
+
+try:
+    from resamplex.compat import torch as rtorch
+except ImportError:  # pragma: no cover
+    rtorch = None
+
+THREADS = 8
+CALLS = int(os.environ.get("RESAMPLEX_LEAK_CALLS", "10000"))
+RSS_SLACK = 2 << 20          # bytes of resident growth allowed over CALLS calls
+OBJECT_SLACK = 200           # live Python objects allowed to appear over CALLS calls
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
+                                reason="reads /proc/self/statm")
+
+try:
+    from resamplex._build_config import CONFIG as _BUILD
+except ImportError:  # pragma: no cover
+    _BUILD = {}
+# Under AddressSanitizer freed memory sits in a quarantine: resident memory is not a measure.
+_SANITIZED = bool(_BUILD.get("sanitize"))
+
+
+def _rng(*key):
+    import zlib
+    return np.random.default_rng(zlib.crc32(repr(key).encode()))
+
+
+def _bits(a):
+    return np.ascontiguousarray(a).view(np.uint8).tobytes()
+
+
+# ------------------------------------------------------------------------------ 8 threads
+
+def _jobs():
+    """(name, callable, input) of moderately sized calls: big enough that the kernels run in
+    parallel (OpenMP) inside each Python thread."""
+    rng = _rng("jobs")
+    f32 = ref.random_array(rng, (3, 8, 40, 56), np.float32)
+    u8 = ref.random_array(rng, (3, 8, 40, 56), np.uint8)
+    bf = ref.random_array(rng, (3, 8, 40, 56), BF16)
+    f16 = ref.random_array(rng, (3, 8, 40, 56), np.float16)
+    nhwc = np.ascontiguousarray(f32.transpose(0, 2, 3, 1)).transpose(0, 3, 1, 2)
+    plan = rx.Resampler(f32.shape, [61, 23], axes=[2, 3], mode="cubic")
+    jobs = [
+        ("resize-linear", lambda x, t: rx.resize(x, [61, 23], axes=[2, 3], threads=t), f32),
+        ("resize-linear-nhwc", lambda x, t: rx.resize(x, [61, 23], axes=[2, 3], threads=t),
+         nhwc),
+        ("resize-nearest", lambda x, t: rx.resize(x, [61, 123], axes=[2, 3], mode="nearest",
+                                                  threads=t), bf),
+        ("resize-area-u8", lambda x, t: rx.resize(x, [13, 17], axes=[2, 3], mode="area",
+                                                  threads=t), u8),
+        ("resize-cubic-aa", lambda x, t: rx.resize(x, [5, 20, 31], axes=[1, 2, 3],
+                                                   mode="cubic", antialias=True, threads=t),
+         f32),
+        ("Resampler-shared", lambda x, t: plan(x, threads=t), f32),
+        ("Resampler-adjoint", lambda g, t: plan.adjoint(g, threads=t),
+         ref.random_array(rng, plan.out_shape, np.float32)),
+        ("resize_adjoint", lambda g, t: rx.resize_adjoint(g, (3, 8, 40, 56), [20, 80],
+                                                          axes=[2, 3], threads=t),
+         ref.random_array(rng, (3, 8, 20, 80), np.float32)),
+        ("dml.resample", lambda x, t: dml.resample(x, [1, 1, 1.5, 0.7],
+                                                   interpolation_mode="linear", threads=t), u8),
+        ("dml.resample3-aa", lambda x, t: dml.resample3(
+            x, [1, 1, 0.3, 0.45], [0.5] * 4, [-0.5] * 4, interpolation_mode="linear",
+            rounding_direction="increasing", antialiased=True, threads=t), f16),
+        ("dml.upsample_2d", lambda x, t: dml.upsample_2d(x, (2, 3), interpolation_mode="linear",
+                                                         threads=t), f32),
+        ("dml.resample_grad", lambda g, t: dml.resample_grad(
+            g, (3, 8, 40, 56), [1, 1, 1.5, 0.7], [0.5] * 4, [-0.5] * 4,
+            interpolation_mode="linear", threads=t),
+         ref.random_array(rng, (3, 8, 60, 39), np.float32)),
+        ("ascend.exact2d", lambda x, t: ascend.upsample_nearest_exact2d(x, [77, 31], threads=t),
+         bf),
+        ("ascend.upsample_nearest-nhwc", lambda x, t: ascend.upsample_nearest(
+            x, [77, 31], data_format="NHWC", threads=t),
+         np.ascontiguousarray(f16.transpose(0, 2, 3, 1))),
+        ("onnx-cubic", lambda x, t: ronnx.resize(x, scales=[1, 1, 1.3, 0.6], mode="cubic",
+                                                 threads=t), f32),
+        ("onnx-crop", lambda x, t: ronnx.resize(
+            x, roi=[0, 0, -0.1, 0.2, 1, 1, 1.2, 0.9], sizes=[3, 8, 50, 30], mode="linear",
+            coordinate_transformation_mode="tf_crop_and_resize", threads=t), u8),
+    ]
+    if rtorch is not None:
+        jobs += [
+            ("torch-bilinear-aa-u8", lambda x, t: rtorch.interpolate(
+                x, size=(21, 17), mode="bilinear", antialias=True, threads=t), u8),
+            ("torch-bicubic", lambda x, t: rtorch.interpolate(x, scale_factor=1.5,
+                                                              mode="bicubic", threads=t), f32),
+            ("torch-nearest-exact", lambda x, t: rtorch.interpolate(
+                x, size=(55, 71), mode="nearest-exact", threads=t), f16),
+        ]
+    return jobs
+
+
+def test_eight_threads_give_the_serial_results():
+    jobs = _jobs()
+    serial = {(name, t): _bits(fn(x, t)) for name, fn, x in jobs for t in (1, 2)}
+    work = [(name, fn, x, t) for name, fn, x in jobs for t in (1, 2)] * 3
+    random.Random(7).shuffle(work)
+    barrier = threading.Barrier(THREADS)
+
+    def run(chunk):
+        barrier.wait()       # all eight start together
+        return [((name, t), _bits(fn(x, t))) for name, fn, x, t in chunk]
+
+    chunks = [work[i::THREADS] for i in range(THREADS)]
+    with concurrent.futures.ThreadPoolExecutor(THREADS) as pool:
+        results = [r for f in [pool.submit(run, c) for c in chunks] for r in f.result()]
+    assert len(results) == len(work)
+    bad = sorted({key for key, bits in results if bits != serial[key]})
+    assert not bad, f"different from the serial result under 8 threads: {bad}"
+    # and the thread count does not change results
+    for name, _, _ in jobs:
+        assert serial[(name, 1)] == serial[(name, 2)], name
+
+
+def test_same_call_from_eight_threads():
+    x = ref.random_array(_rng("same"), (4, 16, 64, 64), np.float32)
+    want = _bits(rx.resize(x, [97, 41], axes=[2, 3]))
+    barrier = threading.Barrier(THREADS)
+
+    def run(_):
+        barrier.wait()
+        return [_bits(rx.resize(x, [97, 41], axes=[2, 3])) for _ in range(5)]
+
+    with concurrent.futures.ThreadPoolExecutor(THREADS) as pool:
+        for out in pool.map(run, range(THREADS)):
+            assert all(b == want for b in out)
+
+
+def test_set_num_threads_changing_meanwhile():
+    x = ref.random_array(_rng("setnum"), (4, 16, 48, 48), np.float32)
+    want = _bits(rx.resize(x, [70, 30], axes=[2, 3], mode="cubic"))
+    stop = threading.Event()
+
+    def toggle():
+        k = 0
+        while not stop.is_set():
+            rx.set_num_threads((None, 1, 2, 3)[k % 4])
+            k += 1
+            time.sleep(0.0005)
+
+    t = threading.Thread(target=toggle)
+    t.start()
+    try:
+        with concurrent.futures.ThreadPoolExecutor(THREADS) as pool:
+            outs = list(pool.map(lambda _: _bits(rx.resize(x, [70, 30], axes=[2, 3],
+                                                           mode="cubic")), range(24)))
+    finally:
+        stop.set()
+        t.join()
+        rx.set_num_threads(None)
+    assert all(o == want for o in outs)
+
+
+def test_plan_cache_under_contention():
+    # many threads building (and evicting) cached plans for different shapes at once
+    shapes = [(5 + i % 7, 9 + i % 5) for i in range(80)]
+    xs = [ref.random_array(_rng("cache", s), s, np.float32) for s in shapes]
+    wants = [_bits(rx.resize(x, [7, 6])) for x in xs]
+    with concurrent.futures.ThreadPoolExecutor(THREADS) as pool:
+        outs = list(pool.map(lambda x: _bits(rx.resize(x, [7, 6])), xs * 3))
+    assert outs == wants * 3
+
+
+# ------------------------------------------------------------------------------ the GIL
+
+def _count_during(fn):
+    """Increments a pure-Python counter thread makes while ``fn()`` runs, with a switch
+    interval long enough that the counter only runs when ``fn`` has released the GIL."""
+    counter = [0]
+    stop = threading.Event()
+    started = threading.Event()
+
+    def count():
+        started.set()
+        n = 0
+        while not stop.is_set():
+            n += 1
+            if not n % 256:
+                counter[0] = n
+                time.sleep(0)    # hand the GIL back to the main thread when it wants it
+        counter[0] = n
+
+    old = sys.getswitchinterval()
+    t = threading.Thread(target=count, daemon=True)
+    t.start()
+    started.wait()
+    try:
+        sys.setswitchinterval(1.0)
+        time.sleep(0.01)
+        before = counter[0]
+        t0 = time.perf_counter()
+        fn()
+        elapsed = time.perf_counter() - t0
+        after = counter[0]
+    finally:
+        sys.setswitchinterval(old)
+        stop.set()
+        t.join()
+    return after - before, elapsed
+
+
+def _repeat(call, seconds=0.3):
+    """Call ``call`` until ``seconds`` have passed (so the measurement spans > 0.2 s of work
+    however fast this machine is); returns the number of calls."""
+    def run():
+        n, t0 = 0, time.perf_counter()
+        while time.perf_counter() - t0 < seconds:
+            call()
+            n += 1
+        return n
+    return run
+
+
+def _gil_cases():
+    rng = _rng("gil")
+    big = ref.random_array(rng, (2000, 2000), np.float32)
+    u8 = ref.random_array(rng, (1, 3, 1500, 1500), np.uint8)
+    out_near = np.empty((6000, 6000), np.float32)
+    cases = [
+        ("weighted", _repeat(lambda: rx.resize(big, [4000, 4000], threads=1))),
+        ("weighted-cubic-aa", _repeat(lambda: rx.resize(big, [300, 300], mode="cubic",
+                                                        antialias=True, threads=1))),
+        ("gather", _repeat(lambda: rx.resize(big, [6000, 6000], mode="nearest", out=out_near,
+                                             threads=1))),
+        ("adjoint", _repeat(lambda: rx.resize_adjoint(big, (1000, 1000), [2000, 2000],
+                                                      mode="cubic", threads=1))),
+        ("dml", _repeat(lambda: dml.resample(big, [2.0, 2.0], interpolation_mode="linear",
+                                             threads=1))),
+        ("ascend", _repeat(lambda: ascend.upsample_nearest_exact2d(big[None, None],
+                                                                   [5000, 5000], threads=1))),
+        ("onnx", _repeat(lambda: ronnx.resize(big, scales=[1.5, 1.5], mode="cubic",
+                                              threads=1))),
+    ]
+    if rtorch is not None:
+        cases.append(("torch-fixed-point", _repeat(lambda: rtorch.interpolate(
+            u8, size=(3000, 3000), mode="bilinear", threads=1))))
+    return cases
+
+
+@pytest.mark.parametrize("name,fn", _gil_cases(), ids=[c[0] for c in _gil_cases()])
+def test_gil_is_released(name, fn):
+    increments, elapsed = _count_during(fn)
+    print(f"\n{name}: {elapsed:.2f} s of resizing, the counter thread advanced {increments} "
+          "times")
+    assert elapsed > 0.2
+    assert increments >= 5000, (
+        f"{name}: the counter advanced only {increments} times during {elapsed:.2f} s of "
+        "resizing (the GIL was held)")
+
+
+# ------------------------------------------------------------------------------ leaks
+
+def _rss() -> int:
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def _leak_cases():
+    """(name, valid call, raising call): small arrays, every public function."""
+    x2 = np.arange(24, dtype=np.float32).reshape(4, 6)
+    u8 = np.arange(24, dtype=np.uint8).reshape(1, 1, 4, 6)
+    x1 = np.arange(6, dtype=np.float32)
+    g1 = np.ones(3, np.float32)
+    x3 = np.arange(12, dtype=np.float32).reshape(1, 2, 6)
+    x4 = np.arange(48, dtype=np.float32).reshape(1, 2, 4, 6)
+    x5 = np.arange(48, dtype=np.float32).reshape(1, 1, 2, 4, 6)
+    plan = rx.Resampler((4, 6), [3, 5])
+    out = np.empty((3, 5), np.float32)
+    o = [0.5]
+    cases = [
+        ("resize-linear", lambda: rx.resize(x2, [3, 5]),
+         lambda: rx.resize(x2, [3, 5], threads=0)),
+        ("resize-nearest-out", lambda: rx.resize(x2, [3, 5], mode="nearest", out=out),
+         lambda: rx.resize(x2, [3, 5], mode="nearest", out=x2)),
+        ("resize-cubic-aa", lambda: rx.resize(x2, [2, 3], mode="cubic", antialias=True),
+         lambda: rx.resize(x2, [2**40, 2**40])),
+        ("resize-area-u8", lambda: rx.resize(u8, [3, 5], axes=[2, 3], mode="area"),
+         lambda: rx.resize(x2.astype(object), [3, 5])),
+        ("Resampler", lambda: rx.Resampler((4, 6), [3, 5], mode="cubic"),
+         lambda: rx.Resampler((4, 6), [3, 5], mode="bogus")),
+        ("Resampler.__call__", lambda: plan(x2), lambda: plan(x1)),
+        ("Resampler.adjoint", lambda: plan.adjoint(out), lambda: plan.adjoint(x2)),
+        ("resize_adjoint", lambda: rx.resize_adjoint(g1, (6,), [3]),
+         lambda: rx.resize_adjoint(g1, (6,), [4])),
+        ("set_num_threads", lambda: rx.set_num_threads(None), lambda: rx.set_num_threads(0)),
+        ("dml.resample", lambda: dml.resample(x1, [0.5], interpolation_mode="linear"),
+         lambda: dml.resample(x1, [0.5], interpolation_mode="cubic")),
+        ("dml.resample1", lambda: dml.resample1(x1, [0.5], o, o, interpolation_mode="linear"),
+         lambda: dml.resample1(x1, [0.5], o, [np.nan], interpolation_mode="linear")),
+        ("dml.resample2", lambda: dml.resample2(x1, [0.5], o, o, interpolation_mode="linear",
+                                                rounding_direction="increasing"),
+         lambda: dml.resample2(x1, [0.5], o, o, interpolation_mode="linear",
+                               rounding_direction="sideways")),
+        ("dml.resample3", lambda: dml.resample3(x1, [0.25], o, o, interpolation_mode="linear",
+                                                rounding_direction="increasing",
+                                                antialiased=True),
+         lambda: dml.resample3(x1, [0.25], o, o, interpolation_mode="linear",
+                               rounding_direction="increasing", feature_level="6_2")),
+        ("dml.upsample_2d", lambda: dml.upsample_2d(x4, (2, 1), interpolation_mode="linear"),
+         lambda: dml.upsample_2d(x4, (0, 1), interpolation_mode="linear")),
+        ("dml.resample_grad", lambda: dml.resample_grad(g1, (6,), [0.5], o, o,
+                                                        interpolation_mode="linear"),
+         lambda: dml.resample_grad(g1, (6,), [0.0], o, o, interpolation_mode="linear")),
+        ("dml.resample_grad1", lambda: dml.resample_grad1(g1, (6,), [0.5], o, o,
+                                                          interpolation_mode="linear",
+                                                          rounding_direction="decreasing"),
+         lambda: dml.resample_grad1(g1.astype(np.float64), (6,), [0.5], o, o,
+                                    interpolation_mode="linear",
+                                    rounding_direction="decreasing")),
+        ("ascend.upsample_nearest", lambda: ascend.upsample_nearest(x4, [3, 9]),
+         lambda: ascend.upsample_nearest(x4, [3, 9], product="atlas_training")),
+        ("ascend.exact1d", lambda: ascend.upsample_nearest_exact1d(x3, [9], 1.5),
+         lambda: ascend.upsample_nearest_exact1d(x3, [0])),
+        ("ascend.exact2d", lambda: ascend.upsample_nearest_exact2d(x4, [3, 9]),
+         lambda: ascend.upsample_nearest_exact2d(x4.astype(np.float64), [3, 9])),
+        ("ascend.exact3d", lambda: ascend.upsample_nearest_exact3d(x5, [1, 3, 9]),
+         lambda: ascend.upsample_nearest_exact3d(x5, [1, 3, 9], 9.0, 1.0, 1.0)),
+        ("ascend.nearest1d", lambda: ascend.upsample_nearest1d(x3, [9]),
+         lambda: ascend.upsample_nearest1d(x4, [9])),
+        ("ascend.nearest2d", lambda: ascend.upsample_nearest2d(x4, [3, 9]),
+         lambda: ascend.upsample_nearest2d(x4, [3, 9], out=out)),
+        ("onnx.resize", lambda: ronnx.resize(x1, scales=[0.5], mode="linear"),
+         lambda: ronnx.resize(x1, scales=[0.5], sizes=[3])),
+    ]
+    if rtorch is not None:
+        cases.append(("torch.interpolate",
+                      lambda: rtorch.interpolate(x3, size=9, mode="linear"),
+                      lambda: rtorch.interpolate(x3, size=9, mode="bilinear")))
+    return cases
+
+
+@pytest.mark.skipif(_SANITIZED, reason="ASan's quarantine holds freed memory (ci/sanitize.sh)")
+@pytest.mark.parametrize("name,ok,bad", _leak_cases(), ids=[c[0] for c in _leak_cases()])
+def test_memory_flat_over_many_calls(name, ok, bad):
+    def rounds(n):
+        for _ in range(n):
+            ok()
+            try:
+                bad()
+            except rx.ResamplexError:
+                pass
+            else:
+                raise AssertionError(f"{name}: the raising call did not raise")
+
+    rounds(300)                              # warm-up: caches, pymalloc arenas
+    gc.collect()
+    rss0, objs0 = _rss(), len(gc.get_objects())
+    rounds(CALLS // 2)                       # CALLS calls: half valid, half raising
+    gc.collect()
+    rss1, objs1 = _rss(), len(gc.get_objects())
+    print(f"\n{name}: {CALLS} calls, resident {(rss1 - rss0) / 1024:+.0f} KiB, "
+          f"objects {objs1 - objs0:+d}")
+    assert rss1 - rss0 < RSS_SLACK, f"{name}: resident memory grew {(rss1 - rss0) >> 10} KiB"
+    assert objs1 - objs0 < OBJECT_SLACK, f"{name}: {objs1 - objs0} more live objects"
