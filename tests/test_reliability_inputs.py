@@ -796,13 +796,7 @@ MATCH = {
 
 # Known defects outside this helper's files, as strict xfails (they fail loudly once fixed,
 # so the marker gets removed): (function, parameter, tag) -> reason.
-KNOWN = {
-    ("torch.interpolate", "input", "ragged"):
-        "compat.torch._as_array lets NumPy's ValueError through for ragged lists "
-        "(fix: use resamplex._resize._as_array(x, 'input'))",
-    ("torch.interpolate", "input", "ragged-deep"):
-        "compat.torch._as_array lets NumPy's ValueError through for ragged lists",
-}
+KNOWN: dict = {}
 
 
 def _allowed(fname: str, param: str, tag: str) -> bool:

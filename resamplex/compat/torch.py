@@ -42,7 +42,7 @@ import numpy as np
 
 from .. import _dtypes
 from .._errors import ResamplexError, UnsupportedError, bad_value
-from .._resize import Plan, _check_threads, check_allocation
+from .._resize import Plan, _as_array, _check_threads, check_allocation
 from .._tables import AxisTable
 
 __all__ = [
@@ -504,14 +504,6 @@ def _plan(in_shape: tuple[int, ...], dtype: str, mode: str, sizes: tuple[int, ..
 # ------------------------------------------------------------------------------ validation
 
 
-def _as_array(x: Any) -> np.ndarray:
-    if isinstance(x, np.ndarray):
-        return x
-    if x is None or isinstance(x, (str, bytes)):
-        raise bad_value("input", x, "a numpy.ndarray of shape (N, C, *spatial)")
-    return np.asarray(x)
-
-
 def _is_int(v: Any) -> bool:
     return isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_))
 
@@ -720,7 +712,7 @@ def interpolate(input: Any, size: Any = None, scale_factor: Any = None, mode: st
     >>> interpolate(u8, size=(1, 2), mode="bilinear", antialias=True)[0, 0]
     array([[109, 146]], dtype=uint8)
     """
-    x = _as_array(input)
+    x = _as_array(input, "input")
     if not isinstance(mode, str) or mode not in MODES:
         shown = f"{mode!r}" + (" (torch 2.13's 'lanczos' is not implemented here)"
                                if mode == "lanczos" else "")
