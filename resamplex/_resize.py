@@ -139,6 +139,19 @@ def check_allocation(nbytes: int, what: str) -> None:
         )
 
 
+def check_out_early(out: Any, shape: Sequence[int], dtype: np.dtype, hint: str = "") -> None:
+    """Shape and dtype of a facade's ``out`` before anything is built (Plan checks the rest:
+    writeable, no overlap). ``hint`` says where the expected shape comes from."""
+    if out is None:
+        return
+    if not isinstance(out, np.ndarray):
+        raise bad_value("out", type(out).__name__, "a numpy.ndarray")
+    if out.shape != tuple(shape):
+        raise ResamplexError(f"out: expected shape {tuple(shape)}{hint}; got {out.shape}")
+    if out.dtype != dtype:
+        raise ResamplexError(f"out: expected dtype {dtype} (the input's); got {out.dtype}")
+
+
 # ------------------------------------------------------------------------------ the executor
 
 def _layout_perm(shape: Sequence[int], strides: Sequence[int]) -> list[int]:

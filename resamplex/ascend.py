@@ -31,7 +31,7 @@ import numpy as np
 
 from . import _dtypes
 from ._errors import ResamplexError, UnsupportedError, bad_choice, bad_value
-from ._resize import Plan, _check_threads, check_allocation
+from ._resize import Plan, _check_threads, check_allocation, check_out_early
 from ._resize import _as_array as as_array, _ndim
 from ._tables import AxisTable
 
@@ -306,19 +306,6 @@ def _out_shape(x: np.ndarray, axes: Sequence[int], sizes: Sequence[int]) -> tupl
     return tuple(shape)
 
 
-def _check_out_early(out: Any, shape: tuple[int, ...], dtype: np.dtype) -> None:
-    """Shape and dtype of ``out`` before anything is built (Plan checks the rest)."""
-    if out is None:
-        return
-    if not isinstance(out, np.ndarray):
-        raise bad_value("out", type(out).__name__, "a numpy.ndarray")
-    if out.shape != shape:
-        raise ResamplexError(f"out: expected shape {shape} (N and C kept, spatial axes from "
-                             f"output_size); got {out.shape}")
-    if out.dtype != dtype:
-        raise ResamplexError(f"out: expected dtype {dtype} (the input's); got {out.dtype}")
-
-
 # ------------------------------------------------------------------------------ execution
 
 @lru_cache(maxsize=64)
@@ -337,7 +324,7 @@ def _run(op: str, x: np.ndarray, axes: Sequence[int], sizes: Sequence[int],
     ``ratio_of(i, n_in, n_out)`` gives the float32 ratio of the ``i``-th resampled axis.
     """
     shape = _out_shape(x, axes, sizes)
-    _check_out_early(out, shape, x.dtype)
+    check_out_early(out, shape, x.dtype, " (N and C kept, spatial axes from output_size)")
     if threads is not None:
         _check_threads(threads)
     if out is None:

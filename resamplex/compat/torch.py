@@ -42,7 +42,7 @@ import numpy as np
 
 from .. import _dtypes
 from .._errors import ResamplexError, UnsupportedError, bad_value
-from .._resize import Plan, _as_array, _check_threads, check_allocation
+from .._resize import Plan, _as_array, _check_threads, check_allocation, check_out_early
 from .._tables import AxisTable
 
 __all__ = [
@@ -633,19 +633,6 @@ def _check_dtype(x: np.ndarray, mode: str, antialias: bool) -> str:
     return name
 
 
-def _check_out_early(out: Any, shape: tuple[int, ...], dtype: np.dtype) -> None:
-    """Shape and dtype of ``out`` before anything is built (Plan checks the rest)."""
-    if out is None:
-        return
-    if not isinstance(out, np.ndarray):
-        raise bad_value("out", type(out).__name__, "a numpy.ndarray")
-    if out.shape != shape:
-        raise ResamplexError(f"out: expected shape {shape} (N and C kept, spatial axes "
-                             f"resized); got {out.shape}")
-    if out.dtype != dtype:
-        raise ResamplexError(f"out: expected dtype {dtype} (the input's); got {out.dtype}")
-
-
 def _table_bytes(in_shape: Sequence[int], mode: str, sizes: Sequence[int],
                  antialias: bool) -> int:
     """An upper bound of the tables' size while they are built (dense, 48 bytes a tap)."""
@@ -745,7 +732,7 @@ def interpolate(input: Any, size: Any = None, scale_factor: Any = None, mode: st
     _check_sizes(x, mode, sizes)
     dtype = _check_dtype(x, mode, aa)
     shape = (*x.shape[:2], *sizes)
-    _check_out_early(out, shape, x.dtype)
+    check_out_early(out, shape, x.dtype, " (N and C kept, spatial axes resized)")
     if threads is not None:
         _check_threads(threads)
     if out is None:
