@@ -35,33 +35,13 @@ cdef inline float half_to_float(uint16_t h) noexcept nogil:
     return -f if sign else f
 
 
+cdef extern from "_simd.h" nogil:
+    uint16_t rx_f32_to_f16_scalar(uint32_t x)
+
+
 cdef inline uint16_t float_to_half(float f) noexcept nogil:
-    cdef uint32_t x = float_to_bits(f)
-    cdef uint32_t sign = (x >> 16) & 0x8000u
-    cdef uint32_t ax = x & 0x7FFFFFFFu
-    cdef uint32_t mant, q, rem, half
-    cdef int shift
-    if ax >= 0x7F800000u:
-        if ax == 0x7F800000u:
-            return <uint16_t>(sign | 0x7C00u)
-        # NaN: the top 10 payload bits, never 0 (that would be inf), as NumPy does
-        q = (ax & 0x7FFFFFu) >> 13
-        return <uint16_t>(sign | 0x7C00u | (q if q != 0 else 1))
-    if ax >= 0x477FF000u:               # >= 65520 rounds (to even) past 65504: inf
-        return <uint16_t>(sign | 0x7C00u)
-    if ax >= 0x38800000u:               # normal half: rebias, round the 13 dropped bits
-        return <uint16_t>(sign | ((ax - 0x38000000u + 0xFFFu + ((ax >> 13) & 1u)) >> 13))
-    if ax < 0x33000000u:                # below 2^-25: rounds to zero
-        return <uint16_t>sign
-    # subnormal half: round (1.m * 2^(e-127)) * 2^24 = mant >> (126 - e) to nearest-even
-    shift = 126 - <int>(ax >> 23)
-    mant = (ax & 0x7FFFFFu) | 0x800000u
-    q = mant >> shift
-    rem = mant & ((1u << shift) - 1u)
-    half = 1u << (shift - 1)
-    if rem > half or (rem == half and (q & 1u)):
-        q += 1
-    return <uint16_t>(sign | q)
+    # One scalar rule, shared with the vector row conversions' tails in _simd.h.
+    return rx_f32_to_f16_scalar(float_to_bits(f))
 
 
 cdef inline float bf16_to_float(uint16_t h) noexcept nogil:
