@@ -123,11 +123,24 @@ def _extensions():
         libraries=["npymath"] + (["m"] if os.name == "posix" else []),
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
     )
-    names = ["_gather", "_taps", "_fixed"]
+    _render_templates(Path("resamplex/_engine"))
+    names = ["_gather", "_taps", "_fixed", "_exec"]
     return [
         Extension(f"resamplex._engine.{n}", [f"resamplex/_engine/{n}.pyx"], **common)
         for n in names
     ]
+
+
+def _render_templates(folder):
+    """Generate each ``X.pyx`` from its Tempita template ``X.pyx.tp`` (STYLE.md: dispatch
+    written once, as a table; the generated file is not committed)."""
+    from Cython import Tempita
+
+    for template in sorted(folder.glob("*.pyx.tp")):
+        target = template.with_suffix("")
+        text = Tempita.sub(template.read_text())
+        if not target.exists() or target.read_text() != text:
+            target.write_text(text)
 
 
 setup(

@@ -113,24 +113,22 @@ canary() {  # $1 = name, $2 = expected report; python code on stdin
 }
 canary heap-overflow "heap-buffer-overflow" <<'EOF'
 import numpy as np
-from resamplex._engine import _gather
+from resamplex._engine._exec import Program
 src = np.zeros(1024, np.float32)            # 4 KiB, outside NumPy's small-buffer cache
 dst = np.zeros(1, np.float32)
-i64 = lambda v: np.asarray(v, np.int64)
-# one output element reading byte offset 4096: one past the end of src
-_gather.gather(src.ctypes.data, dst.ctypes.data, 4, i64([1]), i64([4]), i64([4]),
-               i64([4096]), i64([0, 1]), 1)
+# a gather program whose one output element reads byte offset 4096: one past the end of src
+Program([dict(op=0, itemsize=4, shape=[1], sstr=[4], dstr=[4], off=[4096], idx2=[0, 1],
+              units=1)], [], 1.0).run(src, dst, 1)
 EOF
 canary negative-shift "shift exponent" <<'EOF'
 import numpy as np
-from resamplex._engine import _fixed
+from resamplex._engine._exec import Program
 src = np.zeros(4, np.uint8)
 dst = np.zeros(4, np.uint8)
-i64 = lambda v: np.asarray(v, np.int64)
-# shift=0: the rounding bias 1 << (shift - 1) is a negative shift (the facades pass >= 1)
-_fixed.fixed_pass(src.ctypes.data, i64([1]), dst.ctypes.data, i64([1]), i64([4]), 0, 0,
-                  i64([0, 1, 2, 3, 4]), i64([0, 1, 2, 3]), np.ones(4, np.int32), 0,
-                  np.zeros((1, 4), np.int32), 1)
+# shift=0: the rounding bias 1 << (shift - 1) is a negative shift (the planner passes >= 1)
+Program([dict(op=3, shape=[4], sstr=[1], dstr=[1], axis=0, loop=0, ptr=[0, 1, 2, 3, 4],
+              off=[0, 1, 2, 3], w=np.ones(4, np.int32), shift=0, buf_len=4, units=1)],
+        [], 4.0).run(src, dst, 1)
 EOF
 
 TESTS=(tests)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import _dtypes
-from ._engine import _taps
+from ._engine import _exec
 
 try:
     from importlib.metadata import PackageNotFoundError, version as _version
@@ -41,9 +41,9 @@ def show_config(print_: bool = True) -> dict[str, Any]:
 
     info: dict[str, Any] = {
         "version": __version__,
-        "openmp": bool(_taps.openmp_enabled()),
+        "openmp": bool(_exec.openmp_enabled()),
         "threads": get_num_threads(),
-        "max_threads": int(_taps.max_threads()),
+        "max_threads": int(_exec.max_threads()),
         "compiler": _BUILD.get("compiler", "unknown"),
         "compile_args": list(_BUILD.get("compile_args", [])),
         "link_args": list(_BUILD.get("link_args", [])),

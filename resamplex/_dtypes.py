@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._engine import _exec
 from ._errors import UnsupportedError, bad_choice
 
 try:  # bfloat16 is optional: it exists only where ml_dtypes is installed
@@ -27,25 +28,28 @@ class DtypeInfo:
     integer: bool      # rounded and saturated on store
 
 
-# Kind codes: keep in step with enum Kind in _engine/_fused.pxd.
+# (name, accumulator dtype, rounded and saturated on store); kind codes come from the kernels.
 _WEIGHTED = {
-    "float64": DtypeInfo("float64", 0, np.dtype(np.float64), False),
-    "float32": DtypeInfo("float32", 1, np.dtype(np.float32), False),
-    "float16": DtypeInfo("float16", 2, np.dtype(np.float32), False),
-    "bfloat16": DtypeInfo("bfloat16", 3, np.dtype(np.float32), False),
-    "int8": DtypeInfo("int8", 4, np.dtype(np.float32), True),
-    "uint8": DtypeInfo("uint8", 5, np.dtype(np.float32), True),
-    # 16-bit integers compute in float64: float32 steps reach 1/128 near 65535, more than
-    # the 1/256 rounding tolerance of SPEC §3.
-    "int16": DtypeInfo("int16", 6, np.dtype(np.float64), True),
-    "uint16": DtypeInfo("uint16", 7, np.dtype(np.float64), True),
+    name: DtypeInfo(name, _exec.KINDS[name], np.dtype(compute), integer)
+    for name, compute, integer in [
+        ("float64", np.float64, False),
+        ("float32", np.float32, False),
+        ("float16", np.float32, False),
+        ("bfloat16", np.float32, False),
+        ("int8", np.float32, True),
+        ("uint8", np.float32, True),
+        # 16-bit integers compute in float64: float32 steps reach 1/128 near 65535, more
+        # than the 1/256 rounding tolerance of SPEC §3.
+        ("int16", np.float64, True),
+        ("uint16", np.float64, True),
+    ]
 }
 
 #: Dtypes of the weighted modes (linear, cubic, area, antialias), in SPEC §3 order.
 WEIGHTED_DTYPES = tuple(_WEIGHTED)
 
 #: Integer rounding names -> kernel codes (enum Rounding in _engine/_fused.pxd).
-ROUNDING = {"half_even": 0, "half_away_from_zero": 1, "toward_zero": 2}
+ROUNDING = dict(_exec.ROUNDINGS)
 
 
 def dtype_name(dtype: np.dtype) -> str:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 
@@ -417,3 +418,16 @@ def antialias_linear_taps(u: np.ndarray, n_in: int, r: float, *,
                           np.full((n_out, 1), max(n_in - 1, 0), np.int64)], axis=1)
     w = np.concatenate([left[:, None], w, right[:, None]], axis=1) / total[:, None]
     return idx, w
+
+
+def core_table_range(n_in: int, n_out: int, scale: float | None, o0: int, o1: int,
+                     **kwargs: Any) -> AxisTable:
+    """Rows ``[o0, o1)`` of ``core_table(n_in, n_out, scale, **kwargs)``, as a table of
+    ``o1 - o0`` outputs (``ptr`` from 0, indices into the whole input axis)."""
+    # Placeholder until the native range builder: builds the whole table.
+    if o0 == 0 and o1 == n_out:
+        return core_table(n_in, n_out, scale, **kwargs)
+    full = core_table(n_in, n_out, scale, **kwargs)
+    p0, p1 = int(full.ptr[o0]), int(full.ptr[o1])
+    return AxisTable(n_in, o1 - o0, np.ascontiguousarray(full.ptr[o0:o1 + 1] - p0),
+                     np.ascontiguousarray(full.idx[p0:p1]), np.ascontiguousarray(full.w[p0:p1]))

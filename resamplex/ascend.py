@@ -23,7 +23,6 @@ from __future__ import annotations
 import math
 import numbers
 from dataclasses import dataclass
-from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
@@ -31,8 +30,9 @@ import numpy as np
 
 from . import _dtypes
 from ._errors import ResamplexError, UnsupportedError, bad_choice, bad_value
-from ._resize import Plan, _check_threads, check_allocation, check_out_early
-from ._resize import _as_array as as_array, _ndim
+from ._checks import as_array, check_allocation, check_out_early
+from ._checks import check_threads as _check_threads, ndim as _ndim
+from ._engine.plan import PLANS, Plan
 from ._tables import AxisTable
 
 __all__ = [
@@ -308,13 +308,16 @@ def _out_shape(x: np.ndarray, axes: Sequence[int], sizes: Sequence[int]) -> tupl
 
 # ------------------------------------------------------------------------------ execution
 
-@lru_cache(maxsize=64)
 def _plan(in_shape: tuple[int, ...], axes: tuple[int, ...], sizes: tuple[int, ...],
           ratios: tuple[float, ...], exact: bool, op: str) -> Plan:
-    tables: list[AxisTable | None] = [None] * len(in_shape)
-    for a, n_out, r in zip(axes, sizes, ratios):
-        tables[a] = nearest_table(in_shape[a], n_out, np.float32(r), exact)
-    return Plan(in_shape, tables, weighted=False, op=f"ascend.{op}")
+    """The gather plan of validated arguments, from the shared plan cache."""
+    def build() -> Plan:
+        tables: list[AxisTable | None] = [None] * len(in_shape)
+        for a, n_out, r in zip(axes, sizes, ratios):
+            tables[a] = nearest_table(in_shape[a], n_out, np.float32(r), exact)
+        return Plan(in_shape, tables, weighted=False, op=f"ascend.{op}")
+
+    return PLANS.get_or_build(("ascend", in_shape, axes, sizes, ratios, exact, op), build)
 
 
 def _run(op: str, x: np.ndarray, axes: Sequence[int], sizes: Sequence[int],

@@ -63,8 +63,9 @@ except ImportError as exc:  # pragma: no cover - exercised only without dask
 
 from . import _dtypes
 from ._errors import ResamplexError, bad_value
-from ._resize import (Plan, _cached_plan, _check_plan_size, _check_threads, _core_args,
-                      _layout_perm, _normalize_axes)
+from ._checks import check_threads as _check_threads, normalize_axes as _normalize_axes
+from ._engine.plan import Plan, TiledAxis, layout_perm as _layout_perm
+from ._resize import _check_plan_size, _core_args, core_plan
 from ._tables import AxisTable
 
 __all__ = ["pyramid", "resize"]
@@ -124,12 +125,12 @@ exclude_outside, rounding
     if mode == "nearest":
         _dtypes.check_nearest_dtype(dtype)
     else:
-        # The words rx.resize uses (Plan._check_input): the same error, the same message.
+        # The words rx.resize uses (Plan.check_input): the same error, the same message.
         _dtypes.weighted_info(dtype, "linear")
     _dtypes.rounding_code(rounding)
     if threads is not None:
         _check_threads(threads)
-    plan = _cached_plan(key)
+    plan = core_plan(key)
     default = _default_chunks(x, plan)
     if chunks is None:
         out_chunks = default
@@ -294,13 +295,16 @@ def _restrict(table: AxisTable, o0: int, o1: int, lo: int, hi: int) -> AxisTable
                      np.ascontiguousarray(table.w[p0:p1]), table.shift)
 
 
-def _axis_piece(table: AxisTable | None, o0: int, o1: int) -> _AxisPiece:
+def _axis_piece(table: AxisTable | TiledAxis | None, o0: int, o1: int) -> _AxisPiece:
     """What output chunk ``[o0, o1)`` of one axis reads: its window and restricted table."""
     if table is None:  # copied axis: the window is the output range
         return _AxisPiece((o0, o1), (o0, o1), None)
-    taps = table.idx[table.ptr[o0]:table.ptr[o1]]
+    r0, r1 = o0, o1  # the rows of `table` that hold outputs [o0, o1)
+    if isinstance(table, TiledAxis):  # a long axis: build just this range's rows
+        table, r0, r1 = table.table(o0, o1), 0, o1 - o0
+    taps = table.idx[table.ptr[r0]:table.ptr[r1]]
     lo, hi = (int(taps.min()), int(taps.max()) + 1) if taps.size else (0, 1)
-    return _AxisPiece((o0, o1), (lo, hi), _restrict(table, o0, o1, lo, hi))
+    return _AxisPiece((o0, o1), (lo, hi), _restrict(table, r0, r1, lo, hi))
 
 
 @dataclass(frozen=True)

@@ -56,14 +56,16 @@ import enum
 import math
 import numbers
 from types import MappingProxyType
-from typing import Any, Callable, Mapping, NamedTuple, Sequence
+from typing import Any, Mapping, NamedTuple, Sequence
 
 import numpy as np
 
 from . import _dtypes
 from ._errors import ResamplexError, UnsupportedError, bad_value
-from ._resize import Plan, check_allocation
-from ._resize import _as_array as as_array, _ndim
+from ._checks import as_array, check_allocation
+from ._checks import ndim as _ndim
+from ._engine._exec import call_key
+from ._engine.plan import PLANS, CallMemo, Plan
 from ._tables import AxisTable, antialias_linear_taps
 
 __all__ = [
@@ -579,14 +581,40 @@ def _table_rows(in_shape: Sequence[int], out_shape: Sequence[int], scales: np.nd
     return rows
 
 
+_CALLS = CallMemo()
+
+
+class _HalfUp(enum.Enum):
+    """The ``rounding_direction`` of the operators that have none (RESAMPLE, RESAMPLE1 and
+    their gradient): nearest rounds halves up."""
+
+    RULE = 0
+
+
+def _nearest_rule(rounding_direction: Any) -> str:
+    """RESAMPLE/RESAMPLE1 round halves up; RESAMPLE2/3 follow the direction."""
+    if rounding_direction is _HalfUp.RULE:
+        return _ROUND_HALF_UP
+    direction = _rounding_direction(rounding_direction)
+    return _CEIL if direction is AxisDirection.INCREASING else _FLOOR
+
+
 def _resample(operator: str, x: Any, scales: Any, input_pixel_offsets: Any,
-              output_pixel_offsets: Any, *, interpolation_mode: Any, rule: Callable[[], str],
+              output_pixel_offsets: Any, *, interpolation_mode: Any, rounding_direction: Any,
               antialiased: bool, output_shape: Any, out: Any, feature_level: Any,
               rounding: str, threads: Any) -> np.ndarray:
+    raw = None
+    if type(x) is np.ndarray and out is None:
+        raw = call_key(operator, x.shape, x.dtype, scales, input_pixel_offsets,
+                       output_pixel_offsets, interpolation_mode, rounding_direction,
+                       antialiased, output_shape, feature_level)
+        plan = _CALLS.plan(raw)
+        if plan is not None:
+            return plan(x, out=out, threads=threads, rounding=rounding)
     x = _as_array(x, "x")
     level = _feature_level(feature_level)
     mode = _interpolation_mode(interpolation_mode)
-    nearest_rule = rule()
+    nearest_rule = _nearest_rule(rounding_direction)
     _check_support(operator, x.ndim, x.dtype, level)
     _dtypes.rounding_code(rounding)
     s32, s_user = _float32_params("scales", scales, x.ndim, positive=True)
@@ -597,20 +625,13 @@ def _resample(operator: str, x: Any, scales: Any, input_pixel_offsets: Any,
     aa = antialiased and mode is InterpolationMode.LINEAR
     _check_sizes(source, out_shape, x.dtype.itemsize, _table_rows(x.shape, out_shape, s32, aa),
                  out is None)
-    plan = _forward_plan(operator, x.shape, out_shape, s32, a32, b32, mode=mode,
-                         rule=nearest_rule, antialiased=aa)
+    key = ("dml", operator, x.shape, out_shape, s32.tobytes(), a32.tobytes(), b32.tobytes(),
+           mode, nearest_rule, aa)
+    plan = PLANS.get_or_build(key, lambda: _forward_plan(
+        operator, x.shape, out_shape, s32, a32, b32, mode=mode, rule=nearest_rule,
+        antialiased=aa))
+    _CALLS.remember(raw, key)
     return plan(x, out=out, threads=threads, rounding=rounding)
-
-
-def _half_up() -> str:
-    return _ROUND_HALF_UP
-
-
-def _directional(rounding_direction: Any) -> Callable[[], str]:
-    def rule() -> str:
-        direction = _rounding_direction(rounding_direction)
-        return _CEIL if direction is AxisDirection.INCREASING else _FLOOR
-    return rule
 
 
 def resample(x: Any, scales: Sequence[float], *, interpolation_mode: Any,
@@ -655,7 +676,7 @@ def resample(x: Any, scales: Sequence[float], *, interpolation_mode: Any,
     """
     x = _as_array(x, "x")
     return _resample("DML_RESAMPLE", x, scales, [0.5] * x.ndim, [-0.5] * x.ndim,
-                     interpolation_mode=interpolation_mode, rule=_half_up, antialiased=False,
+                     interpolation_mode=interpolation_mode, rounding_direction=_HalfUp.RULE, antialiased=False,
                      output_shape=output_shape, out=out, feature_level=feature_level,
                      rounding=rounding, threads=threads)
 
@@ -681,7 +702,7 @@ def resample1(x: Any, scales: Sequence[float], input_pixel_offsets: Sequence[flo
     array([1. , 1.5, 2. , 2.5, 3. , 3. , 3. , 3. ], dtype=float32)
     """
     return _resample("DML_RESAMPLE1", x, scales, input_pixel_offsets, output_pixel_offsets,
-                     interpolation_mode=interpolation_mode, rule=_half_up, antialiased=False,
+                     interpolation_mode=interpolation_mode, rounding_direction=_HalfUp.RULE, antialiased=False,
                      output_shape=output_shape, out=out, feature_level=feature_level,
                      rounding=rounding, threads=threads)
 
@@ -711,7 +732,7 @@ def resample2(x: Any, scales: Sequence[float], input_pixel_offsets: Sequence[flo
     """
     return _resample("DML_RESAMPLE2", x, scales, input_pixel_offsets, output_pixel_offsets,
                      interpolation_mode=interpolation_mode,
-                     rule=_directional(rounding_direction), antialiased=False,
+                     rounding_direction=rounding_direction, antialiased=False,
                      output_shape=output_shape, out=out, feature_level=feature_level,
                      rounding=rounding, threads=threads)
 
@@ -750,7 +771,7 @@ def resample3(x: Any, scales: Sequence[float], input_pixel_offsets: Sequence[flo
         raise bad_value("antialiased", antialiased, "True or False")
     return _resample("DML_RESAMPLE3", x, scales, input_pixel_offsets, output_pixel_offsets,
                      interpolation_mode=interpolation_mode,
-                     rule=_directional(rounding_direction), antialiased=bool(antialiased),
+                     rounding_direction=rounding_direction, antialiased=bool(antialiased),
                      output_shape=output_shape, out=out, feature_level=feature_level,
                      rounding=rounding, threads=threads)
 
@@ -797,28 +818,31 @@ def upsample_2d(x: Any, scale_size: Sequence[int], *, interpolation_mode: Any,
     if out is not None:
         _check_out(out, x.ndim, x.dtype, out_shape)
     _check_sizes("scale_size", out_shape, x.dtype.itemsize, sum(out_shape[-2:]), out is None)
-    tables: list[AxisTable | None] = [None] * x.ndim
-    for d, k in zip((x.ndim - 2, x.ndim - 1), factors):
-        n_in = x.shape[d]
-        if n_in == 0:
-            continue
-        if mode is InterpolationMode.NEAREST_NEIGHBOR:
-            tables[d] = AxisTable.gather(n_in, np.arange(n_in * k, dtype=np.int64) // k)
-        else:
-            tables[d] = _axis_table(n_in, n_in * k, np.float32(k), np.float32(0.5),
-                                    np.float32(-0.5), mode=mode, rule=_ROUND_HALF_UP)
-    plan = Plan(x.shape, tables, weighted=mode is InterpolationMode.LINEAR, op=operator)
+    def build() -> Plan:
+        tables: list[AxisTable | None] = [None] * x.ndim
+        for d, k in zip((x.ndim - 2, x.ndim - 1), factors):
+            n_in = x.shape[d]
+            if n_in == 0:
+                continue
+            if mode is InterpolationMode.NEAREST_NEIGHBOR:
+                tables[d] = AxisTable.gather(n_in, np.arange(n_in * k, dtype=np.int64) // k)
+            else:
+                tables[d] = _axis_table(n_in, n_in * k, np.float32(k), np.float32(0.5),
+                                        np.float32(-0.5), mode=mode, rule=_ROUND_HALF_UP)
+        return Plan(x.shape, tables, weighted=mode is InterpolationMode.LINEAR, op=operator)
+
+    plan = PLANS.get_or_build(("dml", operator, x.shape, factors, mode), build)
     return plan(x, out=out, threads=threads)
 
 
 def _resample_grad(operator: str, forward: str, output_gradient: Any, input_shape: Any,
                    scales: Any, input_pixel_offsets: Any, output_pixel_offsets: Any, *,
-                   interpolation_mode: Any, rule: Callable[[], str], out: Any,
+                   interpolation_mode: Any, rounding_direction: Any, out: Any,
                    feature_level: Any, threads: Any) -> np.ndarray:
     g = _as_array(output_gradient, "output_gradient")
     level = _feature_level(feature_level)
     mode = _interpolation_mode(interpolation_mode)
-    nearest_rule = rule()
+    nearest_rule = _nearest_rule(rounding_direction)
     _check_support(operator, g.ndim, g.dtype, level)
     what = "output_gradient"
     in_shape = _shape_param("input_shape", input_shape, g.ndim, what)
@@ -833,9 +857,11 @@ def _resample_grad(operator: str, forward: str, output_gradient: Any, input_shap
         _check_out(out, g.ndim, g.dtype, in_shape)
     _check_sizes("input_shape", in_shape, g.dtype.itemsize, 2 * sum(g.shape) + sum(in_shape),
                  out is None)
-    plan = _forward_plan(forward, in_shape, g.shape, s32, a32, b32, mode=mode,
-                         rule=nearest_rule).adjoint_plan()
-    return plan(g, out=out, threads=threads)
+    key = ("dml", forward, in_shape, g.shape, s32.tobytes(), a32.tobytes(), b32.tobytes(),
+           mode, nearest_rule, False)
+    plan = PLANS.get_or_build(key, lambda: _forward_plan(
+        forward, in_shape, g.shape, s32, a32, b32, mode=mode, rule=nearest_rule))
+    return plan.adjoint_plan()(g, out=out, threads=threads)
 
 
 def resample_grad(output_gradient: Any, input_shape: Sequence[int], scales: Sequence[float],
@@ -862,7 +888,7 @@ def resample_grad(output_gradient: Any, input_shape: Sequence[int], scales: Sequ
     """
     return _resample_grad("DML_RESAMPLE_GRAD", "DML_RESAMPLE1", output_gradient, input_shape,
                           scales, input_pixel_offsets, output_pixel_offsets,
-                          interpolation_mode=interpolation_mode, rule=_half_up, out=out,
+                          interpolation_mode=interpolation_mode, rounding_direction=_HalfUp.RULE, out=out,
                           feature_level=feature_level, threads=threads)
 
 
@@ -888,5 +914,5 @@ def resample_grad1(output_gradient: Any, input_shape: Sequence[int], scales: Seq
     return _resample_grad("DML_RESAMPLE_GRAD1", "DML_RESAMPLE2", output_gradient, input_shape,
                           scales, input_pixel_offsets, output_pixel_offsets,
                           interpolation_mode=interpolation_mode,
-                          rule=_directional(rounding_direction), out=out,
+                          rounding_direction=rounding_direction, out=out,
                           feature_level=feature_level, threads=threads)

@@ -6,7 +6,9 @@ OpenCV's 8-bit paths): ``acc = 2^(shift-1) + sum_t w[t] * x[t]`` in int32, then
 ``clamp(acc >> shift, 0, 255)`` with an arithmetic (flooring) shift. Each pass writes uint8, so a
 multi-axis resize rounds between passes, exactly like the convention it reproduces.
 
-Preconditions (the facade guarantees them; nothing here is checked):
+Entry point: ``fixed_run`` (the kernel contract, ``_pass.pxd``), called by the executor.
+
+Preconditions (the planner guarantees them; nothing here is checked):
 - ``shape`` is this pass's output shape in iteration order, every entry >= 1;
 - byte strides in the same order; input and output are uint8 and do not overlap;
 - CSR taps: output ``o`` of ``axis`` reads byte offsets ``offsets[t]`` for ``t`` in
@@ -18,6 +20,8 @@ Preconditions (the facade guarantees them; nothing here is checked):
 
 from cython.parallel cimport prange, threadid
 from libc.stdint cimport int32_t, int64_t, uint8_t
+
+from resamplex._engine._pass cimport PassDesc
 
 
 cdef inline uint8_t _clip8(int32_t acc, int shift) noexcept nogil:
@@ -72,25 +76,25 @@ cdef inline void _fixed_row(const char* src, char* dst, Py_ssize_t r, int ndim,
             (<uint8_t*>(dst + do + j * ds))[0] = _clip8(buf[j], shift)
 
 
-def fixed_pass(size_t src, const int64_t[::1] src_strides, size_t dst,
-               const int64_t[::1] dst_strides, const int64_t[::1] shape, int axis, int loop,
-               const int64_t[::1] ptr, const int64_t[::1] offsets, const int32_t[::1] weights,
-               int shift, int32_t[:, ::1] bufs, int nthreads):
-    """Resample ``axis`` of a uint8 array in fixed point (see the module docstring).
-
-    ``loop``: 0 = ``axis`` innermost, 1 = second-innermost (output rows ``shape[-2]*shape[-1]``
-    long and contiguous in ``dst``), 2 = further out. GIL released.
+cdef void fixed_run(const PassDesc* p, const char* src, char* dst, void* bufs,
+                    int nthreads) noexcept nogil:
+    """Resample ``p.axis`` of a uint8 array in fixed point (see the module docstring): CSR
+    table ``ptr``/``off`` (byte offsets), int32 weights ``w``, ``shift``; ``loop``: 0 =
+    ``axis`` innermost, 1 = second-innermost (output rows ``shape[-2]*shape[-1]`` long and
+    contiguous in ``dst``), 2 = further out; ``bufs``: ``nthreads`` rows of ``buf_len`` int32.
     """
-    cdef int ndim = shape.shape[0]
-    cdef Py_ssize_t rows = 1, r, buf_len = bufs.shape[1]
+    cdef int ndim = p.ndim
+    cdef Py_ssize_t rows = 1, r
     cdef int d
-    cdef const char* s = <const char*>src
-    cdef char* t = <char*>dst
-    cdef const int64_t* of = &offsets[0] if offsets.shape[0] else NULL
-    cdef const int32_t* w = &weights[0] if weights.shape[0] else NULL
-    for d in range(ndim - (2 if loop == 1 else 1)):
-        rows *= shape[d]
-    with nogil:
-        for r in prange(rows, num_threads=nthreads, schedule="static"):
-            _fixed_row(s, t, r, ndim, &shape[0], &src_strides[0], &dst_strides[0], axis, loop,
-                       &ptr[0], of, w, shift, &bufs[0, 0] + threadid() * buf_len)
+    cdef const int32_t* w = <const int32_t*>p.w
+    cdef int32_t* b = <int32_t*>bufs
+    for d in range(ndim - (2 if p.loop == 1 else 1)):
+        rows *= p.shape[d]
+    if nthreads == 1:
+        for r in range(rows):
+            _fixed_row(src, dst, r, ndim, p.shape, p.sstr, p.dstr, p.axis, p.loop, p.ptr, p.off,
+                       w, p.shift, b)
+        return
+    for r in prange(rows, num_threads=nthreads, schedule="static"):
+        _fixed_row(src, dst, r, ndim, p.shape, p.sstr, p.dstr, p.axis, p.loop, p.ptr, p.off, w,
+                   p.shift, b + threadid() * p.buf_len)

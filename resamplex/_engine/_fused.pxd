@@ -33,7 +33,7 @@ ctypedef fused acc_t:
     double
 
 
-# Element kinds, as numbered by resamplex._dtypes.KIND (keep the two in step).
+# Element kinds (resamplex._dtypes reads them through _exec.KINDS).
 cdef enum Kind:
     K_F64 = 0
     K_F32 = 1
@@ -45,7 +45,7 @@ cdef enum Kind:
     K_U16 = 7
 
 
-# Integer rounding, as numbered by resamplex._dtypes.ROUNDING.
+# Integer rounding (resamplex._dtypes reads them through _exec.ROUNDINGS).
 cdef enum Rounding:
     R_HALF_EVEN = 0
     R_HALF_AWAY = 1

@@ -1,7 +1,9 @@
 # cython: language_level=3
 """Nearest-neighbour gather: one pass over the output for any fixed-size dtype.
 
-Preconditions (the facade guarantees them; nothing here is checked):
+Entry point: ``gather_run`` (the kernel contract, ``_pass.pxd``), called by the executor.
+
+Preconditions (the planner guarantees them; nothing here is checked):
 - ``shape`` is the output shape in iteration order (innermost axis last), every entry >= 1,
   ``1 <= ndim <= 64``;
 - ``dst_strides`` are the output's byte strides in the same order, and the output does not
@@ -20,6 +22,8 @@ one store), so the copy is bit-exact for every dtype, NaN payloads included.
 from cython.parallel cimport prange
 from libc.stdint cimport int64_t, uint8_t
 from libc.string cimport memcpy
+
+from resamplex._engine._pass cimport PassDesc
 
 
 cdef inline void _gather_row(const char* s, char* d, Py_ssize_t n, const int64_t* off,
@@ -89,25 +93,25 @@ cdef inline void _gather_rows(const char* src, char* dst, Py_ssize_t r0, Py_ssiz
         prev_do = do
 
 
-def gather(size_t src, size_t dst, Py_ssize_t itemsize, const int64_t[::1] shape,
-           const int64_t[::1] src_strides, const int64_t[::1] dst_strides,
-           const int64_t[::1] offsets, const int64_t[::1] starts, int nthreads):
-    """Copy ``dst[o_0, ..., o_n] = src[offset of o_0 + ... + offset of o_n]``. GIL released.
+cdef void gather_run(const PassDesc* p, const char* src, char* dst, void* bufs,
+                     int nthreads) noexcept nogil:
+    """Copy ``dst[o_0, ..., o_n] = src[offset of o_0 + ... + offset of o_n]`` (the kernel
+    contract, ``_pass.pxd``: ``off`` = offsets, ``idx2`` = starts, ``itemsize``).
 
     Rows are split into a few contiguous chunks per thread (static schedule), so the work is
     the same whatever the thread count and each chunk can reuse the rows it just wrote.
     """
-    cdef int ndim = shape.shape[0]
+    cdef int ndim = p.ndim
     cdef Py_ssize_t rows = 1, c, nchunks, per
     cdef int d
-    cdef const char* s = <const char*>src
-    cdef char* t = <char*>dst
-    cdef const int64_t* off = &offsets[0] if offsets.shape[0] else NULL
+    cdef const int64_t* off = p.off if p.idx2[ndim] > 0 else NULL
     for d in range(ndim - 1):
-        rows *= shape[d]
+        rows *= p.shape[d]
+    if nthreads == 1:
+        _gather_rows(src, dst, 0, rows, ndim, p.shape, p.sstr, p.dstr, off, p.idx2, p.itemsize)
+        return
     nchunks = min(rows, 4 * nthreads)
     per = (rows + nchunks - 1) // nchunks
-    with nogil:
-        for c in prange(nchunks, num_threads=nthreads, schedule="static"):
-            _gather_rows(s, t, c * per, min(rows, (c + 1) * per), ndim, &shape[0],
-                         &src_strides[0], &dst_strides[0], off, &starts[0], itemsize)
+    for c in prange(nchunks, num_threads=nthreads, schedule="static"):
+        _gather_rows(src, dst, c * per, min(rows, (c + 1) * per), ndim, p.shape, p.sstr, p.dstr,
+                     off, p.idx2, p.itemsize)

@@ -39,8 +39,10 @@ import numpy as np
 
 from .. import _dtypes
 from .._errors import ResamplexError, UnsupportedError, bad_choice, bad_value
-from .._resize import Plan, check_allocation
-from .._resize import _as_array as as_array, _ndim
+from .._checks import as_array, check_allocation
+from .._checks import ndim as _ndim
+from .._engine._exec import call_key
+from .._engine.plan import PLANS, CallMemo, Plan
 from .._tables import AxisTable
 
 __all__ = ["resize", "MODES", "COORDINATE_TRANSFORMATION_MODES", "NEAREST_MODES",
@@ -448,6 +450,14 @@ def resize(X: Any, roi: Any = None, scales: Any = None, sizes: Any = None, *,
     array([[1., 1., 2.],
            [3., 3., 4.]], dtype=float32)
     """
+    raw = None
+    if type(X) is np.ndarray and out is None:
+        raw = call_key(X.shape, X.dtype, roi, scales, sizes, mode, coordinate_transformation_mode,
+                       nearest_mode, cubic_coeff_a, exclude_outside, extrapolation_value,
+                       antialias, axes, keep_aspect_ratio_policy, rounding)
+        found = _CALLS.lookup(raw)
+        if found is not None:
+            return _finish(found[0](X, threads=threads, rounding=rounding), *found[1])
     # ---- X
     X = as_array(X, "X")
     if X.ndim == 0:
@@ -562,10 +572,21 @@ def resize(X: Any, roi: Any = None, scales: Any = None, sizes: Any = None, *,
         if kind not in values:
             values[kind] = (np.zeros((), dtype=X.dtype) if kind == "zero"
                             else _fill_value(ev, X.dtype, rounding, "extrapolation_value"))
-    plan = Plan(shape, tables, weighted=mode != "nearest", op=mode)
-    result = plan(X, out=out, threads=threads, rounding=rounding)
+    key = ("onnx", shape, tuple(axes_n), tuple(factors), tuple(lengths),
+           None if roi_v is None else (roi_v.dtype.str, roi_v.tobytes()), transform, mode,
+           nearest_mode, a, exclude, aa)
+    plan = PLANS.get_or_build(key, lambda: Plan(shape, tables, weighted=mode != "nearest",
+                                                op=mode))
+    _CALLS.remember(raw, key, (fills, values))
+    return _finish(plan(X, out=out, threads=threads, rounding=rounding), fills, values)
 
-    # ---- outputs the reference sets after interpolating: later axes overwrite earlier ones
+
+_CALLS = CallMemo()  # raw arguments seen before -> (plan key, (fills, fill values))
+
+
+def _finish(result: np.ndarray, fills: list[tuple[int, np.ndarray, str]],
+            values: dict[str, np.ndarray]) -> np.ndarray:
+    """The outputs the reference sets after interpolating: later axes overwrite earlier ones."""
     if fills and result.size:
         for ax, where, kind in fills:
             result[(slice(None),) * ax + (where,)] = values[kind]

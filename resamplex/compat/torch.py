@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import math
 import numbers
-from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, Callable, Mapping, Sequence
 
@@ -42,7 +41,10 @@ import numpy as np
 
 from .. import _dtypes
 from .._errors import ResamplexError, UnsupportedError, bad_value
-from .._resize import Plan, _as_array, _check_threads, check_allocation, check_out_early
+from .._checks import as_array as _as_array, check_allocation, check_out_early
+from .._checks import check_threads as _check_threads
+from .._engine._exec import call_key
+from .._engine.plan import PLANS, CallMemo, Plan
 from .._tables import AxisTable
 
 __all__ = [
@@ -456,10 +458,17 @@ def uses_channels_last_kernel(x: np.ndarray, out_sizes: Sequence[int]) -> bool:
     return channels_last
 
 
-@lru_cache(maxsize=64)
 def _plan(in_shape: tuple[int, ...], dtype: str, mode: str, sizes: tuple[int, ...],
           scales: tuple[float | None, ...], align_corners: bool, antialias: bool,
           channels_last_kernel: bool) -> Plan:
+    """The plan of validated arguments, from the shared plan cache."""
+    args = (in_shape, dtype, mode, sizes, scales, align_corners, antialias, channels_last_kernel)
+    return PLANS.get_or_build(("torch",) + args, lambda: _build_plan(*args))
+
+
+def _build_plan(in_shape: tuple[int, ...], dtype: str, mode: str, sizes: tuple[int, ...],
+                scales: tuple[float | None, ...], align_corners: bool, antialias: bool,
+                channels_last_kernel: bool) -> Plan:
     ndim = len(in_shape)
     tables: list[AxisTable | None] = [None] * ndim
     axes = range(2, ndim)
@@ -647,6 +656,8 @@ def _table_bytes(in_shape: Sequence[int], mode: str, sizes: Sequence[int],
 
 # ------------------------------------------------------------------------------ front door
 
+_CALLS = CallMemo()  # raw arguments seen before -> their plan's cache key
+
 
 def interpolate(input: Any, size: Any = None, scale_factor: Any = None, mode: str = "nearest",
                 align_corners: bool | None = None, recompute_scale_factor: bool | None = None,
@@ -699,6 +710,13 @@ def interpolate(input: Any, size: Any = None, scale_factor: Any = None, mode: st
     >>> interpolate(u8, size=(1, 2), mode="bilinear", antialias=True)[0, 0]
     array([[109, 146]], dtype=uint8)
     """
+    raw = None
+    if type(input) is np.ndarray and out is None:
+        raw = call_key(input.shape, input.dtype, input.strides, size, scale_factor, mode,
+                       align_corners, recompute_scale_factor, antialias)
+        plan = _CALLS.plan(raw)
+        if plan is not None:
+            return plan(input, threads=threads)
     x = _as_array(input, "input")
     if not isinstance(mode, str) or mode not in MODES:
         shown = f"{mode!r}" + (" (torch 2.13's 'lanczos' is not implemented here)"
@@ -741,4 +759,5 @@ def interpolate(input: Any, size: Any = None, scale_factor: Any = None, mode: st
     cl_kernel = mode in ("nearest", "nearest-exact", "bilinear", "trilinear") \
         and uses_channels_last_kernel(x, sizes)
     plan = _plan(tuple(x.shape), dtype, mode, sizes, scales, ac, aa, cl_kernel)
+    _CALLS.remember(raw, ("torch", tuple(x.shape), dtype, mode, sizes, scales, ac, aa, cl_kernel))
     return plan(x, out=out, threads=threads)

@@ -1,0 +1,151 @@
+"""The validators every facade composes (STYLE.md: the facade validates, the kernel trusts).
+
+Each one names the parameter, shows what was received and says what is accepted (through
+``_errors``). Nothing here allocates more than the value it checks.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import os
+from functools import lru_cache
+from typing import Any, Sequence
+
+import numpy as np
+
+from ._engine import _exec
+from ._errors import ResamplexError, bad_value
+
+MAX_NDIM = 64
+INTP_MAX = int(np.iinfo(np.intp).max)
+
+
+def is_int(v: Any) -> bool:
+    """An integer, not a bool (``True`` is not a length)."""
+    return isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_))
+
+
+def is_real(v: Any) -> bool:
+    """A real number, not a bool."""
+    return isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_))
+
+
+def flag(name: str, value: Any, accepted: str = "True or False", *,
+         ints: bool = False) -> bool:
+    """A boolean argument; with ``ints``, 0 and 1 too (torch and ONNX take them)."""
+    if isinstance(value, (bool, np.bool_)) or (ints and is_int(value) and value in (0, 1)):
+        return bool(value)
+    raise bad_value(name, value, accepted)
+
+
+def as_array(x: Any, name: str) -> np.ndarray:
+    """``x`` as an ndarray; what NumPy cannot make an array of (ragged lists) is refused."""
+    if isinstance(x, np.ndarray):
+        return x
+    if isinstance(x, (str, bytes)) or x is None:
+        raise bad_value(name, x, "a numpy.ndarray")
+    try:
+        return np.asarray(x)
+    except (ValueError, TypeError) as exc:
+        raise bad_value(name, x, f"a numpy.ndarray (NumPy: {exc})") from None
+
+
+def ndim(value: Any) -> int:
+    """``np.ndim(value)``, or -1 where NumPy cannot make an array of it (ragged lists)."""
+    try:
+        return np.ndim(value)
+    except (ValueError, TypeError):
+        return -1
+
+
+def check_threads(threads: Any, name: str = "threads") -> int:
+    """``threads``: an integer >= 1."""
+    if not is_int(threads) or threads < 1:
+        raise bad_value(name, threads, "None or an integer >= 1")
+    return int(threads)
+
+
+def normalize_axes(axes: Any, ndim_: int, what: str = "input") -> tuple[int, ...]:
+    """Distinct axes in ``[-ndim, ndim)``, as non-negative integers (``None``: all axes)."""
+    if axes is None:
+        return tuple(range(ndim_))
+    seq = (axes,) if is_int(axes) else axes
+    if isinstance(seq, (str, bytes)):
+        raise bad_value("axes", axes, "an integer or a sequence of integers")
+    try:
+        seq = tuple(seq)
+    except TypeError:
+        raise bad_value("axes", axes, "an integer or a sequence of integers") from None
+    if not seq or not all(is_int(a) for a in seq):
+        raise bad_value("axes", axes, "a non-empty integer or sequence of integers")
+    if any(not -ndim_ <= a < ndim_ for a in seq):
+        raise bad_value("axes", axes, f"axes in [-{ndim_}, {ndim_ - 1}] for a {ndim_}-d {what}")
+    norm = tuple(int(a) % ndim_ for a in seq)
+    if len(set(norm)) != len(norm):
+        raise bad_value("axes", axes, "no repeated axis")
+    return norm
+
+
+# ------------------------------------------------------------------------------ memory
+
+@lru_cache(maxsize=1)
+def memory_limit() -> int:
+    """Bytes of physical memory (an allocation above it is refused before it is tried)."""
+    try:
+        return int(os.sysconf("SC_PHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE"))
+    except (ValueError, OSError, AttributeError):  # pragma: no cover - non-POSIX
+        return 1 << 46
+
+
+def check_allocation(nbytes: int, what: str) -> None:
+    """Refuse an allocation that overflows the address space or exceeds physical memory."""
+    if nbytes > INTP_MAX:
+        raise ResamplexError(f"{what}: {nbytes} bytes overflows the addressable size")
+    limit = memory_limit()
+    if nbytes > limit:
+        raise ResamplexError(
+            f"{what}: needs {nbytes / 2**30:.1f} GiB, more than this machine's "
+            f"{limit / 2**30:.1f} GiB of memory"
+        )
+
+
+# ------------------------------------------------------------------------------ out=
+
+def check_out_early(out: Any, shape: Sequence[int], dtype: np.dtype, hint: str = "") -> None:
+    """Shape and dtype of a facade's ``out`` before anything is built (``check_out`` does the
+    rest when the plan runs). ``hint`` says where the expected shape comes from."""
+    if out is None:
+        return
+    if not isinstance(out, np.ndarray):
+        raise bad_value("out", type(out).__name__, "a numpy.ndarray")
+    if out.shape != tuple(shape):
+        raise ResamplexError(f"out: expected shape {tuple(shape)}{hint}; got {out.shape}")
+    if out.dtype != dtype:
+        raise ResamplexError(f"out: expected dtype {dtype} (the input's); got {out.dtype}")
+
+
+def check_out(out: Any, shape: Sequence[int], x: np.ndarray) -> None:
+    """``out``: an ndarray of ``shape`` and ``x``'s dtype, writeable, not sharing memory
+    with ``x``."""
+    if not isinstance(out, np.ndarray):
+        raise bad_value("out", type(out).__name__, "a numpy.ndarray")
+    if out.shape != tuple(shape):
+        raise ResamplexError(f"out: expected shape {tuple(shape)}; got {out.shape}")
+    if out.dtype != x.dtype:
+        raise ResamplexError(f"out: expected dtype {x.dtype}; got {out.dtype}")
+    if not out.flags.writeable:
+        raise ResamplexError("out: the array is read-only")
+    if isinstance(x, np.ndarray) and _exec.may_overlap(out, x):
+        raise ResamplexError("out: must not share memory with the input")
+
+
+def finite_float(value: Any) -> float | None:
+    """``value`` as a finite float, or None if it is not a finite real number."""
+    if not is_real(value):
+        return None
+    try:
+        v = float(value)
+    except OverflowError:
+        return None
+    return v if math.isfinite(v) else None

@@ -1,0 +1,436 @@
+# cython: language_level=3
+"""The executor: a compiled program runs every pass of a plan in one native call.
+
+A ``Program`` is a plan compiled for one memory layout (``plan.py`` does the compiling, once,
+when a layout is first seen): an array of ``PassDesc`` (the kernel contract, ``_pass.pxd``)
+with their tables, the sizes of the scratch arrays between passes and of the per-thread
+scratch rows. ``Program.run`` allocates that scratch, runs the passes in order with the GIL
+released and frees it: nothing of a call goes through Python but the call itself.
+
+The thread policy lives here too (``threads_for``): one rule for every facade and pass,
+decided once per call from the work of the whole program.
+"""
+
+cimport numpy as cnp
+from cpython.time cimport perf_counter
+from libc.stdint cimport int64_t, uintptr_t
+from libc.stdlib cimport free, malloc
+from libc.string cimport memset
+
+import enum
+import os
+
+import numpy as np
+
+from resamplex._engine._fixed cimport fixed_run
+from resamplex._engine._gather cimport gather_run
+from resamplex._engine._openmp cimport RESAMPLEX_OPENMP, resamplex_max_threads
+from resamplex._engine._fused cimport (
+    K_BF16, K_F16, K_F32, K_F64, K_I16, K_I8, K_U16, K_U8, R_HALF_AWAY, R_HALF_EVEN,
+    R_TOWARD_ZERO,
+)
+from resamplex._engine._pass cimport (
+    BLOCK, C_DOUBLE, C_FLOAT, MAX_CHANNELS, MAX_ROW, OP_FIXED, OP_FUSED, OP_GATHER,
+    OP_WEIGHTED, PassDesc, SHAPE_LAST, SHAPE_LAST_CSR, SHAPE_MID, SHAPE_OUTER,
+)
+from resamplex._engine._taps cimport fused_run, weighted_run
+
+cnp.import_array()
+
+# ------------------------------------------------------------------------------ the contract
+# The codes of the kernel contract (_pass.pxd, _fused.pxd), for the planner and the dtype
+# registry: defined once, in C, and read from here.
+
+#: Element kinds of weighted passes, by dtype name.
+KINDS = {"float64": K_F64, "float32": K_F32, "float16": K_F16, "bfloat16": K_BF16,
+         "int8": K_I8, "uint8": K_U8, "int16": K_I16, "uint16": K_U16}
+#: Integer rounding codes, by name.
+ROUNDINGS = {"half_even": R_HALF_EVEN, "half_away_from_zero": R_HALF_AWAY,
+             "toward_zero": R_TOWARD_ZERO}
+#: Pass operations.
+OPS = {"gather": OP_GATHER, "weighted": OP_WEIGHTED, "fused": OP_FUSED, "fixed": OP_FIXED}
+#: Accumulator types.
+COMPUTES = {"float64": C_DOUBLE, "float32": C_FLOAT}
+#: Loop shapes of weighted and fixed-point passes.
+LOOPS = {"last": SHAPE_LAST, "mid": SHAPE_MID, "outer": SHAPE_OUTER, "last_csr": SHAPE_LAST_CSR}
+#: Elements per block of the long-row loop shapes; longest row a pass loads into scratch;
+#: longest channels-last axis merged into the resampled one.
+LIMITS = {"block": BLOCK, "max_row": MAX_ROW, "max_channels": MAX_CHANNELS}
+
+cdef enum:
+    ALIGN = 64    # bytes: scratch arrays start on cache lines
+    PROBE_FIRST = 8     # calls between tries of the slower thread count, at first
+    PROBE_MAX = 1024    # and at most, after tries that kept losing
+
+# ------------------------------------------------------------------------------ thread policy
+
+# Below this much work (multiply-adds, or element copies for a gather) a call runs on one
+# thread, without opening a parallel region: waking a second thread and joining it costs more
+# than it saves. Calibrated by measurement (see set_parallel_threshold and the executor notes).
+cdef double _parallel_threshold = 1 << 16
+cdef int _default_threads = 0          # 0: follow omp_get_max_threads()
+cdef int _cpu_count = max(1, os.cpu_count() or 1)
+
+
+def openmp_enabled():
+    """True if the kernels were compiled with OpenMP."""
+    return bool(RESAMPLEX_OPENMP)
+
+
+def max_threads():
+    """``omp_get_max_threads()`` now (1 without OpenMP); follows OMP_NUM_THREADS, threadpoolctl."""
+    return resamplex_max_threads()
+
+
+def get_default_threads():
+    """The thread count of ``threads=None``: ``set_default_threads``, else OpenMP's."""
+    if _default_threads > 0:
+        return _default_threads
+    return max(1, resamplex_max_threads())
+
+
+def set_default_threads(n):
+    """Set the thread count of ``threads=None`` (0 restores OpenMP's default)."""
+    global _default_threads
+    _default_threads = min(n, 1 << 20) if n > 0 else 0
+
+
+def get_parallel_threshold():
+    """Work (multiply-adds or copies) below which a call runs on one thread."""
+    return _parallel_threshold
+
+
+def set_parallel_threshold(double work):
+    """Change the serial threshold of ``threads_for`` (for calibration and tests)."""
+    global _parallel_threshold
+    _parallel_threshold = work
+
+
+cpdef int threads_for(object requested, double work):
+    """The thread count of a call: ``requested`` (an int >= 1, already validated) or the
+    default, capped at the machine's hardware threads (a huge count would crash libgomp), and
+    1 when ``work`` is too small to pay for a parallel region. Results never depend on it."""
+    cdef int n
+    if work < _parallel_threshold:
+        return 1
+    if requested is None:
+        n = _default_threads if _default_threads > 0 else resamplex_max_threads()
+    else:
+        n = min(requested, 1 << 20)   # a huge count would overflow a C int
+    cdef int cap = max(resamplex_max_threads(), _cpu_count)
+    if n > cap:
+        n = cap
+    return n if n > 1 else 1
+
+
+# ------------------------------------------------------------------------------ programs
+
+cdef inline Py_ssize_t _round_up(Py_ssize_t n) noexcept nogil:
+    return (n + ALIGN - 1) // ALIGN * ALIGN
+
+
+cdef const int64_t* _i64(list keep, object a) except? NULL:
+    arr = np.ascontiguousarray(a, dtype=np.int64)
+    keep.append(arr)
+    if arr.size == 0:
+        return NULL
+    return <const int64_t*>cnp.PyArray_DATA(arr)
+
+
+cdef const void* _vec(list keep, object a, object dtype) except? NULL:
+    if a is None:
+        return NULL
+    arr = np.ascontiguousarray(a, dtype=dtype)
+    keep.append(arr)
+    if arr.size == 0:
+        return NULL
+    return <const void*>cnp.PyArray_DATA(arr)
+
+
+cdef class Program:
+    """A plan compiled for one layout; ``run(src, dst, nthreads)`` executes it.
+
+    Built from a list of pass specifications (dicts whose keys are the ``PassDesc`` fields of
+    ``_pass.pxd``; arrays for the pointer fields) and the byte sizes of the scratch arrays the
+    passes read and write (``src``/``dst`` >= 0). ``work`` is what the thread policy weighs.
+    """
+
+    cdef PassDesc* passes
+    cdef int npasses
+    cdef list _keep
+    cdef Py_ssize_t* _scratch_at
+    cdef Py_ssize_t _scratch_bytes
+    cdef Py_ssize_t _buf_bytes
+    cdef readonly double work
+    cdef readonly Py_ssize_t nbytes
+    # How this program ran with one thread and with several (smoothed wall times, 0 until
+    # measured), and when to try the other way again (see _threads_now).
+    cdef double _t_serial
+    cdef double _t_parallel
+    cdef int _since_probe
+    cdef int _probe_every
+
+    def __cinit__(self, list passes, list scratch_sizes, double work):
+        cdef Py_ssize_t i, at = 0, esize
+        cdef PassDesc* p
+        self._keep = []
+        self.npasses = len(passes)
+        self.passes = <PassDesc*>malloc(max(1, self.npasses) * sizeof(PassDesc))
+        self._scratch_at = <Py_ssize_t*>malloc(max(1, len(scratch_sizes)) * sizeof(Py_ssize_t))
+        if self.passes == NULL or self._scratch_at == NULL:
+            raise MemoryError("resamplex: no memory for a program")
+        memset(self.passes, 0, max(1, self.npasses) * sizeof(PassDesc))
+        for i, size in enumerate(scratch_sizes):
+            self._scratch_at[i] = at
+            at += _round_up(size)
+        self._scratch_bytes = at
+        self._buf_bytes = 0
+        self.work = work
+        self._t_serial = self._t_parallel = 0.0
+        self._since_probe = 0
+        self._probe_every = PROBE_FIRST
+        for i, spec in enumerate(passes):
+            p = &self.passes[i]
+            p.op = spec["op"]
+            p.src = spec.get("src", -1)
+            p.dst = spec.get("dst", -2)
+            p.ndim = len(spec["shape"])
+            p.axis = spec.get("axis", 0)
+            p.loop = spec.get("loop", 0)
+            p.src_kind = spec.get("src_kind", 0)
+            p.dst_kind = spec.get("dst_kind", 0)
+            p.rounding = spec.get("rounding", 0)
+            p.compute = spec.get("compute", C_FLOAT)
+            p.shift = spec.get("shift", 0)
+            p.itemsize = spec.get("itemsize", 0)
+            p.n_in = spec.get("n_in", 0)
+            p.k = spec.get("k", 0)
+            p.n_mid = spec.get("n_mid", 0)
+            p.buf_len = spec.get("buf_len", 0)
+            p.units = max(1, spec.get("units", 1))
+            p.shape = _i64(self._keep, spec["shape"])
+            p.sstr = _i64(self._keep, spec["sstr"])
+            p.dstr = _i64(self._keep, spec["dstr"])
+            p.ptr = _i64(self._keep, spec.get("ptr", ()))
+            p.off = _i64(self._keep, spec.get("off", ()))
+            p.idx2 = _i64(self._keep, spec.get("idx2", ()))
+            if p.op == OP_FIXED:
+                p.w = _vec(self._keep, spec.get("w"), np.int32)
+                esize = 4
+            elif p.op == OP_GATHER:
+                p.w = NULL
+                esize = 0
+            else:
+                dt = np.float64 if p.compute == C_DOUBLE else np.float32
+                p.w = _vec(self._keep, spec.get("w"), dt)
+                p.w2 = _vec(self._keep, spec.get("w2"), dt)
+                esize = 8 if p.compute == C_DOUBLE else 4
+            self._buf_bytes = max(self._buf_bytes, _round_up(p.buf_len * esize))
+        self.nbytes = sum(a.nbytes for a in self._keep) + self.npasses * sizeof(PassDesc)
+
+    def __dealloc__(self):
+        free(self.passes)
+        free(self._scratch_at)
+
+    @property
+    def npass(self):
+        return self.npasses
+
+    @property
+    def scratch_bytes(self):
+        """Bytes of scratch a call allocates (intermediates, plus per-thread rows for one)."""
+        return self._scratch_bytes + self._buf_bytes
+
+    cdef int execute(self, const char* src, char* dst, int nthreads) noexcept nogil:
+        # Returns 0, or -1 if the scratch could not be allocated (nothing was written then).
+        cdef Py_ssize_t total = self._scratch_bytes + nthreads * self._buf_bytes
+        cdef char* raw = NULL
+        cdef char* block = NULL
+        cdef const PassDesc* p
+        cdef const char* s
+        cdef char* d
+        cdef int i, nt
+        if total > 0:
+            raw = <char*>malloc(total + ALIGN)
+            if raw == NULL:
+                return -1
+            block = <char*>((<uintptr_t>raw + ALIGN - 1) // ALIGN * ALIGN)
+        for i in range(self.npasses):
+            p = &self.passes[i]
+            s = src if p.src == -1 else (<const char*>dst if p.src == -2 else
+                                         block + self._scratch_at[p.src])
+            d = dst if p.dst == -2 else block + self._scratch_at[p.dst]
+            nt = nthreads if nthreads < p.units else <int>p.units
+            if p.op == OP_GATHER:
+                gather_run(p, s, d, NULL, nt)
+            elif p.op == OP_WEIGHTED:
+                weighted_run(p, s, d, block + self._scratch_bytes, nt)
+            elif p.op == OP_FUSED:
+                fused_run(p, s, d, block + self._scratch_bytes, nt)
+            elif p.op == OP_FIXED:
+                fixed_run(p, s, d, block + self._scratch_bytes, nt)
+        free(raw)
+        return 0
+
+    cdef int _threads_now(self, int nthreads) noexcept:
+        # Several threads only while they pay: a busy machine (other processes on every core)
+        # can deschedule a worker, and the pass's closing barrier then waits for it (measured:
+        # 20x the one-thread time). So a program that may use several threads times both
+        # ways, takes the faster, and now and then tries the other again, less often each time
+        # that fails. The bits do not depend on the choice.
+        if nthreads <= 1:
+            return 1
+        if self._t_parallel == 0.0:
+            return nthreads
+        if self._t_serial == 0.0:
+            return 1
+        self._since_probe += 1
+        cdef bint parallel = self._t_parallel < self._t_serial
+        if self._since_probe >= self._probe_every:
+            self._since_probe = 0
+            parallel = not parallel
+        return nthreads if parallel else 1
+
+    cdef void _timed(self, int nthreads, int asked, double seconds) noexcept:
+        cdef bint was_parallel, now_parallel
+        if asked <= 1:
+            if self._t_serial == 0.0:
+                self._t_serial = seconds
+            return
+        was_parallel = self._t_parallel < self._t_serial
+        if nthreads > 1:
+            self._t_parallel = seconds if self._t_parallel == 0.0 else \
+                0.5 * self._t_parallel + 0.5 * seconds
+        else:
+            self._t_serial = seconds if self._t_serial == 0.0 else \
+                0.5 * self._t_serial + 0.5 * seconds
+        if self._t_parallel == 0.0 or self._t_serial == 0.0:
+            return
+        now_parallel = self._t_parallel < self._t_serial
+        if self._since_probe == 0 and now_parallel == was_parallel:
+            # a probe of the other way lost: try it less often
+            self._probe_every = min(2 * self._probe_every, PROBE_MAX)
+        elif now_parallel != was_parallel:
+            self._probe_every = PROBE_FIRST
+
+    def run(self, cnp.ndarray src, cnp.ndarray dst, int nthreads):
+        """Run every pass: ``src`` and ``dst`` must have the layout, dtype and shape this
+        program was compiled for (not checked here). GIL released.
+
+        ``nthreads`` is an upper bound: when the program has measured that several threads
+        are slower than one (a busy machine), it runs on one and tries again later.
+        """
+        cdef const char* s = <const char*>cnp.PyArray_DATA(src)
+        cdef char* d = <char*>cnp.PyArray_DATA(dst)
+        cdef int rc, n
+        cdef double t0, t1
+        if nthreads < 1:
+            nthreads = 1
+        n = self._threads_now(nthreads)
+        with nogil:
+            t0 = perf_counter()
+            rc = self.execute(s, d, n)
+            t1 = perf_counter()
+        if rc != 0:
+            raise MemoryError(
+                f"resamplex: could not allocate {self.scratch_bytes} bytes of scratch")
+        self._timed(n, nthreads, t1 - t0)
+
+    @property
+    def timings(self):
+        """``(one-thread seconds, several-threads seconds)``, smoothed; 0 = not measured."""
+        return self._t_serial, self._t_parallel
+
+
+# ------------------------------------------------------------------------------ fast checks
+# The per-call checks of a plan's fast path, without building Python objects (``a.flags``,
+# ``a.ctypes``, ``__array_interface__`` each allocate).
+
+def is_aligned(cnp.ndarray a):
+    """Whether every element of ``a`` is aligned for its type."""
+    return cnp.PyArray_ISALIGNED(a)
+
+
+def is_writeable_aligned(cnp.ndarray a):
+    """Whether ``a`` is writeable and aligned."""
+    return cnp.PyArray_ISWRITEABLE(a) and cnp.PyArray_ISALIGNED(a)
+
+
+cdef void _extent(cnp.ndarray a, Py_ssize_t* lo, Py_ssize_t* hi) noexcept:
+    cdef Py_ssize_t start = <Py_ssize_t>cnp.PyArray_DATA(a), end = start
+    cdef int d
+    cdef cnp.npy_intp* shape = cnp.PyArray_DIMS(a)
+    cdef cnp.npy_intp* strides = cnp.PyArray_STRIDES(a)
+    for d in range(cnp.PyArray_NDIM(a)):
+        if strides[d] < 0:
+            start += (shape[d] - 1) * strides[d]
+        else:
+            end += (shape[d] - 1) * strides[d]
+    lo[0] = start
+    hi[0] = end + cnp.PyArray_ITEMSIZE(a)
+
+
+def may_overlap(cnp.ndarray a, cnp.ndarray b):
+    """Whether ``a`` and ``b`` may share an element: disjoint byte ranges answer at once,
+    else NumPy's exact test (bounded; too hard counts as sharing)."""
+    cdef Py_ssize_t a_lo, a_hi, b_lo, b_hi
+    if cnp.PyArray_SIZE(a) == 0 or cnp.PyArray_SIZE(b) == 0:
+        return False
+    _extent(a, &a_lo, &a_hi)
+    _extent(b, &b_lo, &b_hi)
+    if a_hi <= b_lo or b_hi <= a_lo:
+        return False
+    try:
+        return bool(np.shares_memory(a, b, max_work=1 << 20))
+    except np.exceptions.TooHardError:
+        return True
+
+
+# ------------------------------------------------------------------------------ call keys
+
+# Argument types a facade's fast path takes as they are. Anything else (arrays, other
+# sequences, user types) gives no key, and the call is validated in full.
+cdef set _KEY_TYPES = {int, float, str, bool, type(None), np.float64, np.float32, np.int64,
+                       np.int32, np.intp, np.uint8, np.bool_}
+
+
+cdef inline bint _keyable(object v, object t):
+    # Plain scalars by exact type; dtypes and enum members (a facade's own constants) too.
+    return t in _KEY_TYPES or isinstance(v, (np.dtype, enum.Enum))
+
+
+def call_key(*args):
+    """A hashable key of a call's raw arguments, or None if one is not a plain scalar or a flat
+    list/tuple of them.
+
+    The key holds every value and its exact type, so ``True`` and ``1``, ``2`` and ``2.0``,
+    a list and a tuple give different keys: a key that matches one seen before names
+    arguments that passed the same validation. (NaN never matches itself: such a call is
+    validated, and refused, every time.)
+    """
+    cdef list leaves = []
+    cdef list types = []
+    for v in args:
+        t = type(v)
+        if t is np.ndarray:
+            # a small 1-d array of numbers (ONNX's scales, sizes, roi): its values and dtype
+            if v.ndim != 1 or v.shape[0] > 64 or v.dtype.kind not in "biuf":
+                return None
+            types.append(v.dtype)
+            leaves.extend(v.tolist())
+            types.append(None)
+        elif t is tuple or t is list:
+            types.append(t)
+            for e in v:
+                te = type(e)
+                if not _keyable(e, te):
+                    return None
+                types.append(te)
+                leaves.append(e)
+            types.append(None)
+        elif _keyable(v, t):
+            types.append(t)
+            leaves.append(v)
+        else:
+            return None
+    return (tuple(leaves), tuple(types))

@@ -1,0 +1,77 @@
+# The kernel contract: one pass of a program, as the executor (_exec.pyx) hands it to a kernel.
+#
+# A plan is compiled (in Python, once per input layout: resamplex/_engine/plan.py) into a
+# program, a list of PassDesc; a call runs the whole list in one native call with the GIL
+# released (_exec.pyx). Every kernel module exports its entry points as a KernelTable behind a
+# PyCapsule named "resamplex.kernels" (see kernel_table() in each module), so the executor can
+# pick an implementation once, at import.
+#
+# Everything a kernel needs is here, already validated and laid out: kernels check nothing.
+
+from libc.stdint cimport int64_t
+
+
+cdef enum PassOp:
+    OP_GATHER = 0     # nearest: byte gather for any itemsize (_gather.pyx)
+    OP_WEIGHTED = 1   # one separable pass through a tap table (_taps.pyx weighted_pass)
+    OP_FUSED = 2      # an outer pass and the innermost pass in one sweep (_taps.pyx fused_pass)
+    OP_FIXED = 3      # uint8 fixed point, rounding after the pass (_fixed.pyx fixed_pass)
+
+
+cdef enum Compute:
+    C_DOUBLE = 0      # accumulator type of weighted passes
+    C_FLOAT = 1
+
+
+cdef enum LoopShape:  # how a weighted or fixed-point pass walks its rows (_taps.pyx.tp)
+    SHAPE_LAST = 0      # resampled axis innermost: dense taps over a loaded row
+    SHAPE_MID = 1       # second-innermost with a short innermost axis: blend short rows
+    SHAPE_OUTER = 2     # further out: blend whole rows
+    SHAPE_LAST_CSR = 3  # innermost, rows too long to load into scratch: taps read in place
+
+
+cdef enum:
+    BLOCK = 4096           # elements per block of the long-row loop shapes (their scratch)
+    MAX_ROW = 4194304      # longest row (input + output) SHAPE_LAST loads into scratch
+    MAX_CHANNELS = 16      # a channels-last axis this short merges into the resampled one
+
+
+cdef struct PassDesc:
+    int op
+    # Where the pass reads and writes: -1 = the program's input, -2 = its output,
+    # k >= 0 = scratch array k of the program.
+    int src
+    int dst
+    int ndim          # 1 <= ndim <= 64
+    int axis          # the resampled axis in this pass's (coalesced) iteration order
+    int loop          # loop shape (see _taps.pyx / _fixed.pyx)
+    int src_kind      # _dtypes kind codes (gather: unused)
+    int dst_kind
+    int rounding      # _dtypes rounding code
+    int compute       # Compute
+    int shift         # fixed point: the final right shift
+    Py_ssize_t itemsize   # gather: bytes per element
+    Py_ssize_t n_in   # weighted loop 0: input row length; fused: unused
+    Py_ssize_t k      # taps per output of a dense table
+    Py_ssize_t n_mid  # fused: length of the row between the two passes
+    Py_ssize_t buf_len    # per-thread scratch, in elements of the compute type (int32: fixed)
+    Py_ssize_t units  # independent units of work (rows): more threads than this would idle
+    const int64_t* shape  # this pass's output shape, iteration order (innermost last)
+    const int64_t* sstr   # byte strides of the source, same order
+    const int64_t* dstr   # byte strides of the destination, same order
+    const int64_t* ptr    # CSR row pointers (fused: table of the outer axis)
+    const int64_t* off    # CSR byte offsets, or dense element indices (loop 0); gather: offsets
+    const void* w         # weights: double/float (weighted, fused table 1), int32 (fixed)
+    const int64_t* idx2   # fused: dense indices of the innermost table; gather: axis starts
+    const void* w2        # fused: dense weights of the innermost table
+
+
+ctypedef void (*pass_fn)(const PassDesc* p, const char* src, char* dst, void* bufs,
+                         int nthreads) noexcept nogil
+
+
+cdef struct KernelTable:
+    pass_fn gather
+    pass_fn weighted
+    pass_fn fused
+    pass_fn fixed

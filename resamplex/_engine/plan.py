@@ -1,0 +1,757 @@
+"""Plans: the axis tables of one input shape, compiled per memory layout into native programs.
+
+``Plan`` is the one executor every facade shares: axis tables in, results out. A facade
+(core, ``dml``, ``ascend``, ``compat``, ``dask``) validates its own parameters, builds tables
+and gets its ``Plan`` from the one plan cache (``PLANS``); the plan validates the array and
+``out``, and runs. The first time a plan meets a memory layout (dtype, strides, rounding) it
+compiles a ``Program`` for it (``_exec.pyx``): every pass with its kernel arguments, loop
+shape, tables in the compute type, and the sizes of its scratch. Every later call with that
+layout is one dictionary lookup and one native call, with the GIL released.
+
+The plan holds no convention of its own: pass order, loop shapes and layouts are the engine's.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import math
+import threading
+from collections import OrderedDict
+from typing import Any, Callable, Iterable, Sequence
+
+import numpy as np
+
+from .. import _dtypes
+from .._checks import as_array, check_allocation, check_out, check_threads
+from .._errors import ResamplexError, UnsupportedError
+from .._tables import AxisTable
+from . import _exec
+from ._exec import Program, threads_for
+
+# The codes of the kernel contract (_pass.pxd), as the kernels define them.
+OP_GATHER, OP_WEIGHTED, OP_FUSED, OP_FIXED = (_exec.OPS[k] for k in
+                                              ("gather", "weighted", "fused", "fixed"))
+C_DOUBLE, C_FLOAT = _exec.COMPUTES["float64"], _exec.COMPUTES["float32"]
+SHAPE_LAST, SHAPE_MID, SHAPE_OUTER, SHAPE_LAST_CSR = (_exec.LOOPS[k] for k in
+                                                      ("last", "mid", "outer", "last_csr"))
+BLOCK, MAX_ROW, MAX_MERGED_CHANNELS = (_exec.LIMITS[k] for k in
+                                       ("block", "max_row", "max_channels"))
+# Programs kept per plan (one per memory layout met; a layout is dtype, strides, rounding).
+MAX_PROGRAMS = 16
+_BYTES_LOCK = threading.RLock()
+
+
+# ------------------------------------------------------------------------------ layouts
+
+def layout_perm(shape: Sequence[int], strides: Sequence[int]) -> list[int]:
+    """Axes from outermost to innermost memory order (largest |stride| first).
+
+    Axes of length <= 1 and broadcast (zero-stride) axes count as outermost; ties keep axis
+    order, so a C-contiguous array gives the identity.
+    """
+    def key(a: int) -> tuple[int, int]:
+        s = abs(strides[a])
+        return (0, 0) if shape[a] <= 1 or s == 0 else (1, -s)
+
+    return sorted(range(len(shape)), key=lambda a: (key(a), a))
+
+
+def layout_strides(shape: Sequence[int], itemsize: int, perm: Sequence[int]) -> list[int]:
+    """Byte strides of a contiguous array of ``shape`` whose memory order is ``perm``."""
+    strides = [0] * len(shape)
+    step = itemsize
+    for a in reversed(perm):
+        strides[a] = step
+        step *= max(int(shape[a]), 1)
+    return strides
+
+
+def empty_like_layout(shape: Sequence[int], dtype: Any, perm: Sequence[int]) -> np.ndarray:
+    """``np.empty(shape)`` whose memory order is ``perm`` (outermost first)."""
+    base = np.empty([shape[a] for a in perm], dtype=dtype)
+    return base.transpose(np.argsort(perm))
+
+
+def coalesce(shape: list[int], sstr: list[int], dstr: list[int],
+             axis: int) -> tuple[list[int], list[int], list[int], int]:
+    """Merge neighbouring axes (other than ``axis``) that are contiguous in both arrays."""
+    out_shape, out_s, out_d = [shape[0]], [sstr[0]], [dstr[0]]
+    new_axis = 0 if axis == 0 else -1
+    for i in range(1, len(shape)):
+        prev_is_axis = (len(out_shape) - 1) == new_axis
+        if (i != axis and not prev_is_axis and out_s[-1] == sstr[i] * shape[i]
+                and out_d[-1] == dstr[i] * shape[i]):
+            out_shape[-1] *= shape[i]
+            out_s[-1], out_d[-1] = sstr[i], dstr[i]
+            continue
+        out_shape.append(shape[i])
+        out_s.append(sstr[i])
+        out_d.append(dstr[i])
+        if i == axis:
+            new_axis = len(out_shape) - 1
+    return out_shape, out_s, out_d, new_axis
+
+
+def _aligned_table(t: AxisTable) -> AxisTable:
+    """``t`` with aligned, contiguous arrays. The kernels read them through typed pointers, and
+    arrays unpickled from out-of-band buffers (dask.distributed frames) can be misaligned,
+    which is undefined behaviour there (UBSan: "load of misaligned address")."""
+    arrays = (t.ptr, t.idx, t.w)
+    if all(a.flags.aligned and a.flags.c_contiguous for a in arrays):
+        return t
+    ptr, idx, w = (np.require(a, None, ["A", "C"]) for a in arrays)
+    return dataclasses.replace(t, ptr=ptr, idx=idx, w=w)
+
+
+def _table_bytes(t: AxisTable | None) -> int:
+    return 0 if t is None else t.ptr.nbytes + t.idx.nbytes + t.w.nbytes
+
+
+class TiledAxis:
+    """A long axis whose table is built one range of outputs at a time, as a plan runs.
+
+    ``build(o0, o1)`` returns the ``AxisTable`` of outputs ``[o0, o1)`` (``ptr`` from 0,
+    ``n_out = o1 - o0``, indices into the whole input axis); ``tile`` outputs at a time keep
+    each piece small. ``mean_taps`` guides the pass order like a table's.
+    """
+
+    def __init__(self, n_in: int, n_out: int, build: Callable[[int, int], AxisTable],
+                 tile: int, mean_taps: float):
+        self.n_in = int(n_in)
+        self.n_out = int(n_out)
+        self.build = build
+        self.tile = max(1, int(tile))
+        self.mean_taps = float(mean_taps)
+        self.is_identity = False
+
+    def table(self, o0: int, o1: int) -> AxisTable:
+        return self.build(o0, o1)
+
+
+# ------------------------------------------------------------------------------ the plan
+
+class Plan:
+    """Axis tables for one input shape, and how to apply them.
+
+    ``tables[d]`` is the ``AxisTable`` of axis ``d`` or ``None`` (the axis is copied).
+    ``weighted=False`` means every table is a gather (nearest): one byte-copy pass for any dtype.
+    ``order`` is the sequence of resampled axes for weighted passes; it is chosen to minimise
+    multiply-adds (the innermost axis goes last, to share a sweep with the pass before it) and
+    can be given by conventions that prescribe one (``keep_order=True`` then runs exactly it).
+    ``fixed=True``: uint8 only, every table carries integer weights and a ``shift``; each pass
+    rounds to uint8 in fixed point (``_engine/_fixed.pyx``), in ``order``.
+    """
+
+    def __init__(self, in_shape: Sequence[int],
+                 tables: Sequence[AxisTable | TiledAxis | None], *,
+                 weighted: bool, op: str = "resize", order: Sequence[int] | None = None,
+                 fixed: bool = False, keep_order: bool = False):
+        self.in_shape = tuple(int(n) for n in in_shape)
+        self.tables: list[Any] = [t if isinstance(t, TiledAxis) else
+                       None if t is None or (t.is_identity and not fixed) else _aligned_table(t)
+                       for t in tables]
+        tiled = [a for a, t in enumerate(self.tables) if isinstance(t, TiledAxis)]
+        if len(tiled) > 1:
+            raise ValueError("resamplex: a plan tiles at most one axis")
+        #: The axis whose table is built tile by tile when the plan runs (a long axis), or None.
+        self.tiled = tiled[0] if tiled else None
+        self.out_shape = tuple(n if t is None else t.n_out for n, t in zip(self.in_shape, tables))
+        self.weighted = weighted or fixed
+        self.fixed = fixed
+        self.op = op
+        self.order = self._best_order() if order is None else \
+            [a for a in order if self.tables[a] is not None]
+        self.keep_order = keep_order
+        self.nbytes = sum(_table_bytes(t) for t in self.tables if not isinstance(t, TiledAxis))
+        self._programs: dict[tuple[Any, ...], tuple[Program, Any, Any]] = {}
+        self._merged: dict[tuple[int, int, tuple[int, ...]], Plan] = {}
+        self._adjoint: Plan | None = None
+        self._owner: Plan | None = None         # the plan a merged or adjoint plan belongs to
+        self._cache: PlanCache | None = None    # the cache holding this (root) plan, if any
+
+    def _best_order(self) -> list[int]:
+        axes = [a for a, t in enumerate(self.tables) if t is not None]
+
+        def cost(order: Iterable[int]) -> float:
+            shape = list(self.in_shape)
+            total = 0.0
+            for a in order:
+                shape[a] = self.tables[a].n_out
+                total += math.prod(shape) * max(self.tables[a].mean_taps, 1.0)
+            return total
+
+        if len(axes) <= 6:
+            return list(min(itertools.permutations(axes), key=cost)) if axes else []
+        # Many axes: shrink first, grow last.
+        return sorted(axes, key=lambda a: self.tables[a].n_out / max(self.tables[a].n_in, 1))
+
+    # --------------------------------------------------------------- validation of arrays
+
+    def check_input(self, x: Any, name: str = "x") -> np.ndarray:
+        """``x`` as an ndarray of this plan's input shape and a dtype its passes take."""
+        x = as_array(x, name)
+        if x.ndim == 0:
+            raise ResamplexError(f"{name}: 0-d arrays have no axis to resample; got shape ()")
+        if x.shape != self.in_shape:
+            raise ResamplexError(
+                f"{name}: this plan was made for shape {self.in_shape}; got shape {x.shape}")
+        if self.fixed and x.dtype != np.uint8:
+            raise UnsupportedError(f"{name}: {self.op} in fixed point takes uint8; got {x.dtype}")
+        if self.weighted:
+            _dtypes.weighted_info(x.dtype, "linear" if self.op == "resize" else self.op)
+        else:
+            _dtypes.check_nearest_dtype(x.dtype)
+        return x
+
+    # --------------------------------------------------------------- application
+
+    def __call__(self, x: Any, out: np.ndarray | None = None, threads: int | None = None,
+                 rounding: str = "half_even") -> np.ndarray:
+        """Resample ``x`` into a new array (laid out like ``x``) or into ``out``."""
+        # The common case first: a layout this plan has compiled before. Its key holds the
+        # dtype, strides and rounding, which were validated when it was compiled.
+        if self.tiled is not None:
+            return self._call_tiled(x, out, threads, rounding)
+        if type(x) is np.ndarray and type(rounding) is str:
+            if out is None:
+                entry = self._programs.get((x.dtype, x.strides, rounding))
+                if entry is not None and x.shape == self.in_shape and _exec.is_aligned(x):
+                    program, alloc_shape, inverse = entry
+                    result = np.empty(alloc_shape, x.dtype)
+                    if inverse is not None:
+                        result = result.transpose(inverse)
+                    n = threads_for(None if threads is None else check_threads(threads),
+                                    program.work)
+                    program.run(x, result, n)
+                    return result
+            elif type(out) is np.ndarray:
+                entry = self._programs.get((x.dtype, x.strides, out.strides, rounding))
+                if (entry is not None and x.shape == self.in_shape
+                        and out.shape == self.out_shape and out.dtype == x.dtype
+                        and _exec.is_aligned(x) and _exec.is_writeable_aligned(out)
+                        and not _exec.may_overlap(out, x)):
+                    program = entry[0]
+                    n = threads_for(None if threads is None else check_threads(threads),
+                                    program.work)
+                    program.run(x, out, n)
+                    return out
+        return self._call(x, out, threads, rounding)
+
+    def _call(self, x: Any, out: np.ndarray | None, threads: int | None,
+              rounding: str) -> np.ndarray:
+        x = self.check_input(x)
+        rcode = _dtypes.rounding_code(rounding)
+        if threads is not None:
+            threads = check_threads(threads)
+        if out is not None:
+            check_out(out, self.out_shape, x)
+        else:
+            check_allocation(math.prod(self.out_shape) * x.dtype.itemsize, "output")
+        result = out
+        if result is None:
+            result = empty_like_layout(self.out_shape, x.dtype,
+                                       layout_perm(x.shape, x.strides))
+        if result.size == 0:
+            return result
+        # Weighted kernels read and write native, aligned elements; anything else goes
+        # through a native copy (the conversion is exact, the result the same). The gather
+        # moves bytes and takes any element as it is.
+        src, dst = x, result
+        if self.weighted:
+            native = x.dtype.newbyteorder("=")
+            if not (x.flags.aligned and x.dtype.isnative):
+                src = x.astype(native, order="K")
+            if not (result.flags.aligned and result.dtype.isnative):
+                dst = empty_like_layout(self.out_shape, native,
+                                        layout_perm(result.shape, result.strides))
+        fresh = out is None and dst is result and type(src) is np.ndarray
+        key: tuple[Any, ...] = (src.dtype, src.strides, rounding) if fresh else \
+            (src.dtype, src.strides, dst.strides, rounding)
+        entry = self._programs.get(key)
+        if entry is None:
+            program = self.compile(src.dtype, src.strides, dst.strides, rcode)
+            alloc_shape = inverse = None
+            if fresh:
+                perm = layout_perm(x.shape, x.strides)
+                alloc_shape = tuple(self.out_shape[a] for a in perm)
+                inverse = None if perm == sorted(perm) else tuple(np.argsort(perm).tolist())
+            entry = (program, alloc_shape, inverse)
+            self._remember(key, entry)
+        program = entry[0]
+        program.run(src, dst, threads_for(threads, program.work))
+        if dst is not result:
+            np.copyto(result, dst)
+        return result
+
+    def _call_tiled(self, x: Any, out: np.ndarray | None, threads: int | None,
+                    rounding: str) -> np.ndarray:
+        """Run a plan with a long axis tile by tile: the tiled axis's table is built for one
+        range of outputs at a time, and a plan of that range runs on the input window it reads
+        (as chunked execution does: the whole array's pass order, so the same bits). No table
+        or scratch grows with the whole axis."""
+        x = self.check_input(x)
+        _dtypes.rounding_code(rounding)
+        if threads is not None:
+            threads = check_threads(threads)
+        if out is not None:
+            check_out(out, self.out_shape, x)
+            result = out
+        else:
+            check_allocation(math.prod(self.out_shape) * x.dtype.itemsize, "output")
+            result = empty_like_layout(self.out_shape, x.dtype, layout_perm(x.shape, x.strides))
+        if result.size == 0:
+            return result
+        a = int(self.tiled)  # type: ignore[arg-type]  # __call__ comes here for tiled plans
+        spec = self.tables[a]
+        order = self.run_order(x.strides, result.strides)
+        before = (slice(None),) * a
+        for o0 in range(0, spec.n_out, spec.tile):
+            o1 = min(spec.n_out, o0 + spec.tile)
+            t = spec.table(o0, o1)
+            lo = int(t.idx.min()) if t.nnz else 0
+            hi = int(t.idx.max()) + 1 if t.nnz else 1
+            tables = list(self.tables)
+            tables[a] = AxisTable(hi - lo, o1 - o0, t.ptr, t.idx - lo, t.w, t.shift)
+            in_shape = list(self.in_shape)
+            in_shape[a] = hi - lo
+            tile = Plan(in_shape, tables, weighted=self.weighted, op=self.op, order=order,
+                        fixed=self.fixed, keep_order=True)
+            tile(x[before + (slice(lo, hi),)], out=result[before + (slice(o0, o1),)],
+                 threads=threads, rounding=rounding)
+        return result
+
+    def _remember(self, key: tuple[Any, ...], entry: tuple[Program, Any, Any]) -> None:
+        """Keep a compiled program (a few layouts per plan); the cache counts its bytes."""
+        programs = self._programs
+        while len(programs) >= MAX_PROGRAMS:
+            old = programs.pop(next(iter(programs)), None)
+            if old is not None:
+                self._grew(-old[0].nbytes)
+        programs[key] = entry
+        self._grew(entry[0].nbytes)
+
+    def _grew(self, delta: int) -> None:
+        """This plan holds ``delta`` more bytes: so do the plans that own it (a merged or
+        adjoint plan belongs to the plan that made it), and the cache that holds the root."""
+        with _BYTES_LOCK:
+            node: Plan | None = self
+            root = self
+            while node is not None:
+                node.nbytes += delta
+                root = node
+                node = node._owner
+            if root._cache is not None:
+                root._cache.grew(delta)
+
+    # --------------------------------------------------------------- compiling
+
+    def compile(self, dtype: np.dtype, x_strides: Sequence[int], out_strides: Sequence[int],
+                rcode: int) -> Program:
+        """The program of this plan for arrays of ``dtype`` with these byte strides."""
+        if not self.weighted or all(t is None for t in self.tables):
+            return self._compile_gather(dtype.itemsize, x_strides, out_strides)
+        if self.fixed:
+            return self._compile_fixed(x_strides, out_strides)
+        merged = self._merged_inner(x_strides, out_strides)
+        if merged is not None:
+            plan, xs, os_ = merged
+            return plan._compile_weighted(dtype, xs, os_, rcode)
+        return self._compile_weighted(dtype, x_strides, out_strides, rcode)
+
+    def _compile_gather(self, itemsize: int, xs: Sequence[int],
+                        os_: Sequence[int]) -> Program:
+        perm = layout_perm(self.out_shape, os_)
+        offsets, starts = [], [0]
+        for a in perm:
+            t = self.tables[a]
+            if t is not None:  # copied axes need no table: the kernel strides through them
+                offsets.append(t.idx * xs[a])
+            starts.append(starts[-1] + (0 if t is None else t.n_out))
+        shape = [self.out_shape[a] for a in perm]
+        spec = dict(op=OP_GATHER, itemsize=itemsize, shape=shape,
+                    sstr=[xs[a] for a in perm], dstr=[os_[a] for a in perm],
+                    off=np.concatenate(offsets) if offsets else np.empty(0, np.int64),
+                    idx2=starts, units=math.prod(shape[:-1]))
+        return Program([spec], [], float(math.prod(shape)))
+
+    def _compile_fixed(self, xs: Sequence[int], os_: Sequence[int]) -> Program:
+        """uint8 passes in fixed point, each rounding to uint8, in ``self.order``."""
+        perm = layout_perm(self.out_shape, os_)
+        shape = list(self.in_shape)
+        src, src_strides = -1, list(xs)
+        passes: list[dict[str, Any]] = []
+        scratch: list[int] = [0, 0]
+        work = 0.0
+        for i, a in enumerate(self.order):
+            table = self.tables[a]
+            shape[a] = table.n_out
+            if i == len(self.order) - 1:
+                dst, dst_strides = -2, list(os_)
+            else:
+                dst = i % 2
+                scratch[dst] = max(scratch[dst], math.prod(shape))
+                dst_strides = layout_strides(shape, 1, perm)
+            pshape, sstr, dstr, axis = coalesce(
+                [shape[p] for p in perm], [src_strides[p] for p in perm],
+                [dst_strides[p] for p in perm], perm.index(a))
+            loop = SHAPE_OUTER
+            if axis == len(pshape) - 1:
+                loop = SHAPE_LAST
+            elif axis == len(pshape) - 2 and pshape[-1] < 32 \
+                    and dstr[-2] == pshape[-1] * dstr[-1]:
+                loop = SHAPE_MID
+            passes.append(dict(
+                op=OP_FIXED, src=src, dst=dst, shape=pshape, sstr=sstr, dstr=dstr, axis=axis,
+                loop=loop, ptr=table.ptr, off=table.idx * src_strides[a], w=table.w,
+                shift=int(table.shift),  # fixed tables have one
+                buf_len=pshape[-1],
+                units=math.prod(pshape[:-2] if loop == SHAPE_MID else pshape[:-1])))
+            work += math.prod(pshape) * max(table.mean_taps, 1.0)
+            src, src_strides = dst, dst_strides
+        for size in scratch:
+            check_allocation(size, "scratch")
+        return Program(passes, scratch, work)
+
+    def _compile_weighted(self, dtype: np.dtype, xs: Sequence[int], os_: Sequence[int],
+                          rcode: int) -> Program:
+        info = _dtypes.weighted_info(dtype, self.op)
+        compute = info.compute
+        ckind, cflag = (0, C_DOUBLE) if compute == np.float64 else (1, C_FLOAT)
+        perm = layout_perm(self.out_shape, os_)
+        # The innermost axis, if resampled, normally goes last and shares a sweep with the
+        # pass before it (the fused pass): no scratch array between those two passes.
+        order = self.run_order(xs, os_)
+        inner = self.tables[perm[-1]]
+        fuse = (len(order) >= 2 and order[-1] == perm[-1]
+                and inner.n_in + inner.n_out <= MAX_ROW)
+        shape = list(self.in_shape)
+        src, src_strides = -1, list(xs)
+        passes: list[dict[str, Any]] = []
+        scratch = [0, 0]
+        work = 0.0
+        for i, a in enumerate(order):
+            table = self.tables[a]
+            last = i == len(order) - 1 or (fuse and i == len(order) - 2)
+            common = dict(src=src, src_kind=info.kind if i == 0 else ckind,
+                          dst_kind=info.kind if last else ckind, rounding=rcode,
+                          compute=cflag)
+            if fuse and i == len(order) - 2:
+                spec, pass_work = self._fused_spec(shape, perm, a, order[-1], src_strides,
+                                                   os_, common)
+                passes.append(spec)
+                work += pass_work
+                break
+            shape[a] = table.n_out
+            if last:
+                dst, dst_strides = -2, list(os_)
+            else:
+                dst = i % 2
+                scratch[dst] = max(scratch[dst], math.prod(shape) * compute.itemsize)
+                dst_strides = layout_strides(shape, compute.itemsize, perm)
+            pshape, sstr, dstr, axis = coalesce(
+                [shape[p] for p in perm], [src_strides[p] for p in perm],
+                [dst_strides[p] for p in perm], perm.index(a))
+            ndim = len(pshape)
+            if axis == ndim - 1 and table.n_in + table.n_out <= MAX_ROW:
+                loop, row = SHAPE_LAST, pshape[-1] + table.n_in + 1
+            elif axis == ndim - 1:
+                loop, row = SHAPE_LAST_CSR, min(pshape[-1], BLOCK)
+            elif (axis == ndim - 2 and pshape[-1] < 32 and pshape[-1] * pshape[-2] <= MAX_ROW
+                  and dstr[-2] == pshape[-1] * dstr[-1]):
+                loop, row = SHAPE_MID, pshape[-1] * pshape[-2]
+            else:
+                loop, row = SHAPE_OUTER, min(pshape[-1], BLOCK)
+            if loop == SHAPE_LAST:
+                idx, w = table.dense
+                k, offsets = idx.shape[1], idx.reshape(-1)
+            else:
+                k, offsets, w = 0, table.idx * src_strides[a], table.w
+            passes.append(dict(
+                common, op=OP_WEIGHTED, dst=dst, shape=pshape, sstr=sstr, dstr=dstr, axis=axis, loop=loop,
+                n_in=table.n_in, k=k, ptr=table.ptr, off=offsets, w=w.reshape(-1),
+                buf_len=row,
+                units=math.prod(pshape[:-2] if loop == SHAPE_MID else pshape[:-1])))
+            work += math.prod(pshape) * max(table.mean_taps, 1.0)
+            src, src_strides = dst, dst_strides
+        for size in scratch:
+            check_allocation(size, "scratch")
+        return Program(passes, scratch, work)
+
+    def _fused_spec(self, shape: list[int], perm: list[int], a: int, inner: int,
+                    src_strides: Sequence[int], os_: Sequence[int],
+                    common: dict[str, Any]) -> tuple[dict[str, Any], float]:
+        """The last two passes (outer axis ``a``, then the innermost axis) in one sweep."""
+        t1, t2 = self.tables[a], self.tables[inner]
+        n_mid = shape[inner]
+        shape = list(shape)
+        shape[a], shape[inner] = t1.n_out, t2.n_out
+        pos = perm.index(a)
+        idx2, w2 = t2.dense
+        out_shape = [shape[p] for p in perm]
+        size = math.prod(out_shape)
+        spec = dict(
+            common, op=OP_FUSED, dst=-2, shape=out_shape, sstr=[src_strides[p] for p in perm],
+            dstr=[os_[p] for p in perm], axis=pos, n_mid=n_mid, ptr=t1.ptr,
+            off=t1.idx * src_strides[a], w=t1.w, k=idx2.shape[1], idx2=idx2.reshape(-1),
+            w2=w2.reshape(-1),
+            buf_len=(5 * n_mid + 4 + 4 * t2.n_out if pos == len(perm) - 2
+                     else n_mid + 1 + t2.n_out),
+            units=size // t2.n_out)
+        return spec, size * (t1.mean_taps + t2.mean_taps)
+
+    # --------------------------------------------------------------- pass order and layout
+
+    def _mergeable(self, x_strides: Sequence[int],
+                   out_strides: Sequence[int]) -> tuple[int, int] | None:
+        """``(w, c)`` if a short copied innermost axis ``c`` can merge into resampled ``w``."""
+        perm = layout_perm(self.out_shape, out_strides)
+        if len(perm) < 2:
+            return None
+        w_ax, c_ax = perm[-2], perm[-1]
+        c = self.in_shape[c_ax]
+        if self.tables[w_ax] is None or self.tables[c_ax] is not None \
+                or not 1 < c <= MAX_MERGED_CHANNELS:
+            return None
+        for strides in (x_strides, out_strides):
+            if strides[w_ax] != c * strides[c_ax]:
+                return None
+        return w_ax, c_ax
+
+    def run_order(self, x_strides: Sequence[int], out_strides: Sequence[int]) -> list[int]:
+        """The order in which weighted passes run for arrays with these byte strides.
+
+        ``self.order``, except that the innermost axis of the output's layout, if resampled
+        (or merged with a short copied innermost axis, see ``_merged_inner``), goes last to
+        share a sweep with the pass before it; with ``keep_order`` exactly ``self.order``.
+        The value of every output depends on this order (float intermediates) and on nothing
+        else of the layout: chunked execution passes the whole array's run order with
+        ``keep_order=True`` to get the whole array's bits.
+        """
+        order = list(self.order)
+        if self.keep_order or not order:
+            return order
+        pair = self._mergeable(x_strides, out_strides)
+        last = pair[0] if pair is not None else layout_perm(self.out_shape, out_strides)[-1]
+        if last in order:
+            order.remove(last)
+            order.append(last)
+        return order
+
+    def _merged_inner(self, x_strides: Sequence[int], out_strides: Sequence[int]
+                      ) -> tuple[Plan, list[int], list[int]] | None:
+        """Channels-last: view a resampled axis and a short copied innermost axis as one.
+
+        ``(..., W, C)`` with ``C`` small and both arrays contiguous over ``(W, C)`` becomes
+        ``(..., W*C)`` with W's table expanded (output ``o*C + k`` reads ``i*C + k`` with the
+        same weight): the same sums, now on an innermost axis, so the fused sweep applies.
+        Returns the merged plan and the strides of both arrays viewed that way, or None.
+        """
+        pair = self._mergeable(x_strides, out_strides)
+        if pair is None:
+            return None
+        w_ax, c_ax = pair
+        table, c = self.tables[w_ax], self.in_shape[c_ax]
+        order = self.run_order(x_strides, out_strides)
+        key = (w_ax, c_ax, tuple(order))
+        merged = self._merged.get(key)
+        if merged is None:
+            k = np.arange(c)
+            rows = np.repeat(np.diff(table.ptr), c)
+            ptr = np.zeros(table.n_out * c + 1, dtype=np.int64)
+            np.cumsum(rows, out=ptr[1:])
+            # output (o, k): the taps of o, each index i -> i*c + k
+            starts = np.repeat(table.ptr[:-1], c)
+            tap = np.arange(ptr[-1]) - np.repeat(ptr[:-1], rows)
+            src_tap = np.repeat(starts, rows) + tap
+            kk = np.repeat(np.tile(k, table.n_out), rows)
+            expanded = AxisTable(table.n_in * c, table.n_out * c, ptr,
+                                 table.idx[src_tap] * c + kk, table.w[src_tap])
+            keep = [a for a in range(len(self.in_shape)) if a != c_ax]
+            tables = [expanded if a == w_ax else self.tables[a] for a in keep]
+            shape = [self.in_shape[a] * (c if a == w_ax else 1) for a in keep]
+            merged = Plan(shape, tables, weighted=True, op=self.op,
+                          order=[a if a < c_ax else a - 1 for a in order], keep_order=True)
+            merged._owner = self
+            self._merged[key] = merged
+            self._grew(merged.nbytes)
+
+        def view(strides: Sequence[int]) -> list[int]:
+            return [strides[a] // (c if a == w_ax else 1)
+                    for a in range(len(strides)) if a != c_ax]
+
+        return merged, view(x_strides), view(out_strides)
+
+    def adjoint_plan(self) -> Plan:
+        """The plan of the adjoint: transposed tables, input and output shapes swapped."""
+        if self._adjoint is None:
+            check_allocation(math.prod(self.in_shape), "in_shape")  # at least a byte each
+            check_allocation(sum(t.n_in + 1 for t in self.tables if t is not None) * 32,
+                             "in_shape")
+            tables = [None if t is None else
+                      (t.table(0, t.n_out) if isinstance(t, TiledAxis) else t).transpose()
+                      for t in self.tables]
+            adjoint = Plan(self.out_shape, tables, weighted=True, op=self.op + " adjoint")
+            adjoint._owner = self
+            self._adjoint = adjoint
+            self._grew(adjoint.nbytes)
+        return self._adjoint
+
+
+# ------------------------------------------------------------------------------ the cache
+
+class PlanCache:
+    """The one plan cache of every facade, bounded by the bytes its plans hold.
+
+    Keys are the facades' own (each starts with the facade's name); a plan's bytes are its
+    tables plus every program, merged or adjoint plan it compiled since. Least recently used
+    plans go first; a plan larger than the whole bound is returned but not kept. Safe under
+    concurrent calls: lookups are single dictionary operations under the GIL and every
+    change of the contents or the byte count holds a lock.
+    """
+
+    def __init__(self, max_bytes: int = 256 << 20):
+        self._plans: OrderedDict[Any, Plan] = OrderedDict()
+        self._lock = threading.RLock()
+        self.max_bytes = int(max_bytes)
+        self.bytes = 0
+        self.hits = 0
+        self.misses = 0
+
+    def get(self, key: Any) -> Plan | None:
+        plan = self._plans.get(key)
+        if plan is not None:
+            self.hits += 1
+            try:
+                self._plans.move_to_end(key)
+            except KeyError:  # evicted by another thread in between
+                pass
+        return plan
+
+    def get_or_build(self, key: Any, build: Callable[[], Plan]) -> Plan:
+        """The plan under ``key``, built (outside the lock) and kept if it is missing."""
+        plan = self.get(key)
+        if plan is None:
+            self.misses += 1
+            plan = build()
+            self.put(key, plan)
+        return plan
+
+    def put(self, key: Any, plan: Plan) -> None:
+        with self._lock:
+            if key in self._plans:
+                return
+            plan._cache = self
+            self._plans[key] = plan
+            self.bytes += plan.nbytes
+            self._evict()
+
+    def grew(self, delta: int) -> None:
+        """A plan held here now holds ``delta`` more bytes (``Plan._grew``)."""
+        with self._lock:
+            self.bytes += delta
+            self._evict()
+
+    def _evict(self) -> None:
+        while self.bytes > self.max_bytes and self._plans:
+            _, old = self._plans.popitem(last=False)
+            old._cache = None
+            self.bytes -= old.nbytes
+
+    def clear(self) -> None:
+        with self._lock:
+            for plan in self._plans.values():
+                plan._cache = None
+            self._plans.clear()
+            self.bytes = self.hits = self.misses = 0
+
+    def set_max_bytes(self, max_bytes: int) -> None:
+        with self._lock:
+            self.max_bytes = int(max_bytes)
+            self._evict()
+
+    def info(self) -> dict[str, int]:
+        with self._lock:
+            return {"plans": len(self._plans), "bytes": self.bytes,
+                    "max_bytes": self.max_bytes, "hits": self.hits, "misses": self.misses}
+
+
+#: The plan cache every facade shares.
+PLANS = PlanCache()
+
+
+class CallMemo:
+    """A facade's raw call arguments seen before -> the cache key of their validated plan.
+
+    A call whose arguments (``_exec.call_key``: values and exact types) match an earlier call
+    that passed validation goes straight to its plan: the facade validates nothing twice.
+    A facade may keep something of its own beside the key (``extra``: what it does with the
+    plan's result). Bounded: cleared when it holds ``max_entries`` keys.
+    """
+
+    def __init__(self, max_entries: int = 4096):
+        self._seen: dict[Any, tuple[Any, Any]] = {}
+        self.max_entries = max_entries
+
+    def plan(self, raw: Any) -> Plan | None:
+        """The plan of arguments seen before (``raw`` from ``call_key``), or None."""
+        found = self.lookup(raw)
+        return None if found is None else found[0]
+
+    def lookup(self, raw: Any) -> tuple[Plan, Any] | None:
+        """``(plan, extra)`` of arguments seen before, or None."""
+        if raw is None:
+            return None
+        seen = self._seen.get(raw)
+        if seen is None:
+            return None
+        plan = PLANS.get(seen[0])
+        return None if plan is None else (plan, seen[1])
+
+    def remember(self, raw: Any, key: Any, extra: Any = None) -> None:
+        if raw is None:
+            return
+        if len(self._seen) >= self.max_entries:
+            self._seen.clear()
+        self._seen[raw] = (key, extra)
+
+
+def cache_info() -> dict[str, int]:
+    """The shared plan cache: plans held, bytes they hold, the byte bound, hits and misses.
+
+    Examples
+    --------
+    >>> import resamplex as rx
+    >>> sorted(rx.plan_cache_info())
+    ['bytes', 'hits', 'max_bytes', 'misses', 'plans']
+    """
+    return PLANS.info()
+
+
+def clear_cache() -> None:
+    """Drop every cached plan (and the programs compiled for them).
+
+    Examples
+    --------
+    >>> import resamplex as rx
+    >>> rx.clear_plan_cache(); rx.plan_cache_info()["plans"]
+    0
+    """
+    PLANS.clear()
+
+
+def set_cache_limit(max_bytes: int) -> None:
+    """Bound the plan cache to ``max_bytes`` bytes of tables and programs (default 256 MiB).
+
+    Plans are dropped least recently used first; ``0`` keeps nothing cached.
+
+    Examples
+    --------
+    >>> import resamplex as rx
+    >>> rx.set_plan_cache_limit(64 << 20); rx.plan_cache_info()["max_bytes"]
+    67108864
+    >>> rx.set_plan_cache_limit(256 << 20)
+    """
+    if isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or max_bytes < 0:
+        raise ResamplexError(f"max_bytes: expected an integer >= 0; got {max_bytes!r}")
+    PLANS.set_max_bytes(max_bytes)

@@ -1,0 +1,233 @@
+"""The executor: compiled programs, the shared plan cache, the thread policy, long axes.
+
+Values are checked against the float64 reference (tests/reference.py); the properties here
+(bits that do not depend on threads, tiles or the cache; what the fast path refuses) are the
+library's own invariants.
+"""
+
+import threading
+
+import numpy as np
+import pytest
+
+import resamplex as rx
+from resamplex import _resize
+from resamplex._engine import _exec, plan as plan_mod
+
+import reference as ref
+
+
+@pytest.fixture
+def fresh_cache():
+    rx.clear_plan_cache()
+    yield
+    rx.set_plan_cache_limit(256 << 20)
+    rx.clear_plan_cache()
+
+
+# ------------------------------------------------------------------------------ plan cache
+
+def test_cache_info_counts_plans_and_bytes(fresh_cache):
+    x = np.arange(24.0).reshape(4, 6)
+    rx.resize(x, (8, 12))
+    info = rx.plan_cache_info()
+    assert info["plans"] == 1 and info["misses"] == 1
+    assert info["bytes"] > 0
+    rx.resize(x, (8, 12))
+    assert rx.plan_cache_info()["plans"] == 1
+    assert rx.plan_cache_info()["hits"] >= 1
+    rx.clear_plan_cache()
+    assert rx.plan_cache_info()["plans"] == 0 and rx.plan_cache_info()["bytes"] == 0
+
+
+def test_cache_stays_within_its_byte_bound(fresh_cache):
+    rx.set_plan_cache_limit(1_000_000)
+    rng = np.random.default_rng(0)
+    for n in range(40, 400, 7):  # a stream of distinct shapes
+        x = rng.random((n, 3))
+        y = rx.resize(x, (2 * n + 1,), axes=(0,))
+        assert rx.plan_cache_info()["bytes"] <= 1_000_000
+        ref.assert_matches(y, ref.reference_resize(x, (2 * n + 1,), axes=(0,)), x.dtype,
+                           "linear")
+    assert 0 < rx.plan_cache_info()["plans"] < 40
+
+
+def test_cache_of_size_zero_keeps_nothing_and_still_works(fresh_cache):
+    rx.set_plan_cache_limit(0)
+    x = np.arange(5.0)
+    ref.assert_matches(rx.resize(x, (9,)), ref.reference_resize(x, (9,)), x.dtype, "linear")
+    assert rx.plan_cache_info()["plans"] == 0
+
+
+@pytest.mark.parametrize("bad", [-1, 1.5, True, "1"])
+def test_cache_limit_refuses_bad_values(bad):
+    with pytest.raises(rx.ResamplexError, match="max_bytes"):
+        rx.set_plan_cache_limit(bad)
+
+
+def test_every_facade_shares_the_cache(fresh_cache):
+    from resamplex import ascend, dml
+    from resamplex.compat import onnx, torch as ct
+
+    x = np.random.default_rng(1).random((1, 3, 8, 8)).astype(np.float32)
+    rx.resize(x, scale=(2.0, 2.0), axes=(2, 3))
+    dml.resample(x, [1, 1, 2, 2], interpolation_mode="linear")
+    onnx.resize(x, scales=[1, 1, 2, 2], mode="linear")
+    ct.interpolate(x, scale_factor=2, mode="bilinear")
+    ascend.upsample_nearest(x, [16, 16])
+    assert rx.plan_cache_info()["plans"] == 5
+
+
+# ------------------------------------------------------------------------------ fast path
+
+def test_repeated_calls_are_validated_like_the_first():
+    """A call whose raw arguments match an earlier valid call skips validation: arguments
+    that differ only in type (True vs 1, 2 vs 2.0) must not match it."""
+    x = np.arange(8.0)
+    rx.resize(x, (4,), antialias=True)
+    rx.resize(x, (4,), antialias=False)
+    with pytest.raises(rx.ResamplexError, match="antialias"):
+        rx.resize(x, (4,), antialias=1)
+    rx.resize(x, [4])
+    with pytest.raises(rx.ResamplexError, match="size"):
+        rx.resize(x, [4.0])
+    rx.resize(x, scale=[2.0])
+    with pytest.raises(rx.ResamplexError, match="scale"):
+        rx.resize(x, scale=[True])
+    with pytest.raises(rx.ResamplexError, match="scale"):
+        rx.resize(x, scale=[float("nan")])
+    with pytest.raises(rx.ResamplexError, match="rounding"):
+        rx.resize(x, (4,), rounding="half_up")
+    with pytest.raises(rx.ResamplexError, match="threads"):
+        rx.resize(x, (4,), threads=0)
+
+
+def test_call_key_types():
+    key = _exec.call_key
+    assert key(1) != key(True) and key(2) != key(2.0) and key([2]) != key((2,))
+    assert key((2, 3), None) != key((2,), 3)
+    assert key(np.arange(3)) != key(np.arange(3.0))
+    assert key(object()) is None and key([[1]]) is None and key(np.zeros((2, 2))) is None
+    assert key(float("nan")) != key(float("nan"))
+
+
+def test_fast_path_checks_layout_alignment_and_out():
+    rng = np.random.default_rng(2)
+    x = rng.random((6, 10)).astype(np.float32)
+    want = ref.reference_resize(x, (9, 7))
+    r = rx.Resampler(x.shape, (9, 7))
+    for _ in range(2):  # the second call of each takes the compiled program
+        ref.assert_matches(r(x), want, x.dtype, "linear")
+        ref.assert_matches(r(np.asfortranarray(x)), want, x.dtype, "linear")
+        ref.assert_matches(r(x[::-1][::-1]), want, x.dtype, "linear")
+        out = np.zeros((9, 7), np.float32, order="F")
+        assert r(x, out=out) is out
+        ref.assert_matches(out, want, x.dtype, "linear")
+    # an unaligned view with the strides of a compiled layout
+    raw = np.zeros(x.nbytes + 1, np.uint8)
+    unaligned = raw[1:].view(np.float32).reshape(x.shape)
+    unaligned[...] = x
+    assert not unaligned.flags.aligned
+    ref.assert_matches(r(unaligned), want, x.dtype, "linear")
+    # out of the right strides but read-only, or overlapping the input
+    ro = np.zeros((9, 7), np.float32)
+    ro.flags.writeable = False
+    with pytest.raises(rx.ResamplexError, match="read-only"):
+        r(x, out=ro)
+    big = np.zeros((9, 10), np.float32)
+    with pytest.raises(rx.ResamplexError, match="share memory"):
+        rx.Resampler((9, 10), (9, 7))(big, out=big[:, :7])
+
+
+def test_concurrent_calls_of_one_cached_plan_give_the_serial_bits():
+    rng = np.random.default_rng(3)
+    xs = [rng.random((3, 37, 41)).astype(np.float32) for _ in range(8)]
+    want = [rx.resize(x, (50, 30), axes=(1, 2), mode="cubic", threads=1) for x in xs]
+    got = [None] * 8
+    errors = []
+
+    def work(i):
+        try:
+            for _ in range(20):
+                got[i] = rx.resize(xs[i], (50, 30), axes=(1, 2), mode="cubic", threads=2)
+        except Exception as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g, w)
+
+
+# ------------------------------------------------------------------------------ threads
+
+def test_thread_policy():
+    threshold = _exec.get_parallel_threshold()
+    assert _exec.threads_for(None, threshold - 1) == 1
+    assert _exec.threads_for(8, threshold - 1) == 1
+    assert _exec.threads_for(1, 1e12) == 1
+    assert 1 <= _exec.threads_for(10**9, 1e12) <= max(_exec.max_threads(), __import__("os").cpu_count())
+    rx.set_num_threads(1)
+    try:
+        assert _exec.threads_for(None, 1e12) == 1
+    finally:
+        rx.set_num_threads(None)
+
+
+def test_results_do_not_depend_on_the_parallel_threshold():
+    rng = np.random.default_rng(4)
+    x = rng.random((5, 33, 47, 3)).astype(np.float16)
+    old = _exec.get_parallel_threshold()
+    try:
+        _exec.set_parallel_threshold(0)
+        a = rx.resize(x, (61, 20), axes=(1, 2), threads=2)
+        _exec.set_parallel_threshold(1e18)
+        b = rx.resize(x, (61, 20), axes=(1, 2), threads=2)
+    finally:
+        _exec.set_parallel_threshold(old)
+    np.testing.assert_array_equal(a.view(np.uint16), b.view(np.uint16))
+
+
+# ------------------------------------------------------------------------------ long axes
+
+@pytest.mark.parametrize("mode,antialias", [("nearest", False), ("linear", False),
+                                            ("linear", True), ("cubic", True), ("area", False)])
+@pytest.mark.parametrize("layout", ["1d", "rows", "channels_last"])
+def test_tiled_axis_gives_the_whole_table_bits(monkeypatch, fresh_cache, mode, antialias,
+                                                layout):
+    """A long axis is built and run tile by tile; the bits are those of the whole table."""
+    rng = np.random.default_rng(5)
+    shape, axes, size = {"1d": ((3001,), (0,), (4999,)),
+                         "rows": ((7, 1500), (0, 1), (5, 2900)),
+                         "channels_last": ((1200, 3), (0,), (700,))}[layout]
+    x = (rng.random(shape) * 255).astype(np.uint8 if mode == "nearest" else np.float32)
+    kw = dict(axes=axes, mode=mode, antialias=antialias)
+    whole = rx.resize(x, size, **kw)
+    rx.clear_plan_cache()
+    monkeypatch.setattr(_resize, "TILE_TABLE_BYTES", 4096)
+    plan = _resize.core_plan(_resize._core_args(x.shape, size, None, axes, mode, "half_pixel",
+                                                "round_prefer_ceil", antialias, -0.75, False))
+    assert plan.tiled is not None
+    tiled = rx.resize(x, size, **kw)
+    np.testing.assert_array_equal(tiled, whole)
+    if mode in ("nearest", "linear") and not antialias:
+        ref.assert_matches(tiled, ref.reference_resize(x, size, axes=axes, mode=mode),
+                           x.dtype, mode)
+
+
+@pytest.mark.slow
+def test_nearest_on_an_axis_of_more_than_2_31_elements():
+    """SPEC §8 / issue 11: 2^31 + 5 -> 2^31 + 9 uint8 elements in about 4 GiB of in + out."""
+    n_in, n_out = 2**31 + 5, 2**31 + 9
+    x = np.zeros(n_in, np.uint8)
+    x[:256] = np.arange(256)
+    x[-256:] = np.arange(256)
+    y = rx.resize(x, [n_out], mode="nearest")
+    assert y.shape == (n_out,)
+    for o in (0, 1, 100, 255, n_out // 2, n_out - 256, n_out - 1):
+        i = ref.nearest_index(ref.source_coordinate(o, n_in, n_out), n_in)
+        assert y[o] == x[i], o
