@@ -30,7 +30,7 @@ import numpy as np
 
 from . import _dtypes
 from ._errors import ResamplexError, UnsupportedError, bad_choice, bad_value
-from ._checks import as_array, check_allocation, check_out_early
+from ._checks import as_array, check_allocation, check_out_early, finite_float
 from ._checks import check_threads as _check_threads, ndim as _ndim
 from ._engine.plan import PLANS, Plan
 from ._tables import AxisTable
@@ -224,10 +224,6 @@ _AXIS_NAMES = {3: ("L",), 4: ("H", "W"), 5: ("D", "H", "W")}
 _FORMATS = {"NCL": (3, (2,)), "NLC": (3, (1,)), "NCHW": (4, (2, 3)), "NHWC": (4, (1, 2))}
 
 
-def _as_array(x: Any) -> np.ndarray:
-    return as_array(x, "x")
-
-
 def _check_rank(op: str, x: np.ndarray, ranks: Sequence[int], layouts: str) -> None:
     if x.ndim not in ranks:
         raise UnsupportedError(f"x: ascend.{op} takes {layouts} arrays; got {x.ndim}-D "
@@ -246,17 +242,6 @@ def _check_output_size(output_size: Any, names: Sequence[str]) -> tuple[int, ...
     return tuple(int(v) for v in sizes)
 
 
-def _real(value: Any) -> float | None:
-    """``value`` as a finite float, or None if it is not a finite real number."""
-    if not isinstance(value, numbers.Real) or isinstance(value, (bool, np.bool_)):
-        return None
-    try:
-        v = float(value)
-    except OverflowError:
-        return None
-    return v if math.isfinite(v) else None
-
-
 def _to_float32(v: float) -> np.float32:
     """Round to float32; out-of-range values become inf (checked by the callers)."""
     with np.errstate(over="ignore"):
@@ -266,7 +251,7 @@ def _to_float32(v: float) -> np.float32:
 def _check_attr(name: str, value: Any) -> np.float32:
     """An operator-level ratio attribute (input/output; 0 = derive from the sizes), as the
     float32 the operator stores."""
-    v = _real(value)
+    v = finite_float(value)
     if v is None or v < 0 or not math.isfinite(_to_float32(v)):
         raise bad_value(name, value, "a finite float32 ratio input/output >= 0 "
                         "(0 derives it from the sizes)")
@@ -277,7 +262,7 @@ def _check_scale(name: str, value: Any) -> float | None:
     """An aclnn-level scale (output/input, as PyTorch's; None or 0 = derive from the sizes)."""
     if value is None:
         return None
-    s = _real(value)
+    s = finite_float(value)
     if s is None or s < 0:
         raise bad_value(name, value, "None or a finite scale output/input >= 0 "
                         "(None or 0 derives it from the sizes)")
@@ -389,7 +374,7 @@ def upsample_nearest(x: Any, output_size: Sequence[int], *, scales_h: float = 0.
     array([0., 0., 1.], dtype=float32)
     """
     op = "upsample_nearest"
-    x = _as_array(x)
+    x = as_array(x, "x")
     _check_support(op, product, x.dtype)
     _check_rank(op, x, (3, 4), "3-D (N, C, L) / (N, L, C) or 4-D (N, C, H, W) / (N, H, W, C)")
     if data_format is None:
@@ -426,7 +411,7 @@ def _aclnn(op: str, x: Any, output_size: Any, n_spatial: int,
     ``same_size_is_one``: the 4-D operator's shortcut (ratio 1 for an unchanged length);
     ``all_or_none``: the 3-D rule (reciprocals only if every scale is > 0).
     """
-    x = _as_array(x)
+    x = as_array(x, "x")
     _check_support(op, product, x.dtype)
     rank = n_spatial + 2
     names = _AXIS_NAMES[rank]

@@ -62,7 +62,7 @@ import numpy as np
 
 from . import _dtypes
 from ._errors import ResamplexError, UnsupportedError, bad_value
-from ._checks import as_array, check_allocation
+from ._checks import as_array, check_allocation, is_int, is_real
 from ._checks import ndim as _ndim
 from ._engine._exec import call_key
 from ._engine.plan import PLANS, CallMemo, Plan
@@ -334,19 +334,11 @@ def support_table_markdown() -> str:
 
 # ------------------------------------------------------------------------------ parameters
 
-def _is_int(v: Any) -> bool:
-    return isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_))
-
-
-def _is_real(v: Any) -> bool:
-    return isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_))
-
-
 def _parse_enum(name: str, value: Any, enum_cls: type[enum.IntEnum], prefix: str,
                 accepted: str) -> Any:
     if isinstance(value, enum_cls):
         return value
-    if _is_int(value):
+    if is_int(value):
         try:
             return enum_cls(int(value))
         except ValueError:
@@ -361,7 +353,7 @@ def _parse_enum(name: str, value: Any, enum_cls: type[enum.IntEnum], prefix: str
 def _feature_level(value: Any) -> FeatureLevel:
     if isinstance(value, FeatureLevel):
         return value
-    if _is_int(value):
+    if is_int(value):
         try:
             return FeatureLevel(int(value))
         except ValueError:
@@ -389,10 +381,6 @@ def _rounding_direction(value: Any) -> AxisDirection:
                        "'DML_AXIS_DIRECTION_DECREASING' or dml.AxisDirection")
 
 
-def _as_array(x: Any, name: str) -> np.ndarray:
-    return as_array(x, name)
-
-
 def _float32_params(name: str, values: Any, ndim: int, *, positive: bool,
                     what: str = "x") -> tuple[np.ndarray, tuple[float, ...]]:
     """One finite number per dimension, as the float32 values DirectML's desc holds.
@@ -409,7 +397,7 @@ def _float32_params(name: str, values: Any, ndim: int, *, positive: bool,
         raise ResamplexError(f"{name}: expected {ndim} entries, one per dimension of the "
                              f"{ndim}-D {what}; got {len(seq)}: {values!r}")
     for v in seq:
-        if not _is_real(v) or not math.isfinite(float(v)) or (positive and float(v) <= 0):
+        if not is_real(v) or not math.isfinite(float(v)) or (positive and float(v) <= 0):
             raise bad_value(name, values, accepted)
     with np.errstate(over="ignore", under="ignore"):
         f32 = np.array([float(v) for v in seq], dtype=np.float64).astype(np.float32)
@@ -426,7 +414,7 @@ def _shape_param(name: str, value: Any, ndim: int, what: str) -> tuple[int, ...]
     if value is None or isinstance(value, (str, bytes)) or _ndim(value) != 1:
         raise bad_value(name, value, accepted)
     seq = tuple(v.item() if isinstance(v, (np.generic, np.ndarray)) else v for v in value)
-    if len(seq) != ndim or not all(_is_int(v) and v >= 0 for v in seq):
+    if len(seq) != ndim or not all(is_int(v) and v >= 0 for v in seq):
         raise bad_value(name, value, accepted)
     return tuple(int(v) for v in seq)
 
@@ -611,7 +599,7 @@ def _resample(operator: str, x: Any, scales: Any, input_pixel_offsets: Any,
         plan = _CALLS.plan(raw)
         if plan is not None:
             return plan(x, out=out, threads=threads, rounding=rounding)
-    x = _as_array(x, "x")
+    x = as_array(x, "x")
     level = _feature_level(feature_level)
     mode = _interpolation_mode(interpolation_mode)
     nearest_rule = _nearest_rule(rounding_direction)
@@ -674,7 +662,7 @@ def resample(x: Any, scales: Sequence[float], *, interpolation_mode: Any,
     >>> dml.resample(np.array([0, 1], np.float32), [2.0], interpolation_mode="linear")
     array([0.  , 0.25, 0.75, 1.  ], dtype=float32)
     """
-    x = _as_array(x, "x")
+    x = as_array(x, "x")
     return _resample("DML_RESAMPLE", x, scales, [0.5] * x.ndim, [-0.5] * x.ndim,
                      interpolation_mode=interpolation_mode, rounding_direction=_HalfUp.RULE, antialiased=False,
                      output_shape=output_shape, out=out, feature_level=feature_level,
@@ -798,7 +786,7 @@ def upsample_2d(x: Any, scale_size: Sequence[int], *, interpolation_mode: Any,
     array([[0.  , 0.25, 0.75, 1.  ]], dtype=float32)
     """
     operator = "DML_UPSAMPLE_2D"
-    x = _as_array(x, "x")
+    x = as_array(x, "x")
     level = _feature_level(feature_level)
     mode = _interpolation_mode(interpolation_mode)
     _check_support(operator, x.ndim, x.dtype, level)
@@ -807,7 +795,7 @@ def upsample_2d(x: Any, scale_size: Sequence[int], *, interpolation_mode: Any,
         raise bad_value("scale_size", scale_size, accepted)
     factors = tuple(v.item() if isinstance(v, (np.generic, np.ndarray)) else v
                     for v in scale_size)
-    if len(factors) != 2 or not all(_is_int(k) for k in factors):
+    if len(factors) != 2 or not all(is_int(k) for k in factors):
         raise bad_value("scale_size", scale_size, accepted)
     for name, k, n_in in zip(("height", "width"), factors, x.shape[-2:]):
         limit = 0xFFFFFFFF // n_in if n_in else 0xFFFFFFFF
@@ -839,7 +827,7 @@ def _resample_grad(operator: str, forward: str, output_gradient: Any, input_shap
                    scales: Any, input_pixel_offsets: Any, output_pixel_offsets: Any, *,
                    interpolation_mode: Any, rounding_direction: Any, out: Any,
                    feature_level: Any, threads: Any) -> np.ndarray:
-    g = _as_array(output_gradient, "output_gradient")
+    g = as_array(output_gradient, "output_gradient")
     level = _feature_level(feature_level)
     mode = _interpolation_mode(interpolation_mode)
     nearest_rule = _nearest_rule(rounding_direction)
