@@ -23,7 +23,7 @@ import numpy.typing as npt
 from . import _dtypes
 from ._engine import _fixed, _gather, _taps
 from ._errors import ResamplexError, UnsupportedError, bad_choice, bad_value
-from ._tables import NEAREST_MODES, TRANSFORMS, AxisTable, core_table
+from ._tables import NEAREST_MODES, TRANSFORMS, AxisSpec, AxisTable, core_table
 
 MODES = ("nearest", "linear", "cubic", "area")
 
@@ -678,25 +678,28 @@ def _core_args(in_shape: Any, size: Any, scale: Any, axes: Any, mode: Any,
 
 def _check_plan_size(key: tuple[Any, ...], itemsize: int) -> None:
     """Refuse outputs (and tables) too big to allocate, before building anything."""
-    shape, axes, lengths, scales, mode = key[:5]
-    antialias = key[-1]
+    shape, axes, lengths, scales, mode, transform, nearest_mode, cubic_a, exclude, antialias = key
     out_shape = list(shape)
     for a, n in zip(axes, lengths):
         out_shape[a] = n
     check_allocation(math.prod(out_shape) * itemsize, "size")
-    # Tables (dense while built), even when another axis is empty and the output has no
-    # element: up to 4 taps of 48 bytes of working arrays per output; area and antialias
-    # windows cover the input about twice more; the antialiased cubic window grows with the
-    # shrink factor r (2 ceil(2r) + 1 taps per output).
-    taps = 0
+    # Tables, even when another axis is empty and the output has no element: the native
+    # builders allocate the CSR table and a scratch of one output's taps
+    # (AxisSpec.nbytes_estimate); the plan then keeps up to twice that again (the dense form
+    # of the innermost axis, byte offsets, weights cast to the compute type). Windows that
+    # grow with 1/scale (area, antialias) are clipped to the input, so a tiny scale costs at
+    # most n_in taps per output; if those tables are what does not fit, scale is the cause.
+    nbytes = 0
+    widened = False
     for a, n, s in zip(axes, lengths, scales):
-        taps += 4 * n
-        if mode == "area" or antialias:
-            taps += 2 * shape[a]
-        if antialias and mode == "cubic" and n:
-            r = 1.0 / s if s is not None else shape[a] / n
-            taps += n * (2 * math.ceil(min(2.0 * r, 2.0**62)) + 1)  # no OverflowError on inf
-    check_allocation(taps * 48, "size")
+        if shape[a] == 0:
+            continue
+        spec = AxisSpec(shape[a], n, s, mode=mode, transform=transform,
+                        nearest_mode=nearest_mode, cubic_a=cubic_a, exclude_outside=exclude,
+                        antialias=antialias)
+        nbytes += 3 * spec.nbytes_estimate()
+        widened |= s is not None and spec.taps_bound > 4
+    check_allocation(nbytes, "scale" if widened else "size")
 
 
 @lru_cache(maxsize=64)
