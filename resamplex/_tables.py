@@ -22,17 +22,13 @@ from typing import Any
 import numpy as np
 
 from ._engine import _tablegen
-from ._engine._tablegen import Kernel, Scheme
+from ._engine._tablegen import Kernel, NearestRule, Scheme, Transform
 
-TRANSFORMS = (
-    "half_pixel",
-    "pytorch_half_pixel",
-    "half_pixel_symmetric",
-    "align_corners",
-    "asymmetric",
-    "tf_half_pixel_for_nn",
-)
-NEAREST_MODES = ("round_prefer_ceil", "round_prefer_floor", "floor", "ceil")
+# The names, in the order the native builder numbers them (defined once, in _tablegen.pyx):
+# "half_pixel", "pytorch_half_pixel", "half_pixel_symmetric", "align_corners", "asymmetric",
+# "tf_half_pixel_for_nn"; "round_prefer_ceil", "round_prefer_floor", "floor", "ceil".
+TRANSFORMS = tuple(t.name.removeprefix("T_").lower() for t in Transform)
+NEAREST_MODES = tuple(n.name.removeprefix("N_").lower() for n in NearestRule)
 
 
 @dataclass(frozen=True, eq=False)
@@ -248,6 +244,9 @@ class AxisSpec:
                  exclude_outside: bool = False, antialias: bool = False):
         n_in, n_out = int(n_in), int(n_out)
         self.n_in, self.n_out = n_in, n_out
+        self._request = (n_in, n_out, scale, dict(
+            mode=mode, transform=transform, nearest_mode=nearest_mode, cubic_a=cubic_a,
+            exclude_outside=exclude_outside, antialias=antialias))
         self.filter = filt = FILTERS[mode]
         r = 1.0 / scale if scale is not None else (n_in / n_out if n_out else 1.0)
         scheme = filt.scheme
@@ -308,6 +307,16 @@ class AxisSpec:
         # (its widest window), which a size check has no need of.
         return _tablegen.TableBuilder(**self._args)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled as its request (a task can build its own tiles); the builder is remade.
+        n_in, n_out, scale, kw = self._request
+        return _spec_from_request, (n_in, n_out, scale, kw)
+
+    def __repr__(self) -> str:
+        n_in, n_out, scale, kw = self._request
+        opts = ", ".join(f"{k}={v!r}" for k, v in kw.items())
+        return f"AxisSpec({n_in} -> {n_out}, scale={scale!r}, {opts})"
+
     @property
     def taps_bound(self) -> int:
         """An upper bound on the taps of any output (O(1)): size buffers by it."""
@@ -354,6 +363,11 @@ class AxisSpec:
         w = np.empty((o1 - o0, k), dtype=np.float64)
         self._builder.dense_into(o0, o1, k, idx.reshape(-1), w.reshape(-1))
         return idx, w
+
+
+def _spec_from_request(n_in: int, n_out: int, scale: float | None,
+                       kw: dict[str, Any]) -> AxisSpec:
+    return AxisSpec(n_in, n_out, scale, **kw)
 
 
 def core_table(n_in: int, n_out: int, scale: float | None, *, mode: str, transform: str,

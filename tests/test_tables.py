@@ -379,6 +379,17 @@ def test_dense_row_without_taps_is_positive_zero():
     assert not np.signbit(w[0, 0]) and w[0, 0] == 0 and w[1, 0] == 0.5
 
 
+def test_spec_pickles_as_its_request():
+    import pickle
+    spec = AxisSpec(37, 11, 0.3, mode="cubic", transform="asymmetric", cubic_a=-0.5,
+                    exclude_outside=True, antialias=True)
+    back = pickle.loads(pickle.dumps(spec))
+    a, b = spec.table(2, 9), back.table(2, 9)
+    assert (a.ptr.tobytes(), a.idx.tobytes(), a.w.tobytes()) == \
+        (b.ptr.tobytes(), b.idx.tobytes(), b.w.tobytes())
+    assert repr(back) == repr(spec)
+
+
 def test_range_errors():
     spec = AxisSpec(4, 8, None, mode="linear", transform="half_pixel")
     for o0, o1 in ((-1, 2), (3, 2), (0, 9)):
@@ -388,7 +399,7 @@ def test_range_errors():
         spec.dense(0, 8, k=1)  # linear rows have two taps
 
 
-def test_registry_drives_the_builder():
+def test_registry_kernels():
     assert set(FILTERS) == {"nearest", "linear", "cubic", "area"}
     for f in FILTERS.values():
         assert f.support > 0

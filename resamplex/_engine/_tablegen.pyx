@@ -2,9 +2,9 @@
 """The core ``resize`` axis tables, built by compiled loops for any range of outputs.
 
 One ``TableBuilder`` holds everything that decides one axis's table (sizes, scale, coordinate
-transform, filter scheme and its parameters); ``csr(o0, o1)``, ``dense(o0, o1, k)`` and
-``stats(o0, o1)`` build or count the taps of outputs ``o0 .. o1 - 1`` only, so a long axis can be
-built tile by tile with memory bounded by the tile. The arithmetic is that of the NumPy builders
+transform, filter scheme and its parameters); ``csr``/``csr_into``, ``dense_into`` and ``stats``
+build or count the taps of outputs ``o0 .. o1 - 1`` only, with the GIL released, so a long axis
+can be built tile by tile with memory bounded by the tile (scratch: a few rows of taps). The arithmetic is that of the NumPy builders
 this module replaced (``resamplex._tables`` documents the formulas), operation for operation in
 float64 (the build passes ``-ffp-contract=off``), so every table is bit for bit what they gave:
 
@@ -37,7 +37,7 @@ when ``n_out >= 1``; ``0 <= o0 <= o1 <= n_out``; output arrays C-contiguous and 
 (checked by the Python-facing methods here, which raise ``ValueError``).
 """
 
-from libc.math cimport floor, ceil, fabs, isfinite, isnan, INFINITY
+from libc.math cimport copysign, fabs, isfinite, isnan, INFINITY
 from libc.stdint cimport int64_t
 from libc.stdlib cimport malloc, free
 
@@ -52,7 +52,7 @@ cpdef enum Scheme:
     SCHEME_AA_TRIANGLE = 4
     SCHEME_WINDOW = 5
 
-# Coordinate transforms, in the order of resamplex._tables.TRANSFORMS.
+# Coordinate transforms; resamplex._tables.TRANSFORMS is made from these names, in this order.
 cpdef enum Transform:
     T_HALF_PIXEL = 0
     T_PYTORCH_HALF_PIXEL = 1
@@ -61,7 +61,7 @@ cpdef enum Transform:
     T_ASYMMETRIC = 4
     T_TF_HALF_PIXEL_FOR_NN = 5
 
-# Nearest rules, in the order of resamplex._tables.NEAREST_MODES.
+# Nearest rules; resamplex._tables.NEAREST_MODES is made from these names, in this order.
 cpdef enum NearestRule:
     N_ROUND_PREFER_CEIL = 0
     N_ROUND_PREFER_FLOOR = 1
@@ -107,7 +107,7 @@ cdef struct Spec:
     double ka8
     double ka4
     int64_t support      # TAPS: 2 * support taps; WINDOW: the filter's support
-    int64_t half         # WINDOW exact: ceil(support * r)
+    int64_t half         # WINDOW exact: ceil_d(support * r)
     int64_t window       # WINDOW exact: 2 * half + 1
     bint exact           # WINDOW: exact (True) or folded
     double r_clamp       # WINDOW folded, AA_TRIANGLE overflow: r beyond which weights stop changing
@@ -144,6 +144,29 @@ cdef inline double np_minimum(double a, double b) noexcept nogil:
 
 cdef inline double np_clip(double x, double lo, double hi) noexcept nogil:
     return np_minimum(np_maximum(x, lo), hi)
+
+
+cdef inline double floor_d(double x) noexcept nogil:
+    # IEEE floor (signed zeros, NaN and infinities included), without the libm call that the
+    # portable x86-64 build makes of floor(): truncate through int64 below 2^52, where every
+    # double with a fraction lives.
+    cdef double t
+    if not (fabs(x) < 4503599627370496.0):
+        return x
+    t = <double>(<int64_t>x)
+    if t > x:
+        t = t - 1.0
+    return copysign(0.0, x) if t == 0.0 else t
+
+
+cdef inline double ceil_d(double x) noexcept nogil:
+    cdef double t
+    if not (fabs(x) < 4503599627370496.0):
+        return x
+    t = <double>(<int64_t>x)
+    if t < x:
+        t = t + 1.0
+    return copysign(0.0, x) if t == 0.0 else t
 
 
 cdef inline int64_t to_index(double x) noexcept nogil:
@@ -229,7 +252,15 @@ cdef int64_t merge_sorted(int64_t* idx, double* w, int64_t n) noexcept nogil:
 # ------------------------------------------------------------------------ coordinates
 
 cdef inline double coordinate(const Spec* s, int64_t o) noexcept nogil:
-    """``source_coordinates``: input coordinate of output ``o`` (float64, SPEC section 2)."""
+    """Input coordinate ``u(o)`` of output ``o`` (float64, SPEC section 2), ``r = 1/scale``:
+
+    half_pixel ``(o + 0.5) r - 0.5``, pytorch_half_pixel the same but 0 when ``n_out == 1``,
+    half_pixel_symmetric ``(2o + 1 - n_out) / (2 scale) + (n_in - 1) / 2`` (ONNX's offset
+    folded in; without a scale it is half_pixel), align_corners ``o (n_in - 1) / (n_out - 1)``
+    (0 when ``n_out == 1``), asymmetric ``o r``, tf_half_pixel_for_nn ``(o + 0.5) r``. Without
+    a scale each is one division of exactly computed terms (``((2o + 1) n_in - n_out) /
+    (2 n_out)``), so a coordinate that is an integer or half-integer in exact arithmetic is
+    exact (what decides nearest ties)."""
     cdef double of = <double>o
     cdef int t = s.transform
     if t == T_ALIGN_CORNERS:
@@ -279,10 +310,10 @@ cdef inline int64_t edge_row(const Spec* s, bint last, int64_t* idx, double* w) 
 
 # ------------------------------------------------------------------------ nearest, linear
 
-cdef int64_t row_nearest(const Spec* s, int64_t o, Scratch* sc, int64_t* idx,
+cdef inline int64_t row_nearest(const Spec* s, int64_t o, Scratch* sc, int64_t* idx,
                          double* w) noexcept nogil:
     cdef double u = coordinate(s, o)
-    cdef double k = floor(u)
+    cdef double k = floor_d(u)
     cdef double frac = u - k
     if s.rule == N_ROUND_PREFER_CEIL:
         k = k + (1.0 if frac >= 0.5 else 0.0)
@@ -295,10 +326,10 @@ cdef int64_t row_nearest(const Spec* s, int64_t o, Scratch* sc, int64_t* idx,
     return 1
 
 
-cdef int64_t row_linear(const Spec* s, int64_t o, Scratch* sc, int64_t* idx,
+cdef inline int64_t row_linear(const Spec* s, int64_t o, Scratch* sc, int64_t* idx,
                         double* w) noexcept nogil:
     cdef double u = coordinate(s, o)
-    cdef double i0 = floor(u)
+    cdef double i0 = floor_d(u)
     cdef double f = (u - i0) if isfinite(u) else 0.0
     cdef int64_t base = to_index(np_clip(i0, -1.0, s.n_in_d))
     cdef int64_t lo = clamp_i(base, 0, s.n_in - 1)
@@ -325,7 +356,8 @@ cdef int64_t row_linear(const Spec* s, int64_t o, Scratch* sc, int64_t* idx,
 # ------------------------------------------------------------------------ Keys cubic
 
 cdef inline double keys(const Spec* s, double d) noexcept nogil:
-    """``keys_kernel``: the Keys cubic at distance ``d`` (both pieces evaluated, then chosen)."""
+    """The Keys cubic at distance ``d`` (``resamplex._tables.keys_kernel``; both pieces
+    evaluated, then one chosen, as ``np.where`` did)."""
     cdef double near = (s.ka2 * d - s.ka3) * d * d + 1.0
     cdef double far = ((s.a * d - s.ka5) * d + s.ka8) * d - s.ka4
     if d <= 1.0:
@@ -340,7 +372,7 @@ cdef double keys_weight(const Spec* s, double d) noexcept nogil:
 
 
 cdef void keys_taps_weights(const Spec* s, double t, double* w) noexcept nogil:
-    # ``keys_weights``: distances t + 1, t, 1 - t, 2 - t of the taps i0 - 1 .. i0 + 2.
+    # The taps i0 - 1 .. i0 + 2 sit at distances t + 1, t, 1 - t, 2 - t.
     w[0] = keys(s, t + 1.0)
     w[1] = keys(s, t)
     w[2] = keys(s, 1.0 - t)
@@ -372,11 +404,11 @@ cdef double keys_outside_mass(const Spec* s, double u, double r, double first,
                               double last) noexcept nogil:
     """Sum of ``W(|i - u| / r)`` over the integers ``i`` in ``[first, last]`` within the window
     ``|i - u| < 2 r``, in closed form: four pieces (far and near, each side of ``u``)."""
-    cdef double m = floor(u)
-    cdef double near_lo = ceil(u - r)           # left side: d <= 1 from here to m
-    cdef double far_lo = floor(u - 2.0 * r) + 1.0
-    cdef double near_hi = floor(u + r)          # right side: d <= 1 from m + 1 to here
-    cdef double far_hi = ceil(u + 2.0 * r) - 1.0
+    cdef double m = floor_d(u)
+    cdef double near_lo = ceil_d(u - r)           # left side: d <= 1 from here to m
+    cdef double far_lo = floor_d(u - 2.0 * r) + 1.0
+    cdef double near_hi = floor_d(u + r)          # right side: d <= 1 from m + 1 to here
+    cdef double far_hi = ceil_d(u + 2.0 * r) - 1.0
     cdef double total = 0.0
     total += keys_piece_sum(s, fmax2(far_lo, first), fmin2(near_lo - 1.0, last), u, r, False)
     total += keys_piece_sum(s, fmax2(near_lo, first), fmin2(m, last), u, r, True)
@@ -387,9 +419,12 @@ cdef double keys_outside_mass(const Spec* s, double u, double r, double first,
 
 cdef int64_t row_taps(const Spec* s, int64_t o, Scratch* sc, int64_t* idx,
                       double* w) noexcept nogil:
-    """``cubic_taps``: ``2 * support`` taps around ``floor(u)``, clamped (or excluded)."""
+    """``2 * support`` taps around ``floor(u)`` weighted at the fraction ``t = u - floor(u)``
+    (0 for an infinite ``u``), clamped to the edges and merged; or, with ``exclude_outside``,
+    the outside taps zeroed and the rest divided by their row sum (a row left with 0 reads the
+    nearest edge sample)."""
     cdef double u = coordinate(s, o)
-    cdef double i0 = floor(u)
+    cdef double i0 = floor_d(u)
     cdef double t = (u - i0) if isfinite(u) else 0.0
     cdef int64_t S = s.support
     cdef int64_t n = 2 * S
@@ -428,7 +463,9 @@ cdef int64_t row_taps(const Spec* s, int64_t o, Scratch* sc, int64_t* idx,
 
 cdef int64_t row_area(const Spec* s, int64_t o, Scratch* sc, int64_t* idx,
                       double* w) noexcept nogil:
-    """``area_taps``: overlap of each input pixel with the footprint, normalised."""
+    """Box filter: input pixel ``[i, i + 1)`` weighted by its overlap with the footprint
+    ``[o r, (o + 1) r)`` clipped to ``[0, n_in]``, divided by the row sum; ``area_k`` taps
+    from ``clip(floor(lo))``; a footprint outside the input reads the edge pixel."""
     cdef double of = <double>o
     cdef double lo, hi, lo_c, hi_c, total
     cdef int64_t start, j, n
@@ -441,7 +478,7 @@ cdef int64_t row_area(const Spec* s, int64_t o, Scratch* sc, int64_t* idx,
     else:
         lo = (of * s.n_in_d) / s.n_out_d
         hi = ((of + 1.0) * s.n_in_d) / s.n_out_d
-    start = to_index(np_clip(floor(lo), 0.0, s.nin_m1_d))
+    start = to_index(np_clip(floor_d(lo), 0.0, s.nin_m1_d))
     lo_c = np_clip(lo, 0.0, s.n_in_d)
     hi_c = np_clip(hi, 0.0, s.n_in_d)
     for j in range(k):
@@ -466,12 +503,12 @@ cdef int64_t row_area(const Spec* s, int64_t o, Scratch* sc, int64_t* idx,
 
 cdef double triangle_mass(double u, double r, double first, double last,
                           bint* overflow) noexcept nogil:
-    """``_triangle_mass`` of one row: ``sum(max(0, 1 - |i - u| / r))`` over the integers in
-    ``[first, last]``, two arithmetic series. Sets ``overflow`` when an intermediate the
-    result depends on is not finite (coordinates near the float64 limit)."""
-    cdef double lo = np_maximum(first, floor(u - r) + 1.0)
-    cdef double hi = np_minimum(last, ceil(u + r) - 1.0)
-    cdef double m = floor(u)
+    """``resamplex._tables._triangle_mass`` of one row: ``sum(max(0, 1 - |i - u| / r))`` over
+    the integers in ``[first, last]``, two arithmetic series. Sets ``overflow`` when an
+    intermediate the result depends on is not finite (coordinates near the float64 limit)."""
+    cdef double lo = np_maximum(first, floor_d(u - r) + 1.0)
+    cdef double hi = np_minimum(last, ceil_d(u + r) - 1.0)
+    cdef double m = floor_d(u)
     cdef double total = 0.0
     cdef double a, b, n, v
     cdef int seg
@@ -551,8 +588,8 @@ cdef int64_t row_aa_triangle_folded(const Spec* s, int64_t o, Scratch* sc, int64
     filter)."""
     cdef double r = s.r_clamp
     cdef double uc = scaled_coordinate(s, o) * r
-    cdef double start = np_clip(floor(uc - r) + 1.0, 0.0, s.n_in_d)
-    cdef double stop = np_clip(ceil(uc + r), 0.0, s.n_in_d)
+    cdef double start = np_clip(floor_d(uc - r) + 1.0, 0.0, s.n_in_d)
+    cdef double stop = np_clip(ceil_d(uc + r), 0.0, s.n_in_d)
     cdef int64_t count = to_index(stop - start) if stop > start else 0
     cdef int64_t j
     cdef double left, right, inner, total
@@ -573,14 +610,18 @@ cdef int64_t row_aa_triangle_folded(const Spec* s, int64_t o, Scratch* sc, int64
 
 cdef int64_t row_aa_triangle(const Spec* s, int64_t o, Scratch* sc, int64_t* idx,
                              double* w) noexcept nogil:
-    """``antialias_linear_taps`` of one row (see ``resamplex._tables``)."""
+    """``resamplex._tables.antialias_linear_taps`` of one row: the in-range taps
+    ``max(0, 1 - |i - u| / r)`` (``k_max`` slots, zero-padded, for the row sum), the masses
+    left and right of the input on the edge taps (dropped with ``exclude_outside`` when the
+    in-range taps carry weight), divided by the total; ``u = +-inf`` reads the last / first
+    sample."""
     cdef double u = coordinate(s, o)
     cdef double r = s.r
     cdef bint pos_inf = u == INFINITY
     cdef bint neg_inf = u == -INFINITY
     cdef double uf = 0.0 if (pos_inf or neg_inf) else u
-    cdef double start = np_clip(floor(uf - r) + 1.0, 0.0, s.n_in_d)
-    cdef double stop = np_clip(ceil(uf + r), 0.0, s.n_in_d)
+    cdef double start = np_clip(floor_d(uf - r) + 1.0, 0.0, s.n_in_d)
+    cdef double stop = np_clip(ceil_d(uf + r), 0.0, s.n_in_d)
     cdef double cnt = np_maximum(stop - start, 0.0)
     cdef int64_t count = to_index(cnt)
     cdef int64_t k = s.k_max
@@ -588,6 +629,9 @@ cdef int64_t row_aa_triangle(const Spec* s, int64_t o, Scratch* sc, int64_t* idx
     cdef double left, right, inner, total, i
     cdef bint overflow = False
     cdef double* buf = sc.buf
+    # Folded rows read up to every input sample: only where the caller sized the buffers so
+    # (AxisSpec does where |u| + r can reach float64's limit; nowhere else can a row overflow).
+    cdef bint folds = s.row_cap >= s.n_in and s.buf_cap >= s.n_in
     for j in range(k):
         i = start + <double>j
         if i < stop and not (pos_inf or neg_inf):
@@ -600,14 +644,14 @@ cdef int64_t row_aa_triangle(const Spec* s, int64_t o, Scratch* sc, int64_t* idx
     else:
         left = triangle_mass(uf, r, -INFINITY, -1.0, &overflow)
         right = triangle_mass(uf, r, s.n_in_d, INFINITY, &overflow)
-        if overflow:
+        if overflow and folds:
             return row_aa_triangle_folded(s, o, sc, idx, w)
     inner = row_sum(buf, k)
     if s.exclude and inner > 0:
         left = 0.0
         right = 0.0
     total = left + inner + right
-    if not (pos_inf or neg_inf) and not (isfinite(total) and total > 0):
+    if folds and not (pos_inf or neg_inf) and not (isfinite(total) and total > 0):
         return row_aa_triangle_folded(s, o, sc, idx, w)
     return emit_triangle(s, left, right, total, buf, start, count, idx, w)
 
@@ -619,8 +663,8 @@ cdef int64_t triangle_k_max(const Spec* s) noexcept nogil:
     for o in range(s.n_out):
         u = coordinate(s, o)
         uf = u if isfinite(u) else 0.0
-        start = np_clip(floor(uf - s.r) + 1.0, 0.0, s.n_in_d)
-        stop = np_clip(ceil(uf + s.r), 0.0, s.n_in_d)
+        start = np_clip(floor_d(uf - s.r) + 1.0, 0.0, s.n_in_d)
+        stop = np_clip(ceil_d(uf + s.r), 0.0, s.n_in_d)
         c = to_index(np_maximum(stop - start, 0.0))
         if c > best:
             best = c
@@ -692,7 +736,7 @@ cdef double win_raw_fn(const Window* c, int64_t j) noexcept nogil:
 
 cdef int64_t row_window_exact(const Spec* s, int64_t o, Scratch* sc, int64_t* idx,
                               double* w) noexcept nogil:
-    """``antialias_cubic_taps`` of one row: the ``2 * half + 1`` taps around ``floor(u)``
+    """An antialiased cubic row: the ``2 * half + 1`` taps around ``floor(u)``
     weighted ``W(|i - u| / r)``, normalised over the whole window, then clamped and merged
     (or, with ``exclude_outside``, the in-range taps renormalised)."""
     cdef Window c
@@ -703,7 +747,7 @@ cdef int64_t row_window_exact(const Spec* s, int64_t o, Scratch* sc, int64_t* id
     c.u = coordinate(s, o)
     if not isfinite(c.u):
         return edge_row(s, c.u > 0, idx, w)
-    c.b0 = <int64_t>floor(c.u) - s.half
+    c.b0 = <int64_t>floor_d(c.u) - s.half
     c.buf = NULL
     if K <= WINDOW_BUFFER:
         for j in range(K):
@@ -760,12 +804,14 @@ cdef int64_t row_window_folded(const Spec* s, int64_t o, Scratch* sc, int64_t* i
     if not isfinite(u):  # not reached: below r_clamp, |u| < 2^150
         return edge_row(s, u > 0, idx, w)
     reach = <double>s.support * r
-    lo_d = np_clip(floor(u - reach) + 1.0, 0.0, s.n_in_d)
-    hi_d = np_clip(ceil(u + reach) - 1.0, -1.0, s.nin_m1_d)
+    lo_d = np_clip(floor_d(u - reach) + 1.0, 0.0, s.n_in_d)
+    hi_d = np_clip(ceil_d(u + reach) - 1.0, -1.0, s.nin_m1_d)
     lo = to_index(lo_d)
     hi = to_index(hi_d)
     if lo > hi:  # the window lies wholly on one side of the input
         return edge_row(s, not (u < 0), idx, w)
+    if hi - lo + 1 > s.row_cap:  # never (row_cap bounds the window); the buffer is that long
+        hi = lo + s.row_cap - 1
     for i in range(lo, hi + 1):
         d = fabs((<double>i - u) / r)
         w[n] = s.weight(s, d)
@@ -793,6 +839,25 @@ cdef int64_t row_window_folded(const Spec* s, int64_t o, Scratch* sc, int64_t* i
 
 
 # ------------------------------------------------------------------------ the builder
+
+cdef int64_t fill_csr(const Spec* s, row_fn row, int64_t o0, int64_t o1, Scratch* sc,
+                      int64_t* ptr, int64_t* idx, double* w) noexcept nogil:
+    # The most common schemes get loops of their own, where the row function is inlined.
+    cdef int64_t o, p = 0
+    if s.scheme == SCHEME_NEAREST:
+        for o in range(o0, o1):
+            p += row_nearest(s, o, sc, idx + p, w + p)
+            ptr[o - o0 + 1] = p
+    elif s.scheme == SCHEME_LINEAR:
+        for o in range(o0, o1):
+            p += row_linear(s, o, sc, idx + p, w + p)
+            ptr[o - o0 + 1] = p
+    else:
+        for o in range(o0, o1):
+            p += row(s, o, sc, idx + p, w + p)
+            ptr[o - o0 + 1] = p
+    return p
+
 
 cdef void _release(Scratch* sc) noexcept:
     free(sc.idx)
@@ -932,9 +997,7 @@ cdef class TableBuilder:
         ip = &idx[0]
         wp = &w[0]
         with nogil:
-            for o in range(o0, o1):
-                p += self.row(&self.s, o, &sc, ip + p, wp + p)
-                ptr[o - o0 + 1] = p
+            p = fill_csr(&self.s, self.row, o0, o1, &sc, &ptr[0], ip, wp)
         _release(&sc)
         return p
 
