@@ -19,7 +19,7 @@ from ._checks import (INTP_MAX, MAX_NDIM, as_array, check_allocation, check_thre
 from ._engine import _exec
 from ._engine.plan import PLANS, CallMemo, Plan, TiledAxis
 from ._errors import ResamplexError, UnsupportedError, bad_choice, bad_value
-from ._tables import NEAREST_MODES, TRANSFORMS, AxisTable, core_table, core_table_range
+from ._tables import NEAREST_MODES, TRANSFORMS, AxisSpec, AxisTable
 
 MODES = ("nearest", "linear", "cubic", "area")
 
@@ -168,29 +168,35 @@ def _core_args(in_shape: Any, size: Any, scale: Any, axes: Any, mode: Any,
 
 def _check_plan_size(key: tuple[Any, ...], itemsize: int) -> None:
     """Refuse outputs (and tables) too big to allocate, before building anything."""
-    shape, axes, lengths, scales, mode = key[:5]
-    antialias = key[-1]
+    shape, axes, lengths, scales, mode, transform, nearest_mode, cubic_a, exclude, antialias = key
     out_shape = list(shape)
     for a, n in zip(axes, lengths):
         out_shape[a] = n
     check_allocation(math.prod(out_shape) * itemsize, "size")
-    # Tables, even when another axis is empty and the output has no element: a long axis is
-    # built a tile at a time (TILE_TABLE_BYTES), a shorter one whole, with working arrays of
-    # about 48 bytes a tap while it is built.
-    total = 0.0
+    # Tables, even when another axis is empty and the output has no element: the native
+    # builders allocate the CSR table and a scratch of one output's taps
+    # (AxisSpec.nbytes_estimate); the plan then keeps up to twice that again (the dense form
+    # of the innermost axis, byte offsets, weights cast to the compute type). A long axis is
+    # built a tile at a time (_core_axis), so only a tile counts. Windows that grow with
+    # 1/scale (area, antialias) are clipped to the input, so a tiny scale costs at most n_in
+    # taps per output; if those tables are what does not fit, scale is the cause. A scale that
+    # stretches the windows far beyond what the sizes imply counts its whole table even when
+    # tiled: its work (outputs x taps) is what the memory bound stands for (never hang).
+    nbytes = 0
+    widened = False
     for a, n, s in zip(axes, lengths, scales):
-        if n == 0 or shape[a] == 0:
+        if shape[a] == 0 or n == 0:
             continue
-        per_output = 8 + 16 * _taps_estimate(shape[a], n, s, mode, antialias)
-        if n * per_output > TILE_TABLE_BYTES:  # built a tile at a time (at least one output)
-            n = min(n, max(1, TILE_TABLE_BYTES // 4 // int(per_output)))
-        total += n * per_output * 6
-        if antialias and mode == "cubic":
-            # The antialiased cubic builder still spans the whole stretched window
-            # (2 ceil(2r) + 1 taps per output).
-            r = 1.0 / s if s is not None else shape[a] / n
-            total += n * (2 * math.ceil(min(2.0 * r, 2.0**62)) + 1) * 48.0
-    check_allocation(int(min(total, 2.0**70)), "size")
+        kw = dict(mode=mode, transform=transform, nearest_mode=nearest_mode, cubic_a=cubic_a,
+                  exclude_outside=exclude, antialias=antialias)
+        spec = AxisSpec(shape[a], n, s, **kw)
+        stretched = False
+        if s is not None and spec.taps_bound > 4:
+            widened = True
+            stretched = spec.taps_bound > 2 * AxisSpec(shape[a], n, None, **kw).taps_bound + 4
+        tile = n if stretched else min(n, _tile_length(spec))
+        nbytes += 3 * spec.nbytes_estimate(0, tile)
+    check_allocation(nbytes, "scale" if widened else "size")
 
 
 # A table larger than this (its estimate) is built tile by tile as the plan runs, tiles of
@@ -198,36 +204,26 @@ def _check_plan_size(key: tuple[Any, ...], itemsize: int) -> None:
 TILE_TABLE_BYTES = 16 << 20
 
 
-def _taps_estimate(n_in: int, n_out: int, scale: float | None, mode: str,
-                   antialias: bool) -> float:
-    """An upper bound of the taps per output of a core table."""
-    r = n_in / n_out if scale is None else 1.0 / scale
-    if mode == "nearest":
-        return 1.0
-    if mode == "area":
-        return min(math.ceil(r) + 1, n_in + 1)
-    taps = 2.0 if mode == "linear" else 4.0
-    if antialias and r > 1.0:
-        taps = min(taps * math.ceil(r) + 3, n_in + 2)
-    return taps
+def _tile_length(spec: AxisSpec) -> int:
+    """Outputs per tile of an axis whose table would exceed TILE_TABLE_BYTES (its estimate):
+    tiles of about a quarter of that; the whole axis if it fits."""
+    per_output = 8 + 16 * spec.taps_bound
+    if spec.n_out * per_output <= TILE_TABLE_BYTES:
+        return spec.n_out
+    return max(1, TILE_TABLE_BYTES // 4 // per_output)
 
 
 def _core_axis(n_in: int, n_out: int, scale: float | None, mode: str, transform: str,
                nearest_mode: str, cubic_a: float, exclude: bool,
                aa: bool) -> AxisTable | TiledAxis:
     """The table of one core axis, or, for a long axis, the builder of its tiles."""
-    taps = _taps_estimate(n_in, n_out, scale, mode, aa)
-    per_output = 8 + 16 * taps
-
-    def build(o0: int, o1: int) -> AxisTable:
-        return core_table_range(n_in, n_out, scale, o0, o1, mode=mode, transform=transform,
-                                nearest_mode=nearest_mode, cubic_a=cubic_a,
-                                exclude_outside=exclude, antialias=aa)
-
-    if n_out * per_output <= TILE_TABLE_BYTES:
-        return build(0, n_out)
-    return TiledAxis(n_in, n_out, build, tile=max(1, TILE_TABLE_BYTES // 4 // int(per_output)),
-                     mean_taps=taps)
+    spec = AxisSpec(n_in, n_out, scale, mode=mode, transform=transform,
+                    nearest_mode=nearest_mode, cubic_a=cubic_a, exclude_outside=exclude,
+                    antialias=aa)
+    tile = _tile_length(spec)
+    if tile >= n_out:
+        return spec.table()
+    return TiledAxis(n_in, n_out, spec.table, tile=tile, mean_taps=float(spec.taps_bound))
 
 
 def _build_core_plan(key: tuple[Any, ...]) -> Plan:

@@ -14,21 +14,21 @@ coordinate which is exactly an integer or a half-integer in real arithmetic is c
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
 import numpy as np
 
-TRANSFORMS = (
-    "half_pixel",
-    "pytorch_half_pixel",
-    "half_pixel_symmetric",
-    "align_corners",
-    "asymmetric",
-    "tf_half_pixel_for_nn",
-)
-NEAREST_MODES = ("round_prefer_ceil", "round_prefer_floor", "floor", "ceil")
+from ._engine import _tablegen
+from ._engine._tablegen import Kernel, NearestRule, Scheme, Transform
+
+# The names, in the order the native builder numbers them (defined once, in _tablegen.pyx):
+# "half_pixel", "pytorch_half_pixel", "half_pixel_symmetric", "align_corners", "asymmetric",
+# "tf_half_pixel_for_nn"; "round_prefer_ceil", "round_prefer_floor", "floor", "ceil".
+TRANSFORMS = tuple(t.name.removeprefix("T_").lower() for t in Transform)
+NEAREST_MODES = tuple(n.name.removeprefix("N_").lower() for n in NearestRule)
 
 
 @dataclass(frozen=True, eq=False)
@@ -110,13 +110,12 @@ class AxisTable:
         """
         counts = np.diff(self.ptr)
         k = max(1, int(counts.max(initial=0)))
-        idx = np.full((self.n_out, k), self.n_in, dtype=np.int64)
-        w = np.full((self.n_out, k), -0.0)
-        w[counts == 0, 0] = 0.0
-        rows = np.repeat(np.arange(self.n_out), counts)
-        cols = np.arange(self.nnz) - np.repeat(self.ptr[:-1], counts)
-        idx[rows, cols] = self.idx
-        w[rows, cols] = self.w
+        idx = np.empty((self.n_out, k), dtype=np.int64)
+        w = np.empty((self.n_out, k), dtype=np.float64)
+        _tablegen.csr_to_dense(self.n_in, np.ascontiguousarray(self.ptr, dtype=np.int64),
+                               np.ascontiguousarray(self.idx, dtype=np.int64),
+                               np.ascontiguousarray(self.w, dtype=np.float64), k,
+                               idx.reshape(-1), w.reshape(-1))
         return idx, w
 
     def transpose(self) -> "AxisTable":
@@ -130,216 +129,255 @@ class AxisTable:
                          np.ascontiguousarray(self.w[order]))
 
 
-# ---------------------------------------------------------------- core coordinate conventions
+# ---------------------------------------------------------------- the filter registry
 
-def source_coordinates(n_in: int, n_out: int, scale: float | None, transform: str) -> np.ndarray:
-    """Input coordinate ``u(o)`` of every output index ``o`` (float64), SPEC §2.
-
-    ``r = 1/scale`` if a scale is given, else ``n_in/n_out``:
-
-    ======================  =========================================================
-    half_pixel              ``(o + 0.5) * r - 0.5``
-    pytorch_half_pixel      as half_pixel, but ``0`` when ``n_out == 1``
-    half_pixel_symmetric    ``(o + 0.5) * r - 0.5 + (n_in/2) * (1 - n_out*r/n_in)``
-    align_corners           ``o * (n_in - 1) / (n_out - 1)``, ``0`` when ``n_out == 1``
-    asymmetric              ``o * r``
-    tf_half_pixel_for_nn    ``(o + 0.5) * r``
-    ======================  =========================================================
-
-    Arithmetic: float64, with each formula rearranged into one division of exactly computed
-    terms (``((2o + 1) * n_in - n_out) / (2 n_out)`` rather than ``(o + 0.5) * (n_in/n_out) - 0.5``),
-    so coordinates that are integers or half-integers in exact arithmetic come out exact.
-    """
-    o = np.arange(n_out, dtype=np.float64)
-    if transform == "align_corners":
-        if n_out == 1:
-            return np.zeros(1)
-        return (o * (n_in - 1)) / (n_out - 1)
-    if transform == "asymmetric":
-        return o / scale if scale is not None else (o * n_in) / n_out
-    if transform == "tf_half_pixel_for_nn":
-        return (o + 0.5) / scale if scale is not None else ((2 * o + 1) * n_in) / (2 * n_out)
-    if transform == "half_pixel_symmetric" and scale is not None:
-        # offset = (n_in/2)(1 - n_out/(scale*n_in)) = n_in/2 - n_out/(2 scale)
-        return (2 * o + 1 - n_out) / (2 * scale) + (n_in - 1) / 2
-    # half_pixel, pytorch_half_pixel, half_pixel_symmetric without scale (its offset is 0)
-    if transform == "pytorch_half_pixel" and n_out == 1:
-        return np.zeros(1)
-    if scale is not None:
-        return (o + 0.5) / scale - 0.5
-    return ((2 * o + 1) * n_in - n_out) / (2 * n_out)
+def triangle_kernel(d: np.ndarray) -> np.ndarray:
+    """The linear (tent) kernel ``max(0, 1 - d)`` at distances ``d >= 0`` (float64)."""
+    return np.maximum(0.0, 1.0 - np.asarray(d, dtype=np.float64))
 
 
-def nearest_indices(u: np.ndarray, n_in: int, nearest_mode: str) -> np.ndarray:
-    """Round coordinates to input indices and clamp to ``[0, n_in - 1]``, SPEC §2.
-
-    ``round_prefer_ceil`` = ``floor(u + 0.5)``, ``round_prefer_floor`` = ``ceil(u - 0.5)``,
-    ``floor``, ``ceil``. Computed from ``k = floor(u)`` and the exact fraction ``u - k`` (no
-    ``u + 0.5`` rounding), so ties are decided on the coordinate itself.
-    """
-    k = np.floor(u)
-    frac = u - k
-    if nearest_mode == "round_prefer_ceil":
-        k = k + (frac >= 0.5)
-    elif nearest_mode == "round_prefer_floor":
-        k = k + (frac > 0.5)
-    elif nearest_mode == "ceil":
-        k = k + (frac > 0)
-    return np.clip(k, 0, n_in - 1).astype(np.int64)
+def box_kernel(d: np.ndarray) -> np.ndarray:
+    """The box kernel: 1 for ``d < 1/2``, else 0 (nearest and area, at ``r = 1``)."""
+    return np.where(np.asarray(d, dtype=np.float64) < 0.5, 1.0, 0.0)
 
 
-def linear_taps(u: np.ndarray, n_in: int) -> tuple[np.ndarray, np.ndarray]:
-    """Dense linear taps ``(n_out, 2)``: ``clamp(i0)`` with ``1 - f``, ``clamp(i0 + 1)`` with ``f``.
-
-    ``i0 = floor(u)``, ``f = u - i0`` (float64). Where both taps clamp to the same edge sample the
-    output is that sample exactly (one tap of weight 1), as edge replication means.
-    """
-    i0 = np.floor(u)
-    with np.errstate(invalid="ignore"):          # u = +-inf: f = 0 (the edge sample)
-        f = np.where(np.isfinite(u), u - i0, 0.0)
-    # Clamp before the cast: a coordinate past int64 (a tiny scale with a given size) must land
-    # on the edge, not wrap to index 0.
-    i0 = np.clip(i0, -1, n_in).astype(np.int64)
-    lo = np.clip(i0, 0, n_in - 1)
-    hi = np.clip(i0 + 1, 0, n_in - 1)
-    w0 = 1.0 - f
-    w1 = f.copy()
-    same = lo == hi
-    w0[same] = 1.0
-    w1[same] = 0.0
-    return np.stack([lo, hi], axis=1), np.stack([w0, w1], axis=1)
-
-
-def keys_kernel(d: np.ndarray, a: float) -> np.ndarray:
+def keys_kernel(d: np.ndarray, a: float = -0.75) -> np.ndarray:
     """The Keys cubic kernel at distances ``d >= 0`` (float64).
 
     ``W(d) = (a+2) d^3 - (a+3) d^2 + 1`` for ``d <= 1``, ``a d^3 - 5a d^2 + 8a d - 4a`` for
-    ``1 < d < 2``, else 0. At ``d = 0, 1, 2`` it is exactly ``1, 0, 0``.
+    ``1 < d < 2``, else 0. At ``d = 0, 1, 2`` it is exactly ``1, 0, 0``. (The native builders
+    evaluate it in this operation order: ``((a+2) d - (a+3)) d d + 1`` and
+    ``((a d - 5a) d + 8a) d - 4a``.)
     """
+    d = np.asarray(d, dtype=np.float64)
     near = ((a + 2.0) * d - (a + 3.0)) * d * d + 1.0
     far = ((a * d - 5.0 * a) * d + 8.0 * a) * d - 4.0 * a
     return np.where(d <= 1.0, near, np.where(d < 2.0, far, 0.0))
 
 
-def keys_weights(t: np.ndarray, a: float) -> np.ndarray:
-    """Keys cubic weights ``(n, 4)`` of the taps ``i0 - 1 .. i0 + 2`` at fraction ``t``.
+@dataclass(frozen=True)
+class Filter:
+    """One resampling filter, as data: its kernel, its support, and how tables are made of it.
 
-    At ``t = 0`` the weights are exactly ``0, 1, 0, 0``, so an output on an input sample reads
-    that sample alone.
+    ``name`` is the ``mode`` that selects it. ``support`` is the kernel's radius in input
+    samples at ``r = 1`` (the kernel is 0 from there on); ``weight(d, **params)`` evaluates it
+    at distances ``d >= 0`` in float64 (documentation and tests; the tables are built by the
+    native schemes). ``scheme`` is the native scheme (``_tablegen.Scheme``) that builds the
+    table of an axis, ``antialias_scheme`` the one used when ``antialias=True`` and the axis
+    shrinks (``r > 1``: the kernel stretched by ``r``), ``None`` where antialiasing does not
+    apply. ``kernel`` (``_tablegen.Kernel``) selects the native weight function of the TAPS
+    and WINDOW schemes, once per table. ``params`` maps the kernel's parameter names to the
+    keyword arguments of ``resize`` that carry them (``a`` <- ``cubic_a``).
+
+    A new filter is a new entry: a kernel with a support and a weight function reuses TAPS
+    (``2 * support`` taps around ``floor(u)``, SPEC section 2) and WINDOW (stretched by ``r``,
+    normalised), given its native weight function under a new ``Kernel`` id.
     """
-    return keys_kernel(np.stack([t + 1.0, t, 1.0 - t, 2.0 - t], axis=-1), a)
+
+    name: str
+    support: float
+    weight: Callable[..., np.ndarray]
+    scheme: int
+    antialias_scheme: int | None = None
+    kernel: int = Kernel.KERNEL_NONE
+    params: tuple[tuple[str, str], ...] = ()
 
 
-def cubic_taps(u: np.ndarray, n_in: int, a: float,
-               exclude_outside: bool) -> tuple[np.ndarray, np.ndarray]:
-    """Dense cubic taps ``(n_out, 4)`` around ``i0 = floor(u)``.
+FILTERS: dict[str, Filter] = {
+    f.name: f for f in (
+        Filter("nearest", 0.5, box_kernel, Scheme.SCHEME_NEAREST),
+        Filter("linear", 1.0, triangle_kernel, Scheme.SCHEME_LINEAR,
+               antialias_scheme=Scheme.SCHEME_AA_TRIANGLE),
+        Filter("cubic", 2.0, keys_kernel, Scheme.SCHEME_TAPS,
+               antialias_scheme=Scheme.SCHEME_WINDOW, kernel=Kernel.KERNEL_KEYS,
+               params=(("a", "cubic_a"),)),
+        Filter("area", 0.5, box_kernel, Scheme.SCHEME_AREA),
+    )
+}
 
-    Taps outside ``[0, n_in)`` are clamped to the edge (edge replicate), or, with
-    ``exclude_outside``, dropped and the remaining weights renormalised to sum 1 (ONNX).
+#: WINDOW tables are exact (every tap of every window evaluated and summed as the NumPy
+#: builders did) up to this many window taps per axis (``n_out * (2 ceil(support r) + 1)``).
+#: Those builders kept 48 bytes per tap, so on the 24 GiB machines the suite runs on every
+#: table they could build is under it; wider windows are folded (closed-form outside mass).
+EXACT_WINDOW_TAPS = 1 << 29
+
+
+# ---------------------------------------------------------------- core axis tables
+
+class AxisSpec:
+    """Everything that decides one core ``resize`` axis's table, and its native builder.
+
+    Builds the taps of any range of outputs ``[o0, o1)`` (a tile of a long axis) in memory
+    bounded by the range: :meth:`table`, :meth:`dense`. Every row is bit for bit the row of the
+    whole table, whatever the range.
+
+    The formulas (SPEC section 2; ``resamplex/_engine/_tablegen.pyx`` holds the loops), with
+    ``r = 1/scale`` if a scale is given, else ``n_in/n_out``:
+
+    - coordinates ``u(o)`` in float64, each transform arranged as one division of exactly
+      computed terms (``((2o + 1) n_in - n_out) / (2 n_out)`` for half_pixel without a scale),
+      so a coordinate that is an integer or half-integer in exact arithmetic is exact;
+    - nearest: ``k = floor(u)``, then ``+1`` by the rule on the exact fraction ``u - k``
+      (``>= 1/2`` round_prefer_ceil, ``> 1/2`` round_prefer_floor, ``> 0`` ceil), clamped;
+    - linear: ``clamp(i0)`` with ``1 - f``, ``clamp(i0 + 1)`` with ``f`` (``i0 = floor(u)``,
+      ``f = u - i0``, 0 for an infinite ``u``); both clamped to one sample: weight 1;
+    - cubic: Keys weights at ``t + 1, t, 1 - t, 2 - t`` for taps ``i0 - 1 .. i0 + 2``, clamped
+      and merged, or with ``exclude_outside`` the outside taps dropped and the rest divided by
+      their sum (an output left with no weight reads the nearest edge sample);
+    - area: input pixel ``[i, i + 1)`` weighted by its overlap with ``[o r, (o + 1) r)`` clipped
+      to ``[0, n_in]``, divided by the sum; a footprint outside the input reads the edge;
+    - antialiased linear (``r > 1``): the triangle ``max(0, 1 - |i - u| / r)`` over the in-range
+      taps, the mass outside the input in closed form on the edge taps (or dropped with
+      ``exclude_outside``), divided by the total (see :func:`antialias_linear_taps`);
+    - antialiased cubic (``r > 1``): ``W(|i - u| / r)`` over ``|i - u| < 2r``, divided by the
+      window's sum, then clamped and merged (or excluded and renormalised). Windows wider than
+      :data:`EXACT_WINDOW_TAPS` per axis are folded: in-range taps plus the closed-form mass
+      outside the input; past ``r = n_in 2^57`` the weights no longer change, and ``r`` is
+      clamped there (issue 15: tiny scales).
+
+    Then taps reading one index are merged (summed in tap order), zero weights dropped,
+    indices ascending.
     """
-    i0 = np.floor(u)
-    with np.errstate(invalid="ignore"):          # u = +-inf: t = 0
-        w = keys_weights(np.where(np.isfinite(u), u - i0, 0.0), a)
-    # Clamp before the cast (see linear_taps); at -3 and n_in + 1 every tap is still outside.
-    idx = np.clip(i0, -3, n_in + 1).astype(np.int64)[:, None] + np.arange(-1, 3)
-    if exclude_outside:
-        idx, w = _exclude_outside(u, idx, w, n_in)
-    return np.clip(idx, 0, n_in - 1), w
+
+    def __init__(self, n_in: int, n_out: int, scale: float | None, *, mode: str, transform: str,
+                 nearest_mode: str = "round_prefer_ceil", cubic_a: float = -0.75,
+                 exclude_outside: bool = False, antialias: bool = False):
+        n_in, n_out = int(n_in), int(n_out)
+        self.n_in, self.n_out = n_in, n_out
+        self._request = (n_in, n_out, scale, dict(
+            mode=mode, transform=transform, nearest_mode=nearest_mode, cubic_a=cubic_a,
+            exclude_outside=exclude_outside, antialias=antialias))
+        self.filter = filt = FILTERS[mode]
+        r = 1.0 / scale if scale is not None else (n_in / n_out if n_out else 1.0)
+        scheme = filt.scheme
+        if antialias and filt.antialias_scheme is not None and r > 1.0:
+            scheme = filt.antialias_scheme
+        self.scheme = scheme
+        keywords = {"cubic_a": float(cubic_a)}
+        a = next((keywords[kw] for name, kw in filt.params if name == "a"), 0.0)
+        support = int(math.ceil(filt.support))
+        r_clamp = 2.0 ** (57 + n_in.bit_length())
+        half, exact, area_k = 0, True, 0
+        raw_cap = buf_cap = 0
+        if scheme == Scheme.SCHEME_NEAREST:
+            row_cap = raw_cap = 1
+        elif scheme == Scheme.SCHEME_LINEAR:
+            row_cap = raw_cap = 2
+        elif scheme == Scheme.SCHEME_TAPS:
+            row_cap = raw_cap = 2 * support
+        elif scheme == Scheme.SCHEME_AREA:
+            width = (1.0 / scale) if scale is not None else (n_in / n_out if n_out else 1.0)
+            area_k = min(int(math.ceil(width)) + 1, n_in + 1)
+            row_cap = raw_cap = area_k
+        elif scheme == Scheme.SCHEME_AA_TRIANGLE:
+            r = max(1.0, r)
+            # Rows overflow float64 (and are folded, reading every in-range sample) only where
+            # |u| + r nears its limit; others read at most the in-range window plus two edges.
+            may_overflow = (n_out + 2) * r + n_in >= 2.0 ** 1000
+            row_cap = n_in if may_overflow else 2 * int(math.ceil(r)) + 4
+            buf_cap = row_cap
+        else:  # SCHEME_WINDOW
+            reach = filt.support * r
+            if math.isfinite(reach) and reach < 2.0 ** 62:
+                half = int(math.ceil(reach))
+                exact = n_out * (2 * half + 1) <= EXACT_WINDOW_TAPS
+            else:
+                exact = False
+            if exact:
+                row_cap = 2 * half + 1
+                buf_cap = row_cap if row_cap <= _tablegen.window_buffer else 0
+            else:
+                half = 0
+                row_cap = 2 * int(math.ceil(filt.support * min(r, r_clamp))) + 3
+        row_cap = min(row_cap, max(n_in, 1))
+        buf_cap = min(buf_cap, max(n_in, 1)) if scheme == Scheme.SCHEME_AA_TRIANGLE else buf_cap
+        self._row_cap = row_cap
+        self._scratch = raw_cap * 16 + buf_cap * 8 + row_cap * 16
+        self._args: dict[str, Any] = dict(
+            scheme=scheme, n_in=n_in, n_out=n_out, scale=scale,
+            transform=TRANSFORMS.index(transform), rule=NEAREST_MODES.index(nearest_mode),
+            kernel=filt.kernel, r=r, a=a, exclude=bool(exclude_outside), support=support,
+            half=half, exact=exact, r_clamp=r_clamp, area_k=area_k,
+            hps_offset=(n_in - 1) / 2, row_cap=row_cap, raw_cap=raw_cap, buf_cap=buf_cap)
+        self._max_taps: int | None = None
+
+    @cached_property
+    def _builder(self) -> _tablegen.TableBuilder:
+        # Made on first use: the antialiased triangle's builder makes one pass over the axis
+        # (its widest window), which a size check has no need of.
+        return _tablegen.TableBuilder(**self._args)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled as its request (a task can build its own tiles); the builder is remade.
+        n_in, n_out, scale, kw = self._request
+        return _spec_from_request, (n_in, n_out, scale, kw)
+
+    def __repr__(self) -> str:
+        n_in, n_out, scale, kw = self._request
+        opts = ", ".join(f"{k}={v!r}" for k, v in kw.items())
+        return f"AxisSpec({n_in} -> {n_out}, scale={scale!r}, {opts})"
+
+    @property
+    def taps_bound(self) -> int:
+        """An upper bound on the taps of any output (O(1)): size buffers by it."""
+        return self._row_cap
+
+    @property
+    def max_taps(self) -> int:
+        """The most taps of any output of the axis (exact; one pass over the axis, cached)."""
+        if self._max_taps is None:
+            if self.scheme == Scheme.SCHEME_NEAREST:
+                self._max_taps = 1 if self.n_out else 0
+            else:
+                self._max_taps = int(self._builder.stats(0, self.n_out)[1])
+        return self._max_taps
+
+    def _range(self, o0: int, o1: int | None) -> tuple[int, int]:
+        o1 = self.n_out if o1 is None else int(o1)
+        o0 = int(o0)
+        if not 0 <= o0 <= o1 <= self.n_out:
+            raise ValueError(f"output range [{o0}, {o1}) is not within [0, {self.n_out}]")
+        return o0, o1
+
+    def nbytes_estimate(self, o0: int = 0, o1: int | None = None) -> int:
+        """Bytes :meth:`table` of ``[o0, o1)`` allocates at most (its arrays before they are
+        trimmed to the taps actually kept, plus the builder's scratch)."""
+        o0, o1 = self._range(o0, o1)
+        n = o1 - o0
+        return (n + 1) * 8 + n * self.taps_bound * 16 + self._scratch
+
+    def table(self, o0: int = 0, o1: int | None = None) -> AxisTable:
+        """The taps of outputs ``o0 .. o1 - 1`` as an ``AxisTable`` of ``o1 - o0`` outputs
+        (``ptr`` relative to the range). GIL released while it builds."""
+        o0, o1 = self._range(o0, o1)
+        ptr, idx, w = self._builder.csr(o0, o1)
+        return AxisTable(self.n_in, o1 - o0, ptr, idx, w)
+
+    def dense(self, o0: int = 0, o1: int | None = None,
+              k: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """``AxisTable.dense`` of outputs ``o0 .. o1 - 1``: ``(idx, w)``, each ``(o1 - o0, k)``;
+        ``k`` defaults to ``max(1, max_taps)`` (the whole table's dense width)."""
+        o0, o1 = self._range(o0, o1)
+        k = max(1, self.max_taps) if k is None else int(k)
+        idx = np.empty((o1 - o0, k), dtype=np.int64)
+        w = np.empty((o1 - o0, k), dtype=np.float64)
+        self._builder.dense_into(o0, o1, k, idx.reshape(-1), w.reshape(-1))
+        return idx, w
 
 
-def _exclude_outside(u: np.ndarray, idx: np.ndarray, w: np.ndarray,
-                     n_in: int) -> tuple[np.ndarray, np.ndarray]:
-    """Drop the taps outside ``[0, n_in)`` and renormalise the rest to sum 1.
-
-    An output left with no weight (its coordinate lies beyond an edge, where only zero-weight
-    taps are inside) reads the nearest edge sample, as :func:`antialias_linear_taps` does,
-    instead of 0/0 = NaN.
-    """
-    w = np.where((idx >= 0) & (idx < n_in), w, 0.0)
-    total = w.sum(axis=1, keepdims=True)
-    empty = total[:, 0] == 0
-    if empty.any():
-        idx = idx.copy()
-        w[empty] = 0.0
-        w[empty, 0] = 1.0
-        idx[empty, 0] = np.where(u[empty] < 0, 0, n_in - 1)
-        total[empty] = 1.0
-    return idx, w / total
-
-
-def area_taps(n_in: int, n_out: int, scale: float | None) -> tuple[np.ndarray, np.ndarray]:
-    """Dense box-filter taps: output ``o`` averages the input over ``[o*r, (o+1)*r)``.
-
-    ``r = 1/scale`` if given, else ``n_in/n_out``; each input pixel ``[i, i+1)`` is weighted by
-    its overlap with the footprint (clipped to ``[0, n_in]``), normalised to sum 1 (OpenCV
-    ``INTER_AREA`` when shrinking). A footprint wholly outside the input reads the edge pixel.
-    """
-    o = np.arange(n_out, dtype=np.float64)
-    if scale is None:
-        lo, hi = (o * n_in) / n_out, ((o + 1) * n_in) / n_out
-        width = n_in / n_out
-    else:
-        lo, hi = o / scale, (o + 1) / scale
-        width = 1.0 / scale
-    # Only pixels inside the input can overlap the clipped footprint.
-    k = min(int(math.ceil(width)) + 1, n_in + 1)
-    start = np.clip(np.floor(lo), 0, n_in - 1).astype(np.int64)
-    idx = start[:, None] + np.arange(k)
-    lo_c, hi_c = np.clip(lo, 0, n_in)[:, None], np.clip(hi, 0, n_in)[:, None]
-    overlap = np.clip(np.minimum(hi_c, idx + 1) - np.maximum(lo_c, idx), 0.0, None)
-    total = overlap.sum(axis=1, keepdims=True)
-    outside = total[:, 0] == 0
-    overlap[outside] = 0.0
-    overlap[outside, 0] = 1.0
-    idx[outside, 0] = np.clip(start[outside], 0, n_in - 1)
-    total[outside] = 1.0
-    return np.clip(idx, 0, n_in - 1), overlap / total
-
-
-def antialias_cubic_taps(u: np.ndarray, n_in: int, r: float, a: float,
-                         exclude_outside: bool) -> tuple[np.ndarray, np.ndarray]:
-    """Dense antialiased cubic taps: the Keys kernel stretched by ``r``.
-
-    For output centre ``u`` (input index units) every input ``i`` with ``|i - u| < 2 r`` gets
-    weight ``W((i - u) / r)``, normalised to sum 1 (ONNX Resize-18 ``antialias=1``, Pillow,
-    torch ``antialias=True``). Taps outside ``[0, n_in)`` read the edge sample, or with
-    ``exclude_outside`` are dropped and the rest renormalised (Pillow and torch do this).
-    float64 throughout. Meant for ``r > 1``; at ``r <= 1`` the plain cubic taps are what the
-    stretched filter reduces to. The window has ``2 * ceil(2 r) + 1`` taps per output; the
-    facades bound the table's size before building it (linear has the closed-form edge folding
-    of :func:`antialias_linear_taps`, whose window stops at the input's edges).
-    """
-    half = int(math.ceil(2.0 * r))
-    idx = np.floor(u).astype(np.int64)[:, None] + np.arange(-half, half + 1)
-    w = keys_kernel(np.abs((idx - u[:, None]) / r), a)
-    w = w / w.sum(axis=1, keepdims=True)
-    if exclude_outside:
-        idx, w = _exclude_outside(u, idx, w, n_in)
-    return np.clip(idx, 0, n_in - 1), w
+def _spec_from_request(n_in: int, n_out: int, scale: float | None,
+                       kw: dict[str, Any]) -> AxisSpec:
+    return AxisSpec(n_in, n_out, scale, **kw)
 
 
 def core_table(n_in: int, n_out: int, scale: float | None, *, mode: str, transform: str,
                nearest_mode: str, cubic_a: float = -0.75, exclude_outside: bool = False,
                antialias: bool = False) -> AxisTable:
-    """The core ``resize`` table of one axis (float64 coordinates and weights)."""
-    if mode == "area":
-        idx, w = area_taps(n_in, n_out, scale)
-        return AxisTable.from_taps(n_in, idx, w)
-    u = source_coordinates(n_in, n_out, scale, transform)
-    if mode == "nearest":
-        return AxisTable.gather(n_in, nearest_indices(u, n_in, nearest_mode))
-    r = 1.0 / scale if scale is not None else n_in / n_out
-    if antialias and r > 1.0:
-        if mode == "linear":
-            idx, w = antialias_linear_taps(u, n_in, r, exclude_outside=exclude_outside)
-        else:
-            idx, w = antialias_cubic_taps(u, n_in, r, cubic_a, exclude_outside)
-        return AxisTable.from_taps(n_in, idx, w)
-    if mode == "cubic":
-        idx, w = cubic_taps(u, n_in, cubic_a, exclude_outside)
-        return AxisTable.from_taps(n_in, idx, w)
-    idx, w = linear_taps(u, n_in)
-    return AxisTable.from_taps(n_in, idx, w, merge=False)
+    """The core ``resize`` table of one axis (float64 coordinates and weights; see
+    :class:`AxisSpec`)."""
+    return AxisSpec(n_in, n_out, scale, mode=mode, transform=transform,
+                    nearest_mode=nearest_mode, cubic_a=cubic_a,
+                    exclude_outside=exclude_outside, antialias=antialias).table()
 
 
 # ---------------------------------------------------------------- antialiased linear (triangle)
@@ -418,16 +456,3 @@ def antialias_linear_taps(u: np.ndarray, n_in: int, r: float, *,
                           np.full((n_out, 1), max(n_in - 1, 0), np.int64)], axis=1)
     w = np.concatenate([left[:, None], w, right[:, None]], axis=1) / total[:, None]
     return idx, w
-
-
-def core_table_range(n_in: int, n_out: int, scale: float | None, o0: int, o1: int,
-                     **kwargs: Any) -> AxisTable:
-    """Rows ``[o0, o1)`` of ``core_table(n_in, n_out, scale, **kwargs)``, as a table of
-    ``o1 - o0`` outputs (``ptr`` from 0, indices into the whole input axis)."""
-    # Placeholder until the native range builder: builds the whole table.
-    if o0 == 0 and o1 == n_out:
-        return core_table(n_in, n_out, scale, **kwargs)
-    full = core_table(n_in, n_out, scale, **kwargs)
-    p0, p1 = int(full.ptr[o0]), int(full.ptr[o1])
-    return AxisTable(n_in, o1 - o0, np.ascontiguousarray(full.ptr[o0:o1 + 1] - p0),
-                     np.ascontiguousarray(full.idx[p0:p1]), np.ascontiguousarray(full.w[p0:p1]))
