@@ -168,6 +168,58 @@ def test_bad_out(mode, case):
         rx.Resampler(x.shape, size, mode=mode)(x, out=out)
 
 
+def _self_overlapping(kind, shape, dtype):
+    """A writeable ``out`` of ``shape`` whose elements overlap each other (issue 15, bug 3)."""
+    dtype = np.dtype(dtype)
+    isz = dtype.itemsize
+    if kind == "zero-stride":                      # every element is the same one
+        return np.lib.stride_tricks.as_strided(np.zeros(1, dtype), shape, (0,) * len(shape))
+    if kind == "zero-stride-inner":                # rows fine, columns collapsed
+        base = np.zeros(shape[0], dtype)
+        return np.lib.stride_tricks.as_strided(base, shape, (isz,) + (0,) * (len(shape) - 1))
+    # rows overlap by half a row: row i + 1 starts in the middle of row i
+    base = np.zeros(shape[0] * shape[1], dtype)
+    return np.lib.stride_tricks.as_strided(base, shape, (isz * (shape[1] // 2), isz))
+
+
+@pytest.mark.parametrize("kind", ["zero-stride", "zero-stride-inner", "half-rows"])
+@pytest.mark.parametrize("mode", ["nearest", "linear", "cubic"])
+def test_out_overlapping_itself_is_refused(kind, mode):
+    # Issue 15, bug 3: as_strided(np.zeros(1), (3,), (0,)) was accepted and three outputs
+    # raced for one element.
+    x = np.arange(48, dtype=np.float32).reshape(6, 8)
+    out = _self_overlapping(kind, (4, 6), np.float32)
+    assert out.flags.writeable
+    with pytest.raises(rx.ResamplexError, match=r"\bout\b.*overlap"):
+        rx.resize(x, [4, 6], mode=mode, out=out)
+    plan = rx.Resampler(x.shape, [4, 6], mode=mode)
+    with pytest.raises(rx.ResamplexError, match=r"\bout\b.*overlap"):
+        plan(x, out=out)
+    g = np.ones((4, 6), np.float32)
+    grad_out = _self_overlapping(kind if kind != "half-rows" else "zero-stride", (6, 8),
+                                 np.float32)
+    with pytest.raises(rx.ResamplexError, match=r"\bout\b.*overlap"):
+        plan.adjoint(g, out=grad_out)
+    with pytest.raises(rx.ResamplexError, match=r"\bout\b.*overlap"):
+        rx.resize_adjoint(g, x.shape, [4, 6], mode=mode, out=grad_out)
+    assert not out.any() and not grad_out.any()      # refused before writing anything
+    with pytest.raises(rx.ResamplexError, match=r"\bout\b.*overlap"):
+        rx.resize(np.arange(5.0), (3,), out=np.lib.stride_tricks.as_strided(np.zeros(1), (3,),
+                                                                            (0,)))
+
+
+def test_out_with_interleaved_but_distinct_elements_is_accepted():
+    # strides (2, 3) elements: offsets 2i + 3j are all distinct for a 3 x 3 array, although
+    # the strides do not nest -- a valid destination, written correctly.
+    x = np.arange(20.0).reshape(4, 5)
+    buf = np.full(11, np.nan)
+    out = np.lib.stride_tricks.as_strided(buf, (3, 3), (16, 24))
+    assert rx.resize(x, [3, 3], out=out) is out
+    ref.assert_matches(out, ref.reference_resize(x, [3, 3]), np.float64, "linear",
+                       xmax=19.0)
+    assert np.isnan(buf[[1, 9]]).all()           # the two offsets no element uses
+
+
 def test_bad_out_adjoint():
     g = np.zeros((3, 3), np.float32)
     with pytest.raises(rx.ResamplexError, match="out"):

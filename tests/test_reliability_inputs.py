@@ -290,6 +290,9 @@ def _bad_out(fn: Function) -> list[Bad]:
         Bad("byteorder", lambda b: np.zeros(shape, dtype.newbyteorder())),
         Bad("readonly", lambda b: ro(np.zeros(shape, dtype))),
         Bad("broadcast", lambda b: np.broadcast_to(np.zeros(shape[-1:], dtype), shape)),
+        # writeable, but its elements overlap each other (issue 15, bug 3)
+        Bad("self-overlap", lambda b: np.lib.stride_tricks.as_strided(
+            np.zeros(1, dtype), shape, (0,) * len(shape))),
         Bad("list", lambda b: np.zeros(shape, dtype).tolist()),
         Bad("scalar", 0.0), Bad("str", "out"),
     ]
