@@ -151,6 +151,18 @@ def is_fragile(u, nearest_mode, eps=FRAGILE_EPS, n_in=None):
             != nearest_index(b + quarter, n_in, nearest_mode))
 
 
+def acceptable_nearest_indices(u, n_in, nearest_mode="round_prefer_ceil", eps=FRAGILE_EPS):
+    """The indices a float64 implementation may read for ``u``: the exact one, and where ``u``
+    is a near-tie (``is_fragile``) the one across the boundary too."""
+    exact = nearest_index(u, n_in, nearest_mode)
+    if not is_fragile(u, nearest_mode, eps, n_in):
+        return {exact}
+    b = _closest_boundary(u, nearest_mode)
+    quarter = Fraction(1, 4)
+    return {nearest_index(b - quarter, n_in, nearest_mode),
+            nearest_index(b + quarter, n_in, nearest_mode)}
+
+
 def linear_taps(u, n_in):
     """``[(index, weight), ...]`` of linear interpolation at ``u`` (weights sum to 1).
 
@@ -471,6 +483,96 @@ def request_gain(shape, size=None, scale=None, axes=None, mode="linear",
     return gain
 
 
+def apply_tables(x, tables):
+    """Apply explicit axis tables to ``x``: ``tables`` maps an axis to its per-output lists of
+    ``(index, weight)`` taps (other axes are copied). Weighted: float64, one axis at a time, in
+    axis order. For conventions with coordinate rules of their own (DirectML, Ascend), whose
+    tests compute the taps from the operator's formulas and evaluate them here."""
+    y = np.asarray(x).astype(np.float64)
+    for a in sorted(tables):
+        table = tables[a]
+        n_out = len(table)
+        if y.shape[a] == 0:
+            y = np.zeros(y.shape[:a] + (n_out,) + y.shape[a + 1:])
+            continue
+        src = np.moveaxis(y, a, 0)
+        dst = np.zeros((n_out,) + src.shape[1:], dtype=np.float64)
+        with np.errstate(invalid="ignore"):          # inf - inf -> NaN is intended
+            for o, taps in enumerate(table):
+                acc = None
+                for i, w in taps:
+                    term = w * src[i]
+                    acc = term if acc is None else acc + term
+                dst[o] = 0.0 if acc is None else acc      # no taps: nothing read, 0
+        y = np.moveaxis(dst, 0, a)
+    return np.ascontiguousarray(y)
+
+
+def gather_tables(x, indices):
+    """Nearest with explicit indices: ``indices`` maps an axis to the input index of each
+    output. The elements of ``x`` themselves (any dtype, bit for bit)."""
+    y = np.asarray(x)
+    for a in sorted(indices):
+        y = np.take(y, np.asarray(indices[a], dtype=np.intp), axis=a)
+    return y
+
+
+def tables_matrix(in_shape, tables):
+    """Explicit axis tables as the dense ``(prod(out), prod(in))`` operator (C order)."""
+    m = np.ones((1, 1))
+    for a, n_in in enumerate(in_shape):
+        if a in tables:
+            ma = np.zeros((len(tables[a]), n_in))
+            for o, taps in enumerate(tables[a]):
+                for i, w in taps:
+                    ma[o, i] += w
+        else:
+            ma = np.eye(n_in)
+        m = np.kron(m, ma)
+    return m
+
+
+def transpose_tables(tables, in_shape):
+    """The adjoint's tables: input ``i`` of axis ``a`` collects ``w * g[o]`` over the taps
+    ``(o, i, w)`` of ``tables[a]`` (in increasing ``o``)."""
+    out = {}
+    for a, table in tables.items():
+        cols = [[] for _ in range(in_shape[a])]
+        for o, taps in enumerate(table):
+            for i, w in taps:
+                cols[i].append((o, w))
+        out[a] = [tuple(c) for c in cols]
+    return out
+
+
+def reference_adjoint(g, in_shape, size=None, scale=None, axes=None, mode="linear",
+                      coordinate_transform="half_pixel", nearest_mode="round_prefer_ceil", *,
+                      antialias=False, cubic_a=-0.75, exclude_outside=False, lanczos_a=3):
+    """The adjoint of ``reference_resize`` applied to ``g`` (shape: the forward output), in
+    float64: the transposed tables, zero weights dropped (so a NaN reaches only the inputs that
+    gave it weight), the same as ``dense_operator(...).T @ g`` for finite data."""
+    kw = {} if mode == "nearest" else _filter_kw(antialias, cubic_a, exclude_outside,
+                                                  lanczos_a)
+    tables = {a: axis_table(in_shape[a], n_out, sc, coordinate_transform, mode, nearest_mode,
+                            **kw)
+              for a, n_out, sc in normalize_request(in_shape, size, scale, axes)
+              if in_shape[a] and n_out}
+    return apply_tables(g, transpose_tables(tables, in_shape))
+
+
+def tables_gain(tables, transpose=False):
+    """``request_gain`` of explicit tables."""
+    gain = 1.0
+    for table in tables.values():
+        sums = {}
+        for o, taps in enumerate(table):
+            for i, w in taps:
+                key = i if transpose else o
+                sums[key] = sums.get(key, 0.0) + abs(w)
+        gain *= max(sums.values(), default=1.0)
+    return gain
+
+
 def reference_resize(x, size=None, scale=None, axes=None, mode="linear",
                      coordinate_transform="half_pixel", nearest_mode="round_prefer_ceil", *,
                      antialias=False, cubic_a=-0.75, exclude_outside=False, lanczos_a=3):
@@ -482,34 +584,17 @@ def reference_resize(x, size=None, scale=None, axes=None, mode="linear",
     x = np.asarray(x)
     request = normalize_request(x.shape, size, scale, axes)
     if mode == "nearest":
-        y = x
-        for a, n_out, sc in request:
-            n_in = y.shape[a]
-            idx = [taps[0][0] for taps in
-                   axis_table(n_in, n_out, sc, coordinate_transform, "nearest", nearest_mode)]
-            y = np.take(y, np.asarray(idx, dtype=np.intp), axis=a)
-        return y
+        return gather_tables(x, {
+            a: [taps[0][0] for taps in axis_table(x.shape[a], n_out, sc, coordinate_transform,
+                                                  "nearest", nearest_mode)]
+            for a, n_out, sc in request})
     if mode not in WEIGHTED_MODES:
         raise ValueError(f"reference has no mode {mode!r}")
     kw = _filter_kw(antialias, cubic_a, exclude_outside, lanczos_a)
-    y = x.astype(np.float64)
-    for a, n_out, sc in request:
-        n_in = y.shape[a]
-        if n_in == 0:
-            y = np.zeros(y.shape[:a] + (n_out,) + y.shape[a + 1:])
-            continue
-        table = axis_table(n_in, n_out, sc, coordinate_transform, mode, **kw)
-        src = np.moveaxis(y, a, 0)
-        dst = np.zeros((n_out,) + src.shape[1:], dtype=np.float64)
-        with np.errstate(invalid="ignore"):          # inf - inf -> NaN is intended
-            for o, taps in enumerate(table):
-                acc = None
-                for i, w in taps:
-                    term = w * src[i]
-                    acc = term if acc is None else acc + term
-                dst[o] = acc
-        y = np.moveaxis(dst, 0, a)
-    return np.ascontiguousarray(y)
+    return apply_tables(x, {
+        a: (axis_table(x.shape[a], n_out, sc, coordinate_transform, mode, **kw)
+            if x.shape[a] else ((),) * n_out)
+        for a, n_out, sc in request})
 
 
 def dense_operator(in_shape, size=None, scale=None, axes=None, mode="linear",
