@@ -371,6 +371,8 @@ def axis_table(n_in, n_out, scale=None, transform="half_pixel", mode="linear",
     ``filter_taps`` with the triangle, which tests/test_reference.py checks.
     """
     table = []
+    if n_out == 0:
+        return ()
     r = ratio(n_in, n_out, scale)
     stretch = r if antialias and r > 1 else Fraction(1)
     filt = None
