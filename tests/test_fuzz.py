@@ -30,8 +30,8 @@ the seed and passes ``--hypothesis-seed``). Failures print the example and a
 
 from __future__ import annotations
 
-import math
 import os
+import re
 
 import numpy as np
 import pytest
@@ -255,7 +255,8 @@ def _too_big(shape, req) -> bool:
     """The one refusal a small drawn request may meet: an antialiased cubic window sized from
     the stretched support (4 r taps per output) when a tiny scale with a given size makes
     r = 1/scale ~ 1e12 -- issue 15 bug 1, which the native-tables work fixes (the window is
-    clipped to the input); then this returns False for nothing that is refused and can go."""
+    clipped to the input). Only a refusal is excused: a result is checked as any other, so
+    once the fix lands nothing is skipped, and this can go."""
     if not (req.get("antialias") and req["mode"] == "cubic" and req["scale"] is not None):
         return False
     return any(1.0 / s > 1e6 for s in req["scale"])
@@ -283,11 +284,13 @@ def test_fuzz_core_all_modes_invariants(request_, data):
                cubic_a=data.draw(st.sampled_from([-0.75, -0.5, -1.0, 0.0])))
     x, kind = data.draw(views(shape, dtype))
     note(f"view={kind}")
-    if _too_big(shape, req):
-        with pytest.raises(rx.ResamplexError, match=r"\bsize\b|\bscale\b"):
-            rx.resize(x, **req)
+    try:
+        got = _check_invariants(lambda v, **k: rx.resize(v, **req, **k), x, kind, True)
+    except rx.ResamplexError as exc:
+        if not _too_big(shape, req):
+            raise
+        assert re.search(r"\bsize\b|\bscale\b", str(exc)), exc
         return
-    got = _check_invariants(lambda v, **k: rx.resize(v, **req, **k), x, kind, True)
     # (finite data only: with a NaN, an exact weight of ~1e-17 that float64 evaluates to 0 --
     # an antialiased window's last tap -- decides whether the NaN spreads)
     finite = bool(np.isfinite(x.astype(np.float64)).all())
@@ -324,11 +327,13 @@ def test_fuzz_adjoint_identity(request_, seed, through_plan):
     shape, req = request_
     rng = np.random.default_rng(seed)
     x = rng.standard_normal(shape)
-    if _too_big(shape, req):
-        with pytest.raises(rx.ResamplexError, match=r"\bsize\b|\bscale\b"):
-            rx.resize(x, **req)
+    try:
+        y = rx.resize(x, **req)
+    except rx.ResamplexError as exc:
+        if not _too_big(shape, req):
+            raise
+        assert re.search(r"\bsize\b|\bscale\b", str(exc)), exc
         return
-    y = rx.resize(x, **req)
     g = rng.standard_normal(y.shape)
     if through_plan:
         plan = rx.Resampler(shape, req.pop("size"), **req)
@@ -596,6 +601,14 @@ def torch_calls(draw):
     return shape, dname, kw
 
 
+#: float32 tolerance against torch, in ulp of max|x|, where 8 is not enough: torch's bicubic
+#: takes its coordinates and weights from float32 arithmetic, and the cubic's slope turns
+#: their rounding into up to 16 ulp of max|x| (torch float32 against torch float64, 3000
+#: random cases) -- compat.torch follows the same float32 map, but not every rounding step,
+#: and differs from torch by up to 22.
+TORCH_ULPS32 = {"bicubic": 32.0}
+
+
 def torch_known_mismatch(kw: dict, dtype, out_shape) -> bool:
     """The one known difference with torch, excluded from the value comparison: torch's
     antialiased *float* kernels with an output width of 1 give other values (reported in
@@ -643,7 +656,8 @@ def test_fuzz_torch(call_, data):
         return
     # index choices, and torch's uint8 fixed point, are bit-exact (SPEC §6); float results
     # within the evaluation errors of both (peers.assert_close_to_peer)
-    peers.assert_close_to_peer(got, want, _finite_max(x), "against torch")
+    peers.assert_close_to_peer(got, want, _finite_max(x), "against torch",
+                               ulps32=TORCH_ULPS32.get(mode, 8.0))
 
 
 # ------------------------------------------------------------------------------ garbage
