@@ -336,9 +336,10 @@ def test_pytorch_half_pixel_length_one_is_minus_half():
     inputs = {"sizes": np.array([1, 1], np.int64)}
     got = ronnx.resize(X, **inputs, **attrs)
     np.testing.assert_allclose(got, reference(X, inputs, attrs), rtol=1e-14)
-    u = np.array([-0.5])
-    np.testing.assert_allclose(got[0], ronnx.cubic_weights(u - np.floor(u), -0.75)
-                               @ X[0, [0, 0, 0, 1]], rtol=1e-14)
+    # by hand: x = -0.5, floor -1, ratio 1/2: Keys a = -3/4 weights at distances 3/2, 1/2,
+    # 1/2, 3/2 are -3/32, 19/32, 19/32, -3/32 on indices -2, -1, 0, 1 (edge-padded: X[0] three
+    # times, X[1] once) -> 35/32 * 0 - 3/32 * 10 = -0.9375. (x = 0 would give X[0] = 0.)
+    np.testing.assert_allclose(got[0], [-0.9375], rtol=1e-15)
 
 
 def test_roi_does_not_change_the_output_length():
@@ -365,10 +366,14 @@ def crop_case():
 def test_extrapolation_is_the_union_of_per_axis_masks():
     X, kw = crop_case()
     got = ronnx.resize(X, **kw)
-    x2 = ronnx.source_coordinates("tf_crop_and_resize", 5, 7, 7 / 5, np.float32(0.2),
-                                  np.float32(0.9))
-    x3 = ronnx.source_coordinates("tf_crop_and_resize", 6, 9, 9 / 6, np.float32(-0.3),
-                                  np.float32(1.2))
+    # ONNX tf_crop_and_resize: x = start (n_in - 1) + o (end - start) (n_in - 1) / (n_out - 1),
+    # roi in float32; no coordinate here is within 0.06 of an edge of [0, n_in - 1]
+    def crop_x(n_in, n_out, start, end):
+        start, end = float(np.float32(start)), float(np.float32(end))
+        o = np.arange(n_out)
+        return start * (n_in - 1) + o * (end - start) * (n_in - 1) / (n_out - 1)
+    x2 = crop_x(5, 7, 0.2, 0.9)
+    x3 = crop_x(6, 9, -0.3, 1.2)
     mask = ((x2 < 0) | (x2 > 4))[:, None] | ((x3 < 0) | (x3 > 5))[None, :]
     assert mask.any() and not mask.all()
     assert np.all(got[:, :, mask] == np.float32(7.5))

@@ -4,9 +4,8 @@
   give bitwise the serial results (kernels run with OpenMP inside each Python thread, so this
   also nests parallel regions), including a shared ``Resampler`` and a thread that keeps
   changing ``set_num_threads`` meanwhile.
-- The GIL is released while kernels run: a pure-Python counter thread advances during a long
-  resize. The switch interval is raised for the measurement, so the counter can only run while
-  the resizing thread has released the GIL (not during its Python-level preparation).
+- The GIL is released while kernels run: another Python thread sees the output half-written
+  (only possible while the writing thread has released the GIL; no clock is involved).
 - Resident memory stays flat over 10,000 calls of each public function, half of them calls that
   raise (``CALLS``; measured from ``/proc/self/statm`` after a warm-up), and the number of live
   Python objects does not grow.
@@ -33,10 +32,7 @@ from resamplex.compat import onnx as ronnx
 ml_dtypes = pytest.importorskip("ml_dtypes")
 BF16 = np.dtype(ml_dtypes.bfloat16)
 
-try:
-    from resamplex.compat import torch as rtorch
-except ImportError:  # pragma: no cover
-    rtorch = None
+from resamplex.compat import torch as rtorch     # works on NumPy arrays without torch
 
 THREADS = 8
 CALLS = int(os.environ.get("RESAMPLEX_LEAK_CALLS", "10000"))
@@ -199,89 +195,112 @@ def test_plan_cache_under_contention():
 
 # ------------------------------------------------------------------------------ the GIL
 
-def _count_during(fn):
-    """Increments a pure-Python counter thread makes while ``fn()`` runs, with a switch
-    interval long enough that the counter only runs when ``fn`` has released the GIL."""
-    counter = [0]
+def _observe_partial_output(call, out, expected, max_calls=20):
+    """Whether another Python thread ever sees ``out`` half-written while ``call(out)`` runs.
+
+    ``out`` is pre-filled with values that differ from ``expected`` everywhere (NaN, or the bit
+    complement for integers). An observer thread snapshots every 997th element with
+    ``tolist()`` -- one C call that holds the GIL, so the snapshot is atomic with respect to
+    any code that holds the GIL -- and looks for a snapshot, taken within one call, with some
+    elements written and some not. Only the kernel writes ``out`` (a native, aligned,
+    contiguous ``out`` is written in place), so such a snapshot is proof that the kernel ran
+    without the GIL -- however fast or slow the machine. The call is repeated (at most
+    ``max_calls`` times, no clock involved) until the observer catches one."""
+    flat_out = out.reshape(-1)
+    want = np.ascontiguousarray(expected).reshape(-1)[::997].tolist()
+    fill = (np.full_like(expected, np.nan) if expected.dtype.kind == "f"
+            else np.invert(expected))
+    call_number = [0]            # odd while a call runs
+    seen = threading.Event()
     stop = threading.Event()
-    started = threading.Event()
 
-    def count():
-        started.set()
-        n = 0
+    def observe():
         while not stop.is_set():
-            n += 1
-            if not n % 256:
-                counter[0] = n
-                time.sleep(0)    # hand the GIL back to the main thread when it wants it
-        counter[0] = n
+            before = call_number[0]
+            if before % 2:
+                snapshot = flat_out[::997].tolist()
+                if call_number[0] == before:      # the snapshot lies within one call
+                    done = sum(a == b for a, b in zip(snapshot, want))
+                    if 0 < done < len(want):
+                        seen.set()
+                        return
+            time.sleep(0)
 
-    old = sys.getswitchinterval()
-    t = threading.Thread(target=count, daemon=True)
-    t.start()
-    started.wait()
+    watcher = threading.Thread(target=observe, daemon=True)
+    watcher.start()
     try:
-        sys.setswitchinterval(1.0)
-        time.sleep(0.01)
-        before = counter[0]
-        t0 = time.perf_counter()
-        fn()
-        elapsed = time.perf_counter() - t0
-        after = counter[0]
+        for _ in range(max_calls):
+            np.copyto(out, fill)
+            call_number[0] += 1
+            result = call(out)
+            call_number[0] += 1
+            assert result is out
+            if seen.is_set():
+                break
     finally:
-        sys.setswitchinterval(old)
         stop.set()
-        t.join()
-    return after - before, elapsed
-
-
-def _repeat(call, seconds=0.3):
-    """Call ``call`` until ``seconds`` have passed (so the measurement spans > 0.2 s of work
-    however fast this machine is); returns the number of calls."""
-    def run():
-        n, t0 = 0, time.perf_counter()
-        while time.perf_counter() - t0 < seconds:
-            call()
-            n += 1
-        return n
-    return run
+        watcher.join()
+    # and the result is right
+    assert flat_out[::997].tolist() == want, "wrong result"
+    return seen.is_set()
 
 
 def _gil_cases():
+    """(name, call(out), out shape, dtype, input) per public function: big single-thread
+    work, outputs large enough that writing them takes a while."""
     rng = _rng("gil")
-    big = ref.random_array(rng, (2000, 2000), np.float32)
-    u8 = ref.random_array(rng, (1, 3, 1500, 1500), np.uint8)
-    out_near = np.empty((6000, 6000), np.float32)
-    cases = [
-        ("weighted", _repeat(lambda: rx.resize(big, [4000, 4000], threads=1))),
-        ("weighted-cubic-aa", _repeat(lambda: rx.resize(big, [300, 300], mode="cubic",
-                                                        antialias=True, threads=1))),
-        ("gather", _repeat(lambda: rx.resize(big, [6000, 6000], mode="nearest", out=out_near,
-                                             threads=1))),
-        ("adjoint", _repeat(lambda: rx.resize_adjoint(big, (1000, 1000), [2000, 2000],
-                                                      mode="cubic", threads=1))),
-        ("dml", _repeat(lambda: dml.resample(big, [2.0, 2.0], interpolation_mode="linear",
-                                             threads=1))),
-        ("ascend", _repeat(lambda: ascend.upsample_nearest_exact2d(big[None, None],
-                                                                   [5000, 5000], threads=1))),
-        ("onnx", _repeat(lambda: ronnx.resize(big, scales=[1.5, 1.5], mode="cubic",
-                                              threads=1))),
+    big = ref.random_array(rng, (1500, 1500), np.float32)
+    u8 = ref.random_array(rng, (1, 3, 1200, 1200), np.uint8)
+    return [
+        ("weighted", lambda o: rx.resize(big, [3000, 3000], threads=1, out=o)),
+        ("weighted-cubic-aa", lambda o: rx.resize(big, [700, 700], mode="cubic",
+                                                  antialias=True, threads=1, out=o)),
+        ("gather", lambda o: rx.resize(big, [5000, 5000], mode="nearest", out=o, threads=1)),
+        ("adjoint", lambda o: rx.resize_adjoint(big, (3000, 3000), [1500, 1500],
+                                                mode="cubic", threads=1, out=o)),
+        ("dml", lambda o: dml.resample(big, [2.0, 2.0], interpolation_mode="linear",
+                                       threads=1, out=o)),
+        ("ascend", lambda o: ascend.upsample_nearest_exact2d(big[None, None], [4000, 4000],
+                                                             threads=1, out=o)),
+        ("onnx", lambda o: ronnx.resize(big, scales=[1.5, 1.5], mode="cubic", threads=1,
+                                        out=o)),
+        ("torch-fixed-point", lambda o: rtorch.interpolate(u8, size=(2500, 2500),
+                                                           mode="bilinear", threads=1, out=o)),
     ]
-    if rtorch is not None:
-        cases.append(("torch-fixed-point", _repeat(lambda: rtorch.interpolate(
-            u8, size=(3000, 3000), mode="bilinear", threads=1))))
-    return cases
 
 
-@pytest.mark.parametrize("name,fn", _gil_cases(), ids=[c[0] for c in _gil_cases()])
-def test_gil_is_released(name, fn):
-    increments, elapsed = _count_during(fn)
-    print(f"\n{name}: {elapsed:.2f} s of resizing, the counter thread advanced {increments} "
-          "times")
-    assert elapsed > 0.2
-    assert increments >= 5000, (
-        f"{name}: the counter advanced only {increments} times during {elapsed:.2f} s of "
-        "resizing (the GIL was held)")
+_GIL_NAMES = ["weighted", "weighted-cubic-aa", "gather", "adjoint", "dml", "ascend", "onnx",
+              "torch-fixed-point"]
+
+
+@pytest.mark.parametrize("name", _GIL_NAMES)
+def test_gil_is_released(name):
+    call = dict(_gil_cases())[name]
+    expected = call(None)                   # a fresh result: the values and the out shape
+    out = np.empty_like(expected, order="C")
+    assert _observe_partial_output(call, out, expected), (
+        f"{name}: no other Python thread ever saw the output half-written (the GIL was held "
+        "while the kernel ran)")
+
+
+def test_gil_observer_can_fail():
+    # the observer cannot see a half-written output that is written while the GIL is held
+    # (a pure-Python writer): the check above is not vacuous
+    expected = np.arange(30000, dtype=np.float32)
+
+    def gil_held_writer(out):
+        for i in range(0, out.size, 100):
+            out[i:i + 100] = expected[i:i + 100]    # small copies: NumPy keeps the GIL
+        return out
+
+    sys_interval = sys.getswitchinterval()
+    sys.setswitchinterval(100.0)                     # no preemption of the writer
+    try:
+        seen = _observe_partial_output(gil_held_writer, np.empty_like(expected), expected,
+                                       max_calls=3)
+    finally:
+        sys.setswitchinterval(sys_interval)
+    assert not seen
 
 
 # ------------------------------------------------------------------------------ leaks
@@ -379,12 +398,19 @@ def test_memory_flat_over_many_calls(name, ok, bad):
                 raise AssertionError(f"{name}: the raising call did not raise")
 
     rounds(300)                              # warm-up: caches, pymalloc arenas
-    gc.collect()
-    rss0, objs0 = _rss(), len(gc.get_objects())
-    rounds(CALLS // 2)                       # CALLS calls: half valid, half raising
-    gc.collect()
-    rss1, objs1 = _rss(), len(gc.get_objects())
-    print(f"\n{name}: {CALLS} calls, resident {(rss1 - rss0) / 1024:+.0f} KiB, "
-          f"objects {objs1 - objs0:+d}")
-    assert rss1 - rss0 < RSS_SLACK, f"{name}: resident memory grew {(rss1 - rss0) >> 10} KiB"
-    assert objs1 - objs0 < OBJECT_SLACK, f"{name}: {objs1 - objs0} more live objects"
+    # Two windows of CALLS calls each (half valid, half raising): a leak grows in both, while
+    # a one-off growth (the allocator taking a fresh arena in a big process after hundreds of
+    # other tests) shows in one only; the smaller growth is judged.
+    windows = []
+    for _ in range(2):
+        gc.collect()
+        rss0, objs0 = _rss(), len(gc.get_objects())
+        rounds(CALLS // 2)
+        gc.collect()
+        windows.append((_rss() - rss0, len(gc.get_objects()) - objs0))
+    rss_grew = min(w[0] for w in windows)
+    objs_grew = min(w[1] for w in windows)
+    print(f"\n{name}: 2 x {CALLS} calls, resident {rss_grew / 1024:+.0f} KiB, "
+          f"objects {objs_grew:+d}")
+    assert rss_grew < RSS_SLACK, f"{name}: resident memory grew {rss_grew >> 10} KiB"
+    assert objs_grew < OBJECT_SLACK, f"{name}: {objs_grew} more live objects"

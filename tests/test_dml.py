@@ -567,14 +567,17 @@ GRAD_CASES = [
 ]
 
 
-def _dense(apply, in_shape, out_shape):
-    """Columns = apply(basis vector); float32 0/1 inputs."""
-    n = math.prod(in_shape)
-    A = np.zeros((math.prod(out_shape), n))
-    for j in range(n):
-        e = np.zeros(n, F32)
-        e[j] = 1
-        A[:, j] = apply(e.reshape(in_shape)).reshape(-1)
+def ref_matrix(in_shape, out_shape, s, a, b, mode, rule="half_up"):
+    """The forward operator from the float32 map above (not from the library): the Kronecker
+    product of the per-axis matrices."""
+    A = np.ones((1, 1))
+    for d, (n_in, n_out) in enumerate(zip(in_shape, out_shape)):
+        if mode in (LIN, dml.InterpolationMode.LINEAR):
+            W = ref_linear_matrix(n_in, n_out, s[d], a[d], b[d])
+        else:
+            W = np.zeros((n_out, n_in))
+            W[np.arange(n_out), ref_nearest(n_in, n_out, s[d], a[d], b[d], rule)] = 1.0
+        A = np.kron(A, W)
     return A
 
 
@@ -582,17 +585,14 @@ def _dense(apply, in_shape, out_shape):
 @pytest.mark.parametrize("case", GRAD_CASES)
 def test_resample_grad_is_transpose(case, mode):
     in_shape, out_shape, s, a, b = case
-    A = _dense(lambda e: dml.resample1(e, s, a, b, interpolation_mode=mode,
-                                       output_shape=out_shape), in_shape, out_shape)
+    A = ref_matrix(in_shape, out_shape, s, a, b, mode)
     y = np.random.default_rng(5).standard_normal(out_shape).astype(F32)
     got = dml.resample_grad(y, in_shape, s, a, b, interpolation_mode=mode)
     assert got.shape == in_shape and got.dtype == F32
     want = (A.T @ y.reshape(-1).astype(np.float64)).reshape(in_shape)
     np.testing.assert_allclose(got, want, rtol=0, atol=8 * np.spacing(F32(np.abs(want).max())))
-    for direction in ("increasing", "decreasing"):
-        A1 = _dense(lambda e: dml.resample2(e, s, a, b, interpolation_mode=mode,
-                                            rounding_direction=direction,
-                                            output_shape=out_shape), in_shape, out_shape)
+    for direction, rule in (("increasing", "ceil"), ("decreasing", "floor")):
+        A1 = ref_matrix(in_shape, out_shape, s, a, b, mode, rule)
         got1 = dml.resample_grad1(y, in_shape, s, a, b, interpolation_mode=mode,
                                   rounding_direction=direction)
         want1 = (A1.T @ y.reshape(-1).astype(np.float64)).reshape(in_shape)
@@ -604,15 +604,18 @@ def test_resample_grad_is_transpose(case, mode):
                                   dml.InterpolationMode.LINEAR])
 @pytest.mark.parametrize("case", GRAD_CASES)
 def test_adjoint_identity_float64(case, mode):
-    # <A x, y> == <x, A^T y> to 1e-12, float64 data through the dml tables and Plan.
+    # float64 data through the dml tables and Plan: the forward is A and the adjoint A^T, with
+    # A from the float32 map (ref_matrix), to 1e-12 -- so <A x, y> == <x, A^T y> with the
+    # reference's A (the library's own forward would make the identity hold for wrong tables)
     in_shape, out_shape, s, a, b = case
     plan = dml._forward_plan("test", in_shape, out_shape, np.array(s, F32), np.array(a, F32),
                              np.array(b, F32), mode=mode, rule=dml._ROUND_HALF_UP)
+    A = ref_matrix(in_shape, out_shape, s, a, b, mode)
     rng = np.random.default_rng(6)
     x, y = rng.standard_normal(in_shape), rng.standard_normal(out_shape)
-    lhs = np.sum(plan(x) * y)
-    rhs = np.sum(x * plan.adjoint_plan()(y))
-    assert abs(lhs - rhs) <= 1e-12 * max(1.0, abs(lhs))
+    np.testing.assert_allclose(plan(x).ravel(), A @ x.ravel(), rtol=0, atol=1e-12)
+    np.testing.assert_allclose(plan.adjoint_plan()(y).ravel(), A.T @ y.ravel(), rtol=0,
+                               atol=1e-12 * np.abs(A).sum(axis=0).max())
 
 
 def test_resample_grad_nearest_exact_and_float16():

@@ -10,8 +10,9 @@ float32 patterns.
 import numpy as np
 import pytest
 
+from resamplex._engine import _taps
+
 ml_dtypes = pytest.importorskip("ml_dtypes")
-_taps = pytest.importorskip("resamplex._engine._taps")
 
 BF16 = np.dtype(ml_dtypes.bfloat16)
 ALL_BITS = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16)

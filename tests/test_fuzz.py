@@ -9,11 +9,18 @@ torch is installed), and invariants that hold for every operator:
   order, and since the channels-last merge of a short innermost axis also its contiguity);
 - ``threads=1`` and ``threads=3`` give bitwise the same result;
 - ``out=`` of any strides receives the same values;
-- adjoints: ``<A x, g> == <x, A^T g>`` (float64, to 1e-9 relative);
+- adjoints: the transpose of the reference operator (core), ``<A x, g> == <x, A^T g>``
+  (DirectML);
+- every core mode against the reference wherever its windows are small enough to enumerate;
 - nearest-neighbour operators only copy input elements (bit patterns, NaN payloads included);
 - finite input gives finite output; convex filters (linear, area, antialiased linear) stay
   within the input's range;
-- garbage parameters (any type, any value) give a result or ``rx.ResamplexError``, quickly.
+- garbage parameters (any type, any value) give a result or ``rx.ResamplexError``, and a
+  refusal allocates nothing big first (tests/allocations.py).
+
+A refusal is accepted only where the test can say why in advance (``_too_big``,
+``_onnx_sizes_vanish``); ``torch_known_mismatch`` is the one documented exclusion from the
+comparison with torch.
 
 Profiles: ``RESAMPLEX_FUZZ=quick`` (default; derandomized, so CI is reproducible; about 30 s in
 all) or ``RESAMPLEX_FUZZ=long`` (random, 25x the examples; run by ``ci/fuzz.sh``, which prints
@@ -24,25 +31,23 @@ the seed and passes ``--hypothesis-seed``). Failures print the example and a
 from __future__ import annotations
 
 import os
-import time
+import re
 
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, assume, given, note, settings
 from hypothesis import strategies as st
 
+import peers
 import resamplex as rx
 import reference as ref
+from allocations import ALLOC_SLACK, allocation_peak
 from resamplex import ascend, dml
 from resamplex.compat import onnx as ronnx
+from resamplex.compat import torch as rtorch     # works on NumPy arrays without torch
 
 ml_dtypes = pytest.importorskip("ml_dtypes")
 BF16 = np.dtype(ml_dtypes.bfloat16)
-
-try:
-    from resamplex.compat import torch as rtorch
-except ImportError:  # pragma: no cover
-    rtorch = None
 
 PROFILE = os.environ.get("RESAMPLEX_FUZZ", "quick")
 if PROFILE not in ("quick", "long"):
@@ -246,6 +251,30 @@ def test_fuzz_core_against_reference(request_, data):
             ref.assert_matches(out, want, x.dtype, mode, rounding=req["rounding"], xmax=xmax)
 
 
+def _too_big(shape, req) -> bool:
+    """The one refusal a small drawn request may meet: an antialiased cubic window sized from
+    the stretched support (4 r taps per output) when a tiny scale with a given size makes
+    r = 1/scale ~ 1e12 -- issue 15 bug 1, which the native-tables work fixes (the window is
+    clipped to the input). Only a refusal is excused: a result is checked as any other, so
+    once the fix lands nothing is skipped, and this can go."""
+    if not (req.get("antialias") and req["mode"] == "cubic" and req["scale"] is not None):
+        return False
+    return any(1.0 / s > 1e6 for s in req["scale"])
+
+
+def _reference_or_none(x, shape, req):
+    """The reference's value of the request (and its gain), or None where a window is too
+    wide for it to enumerate (r ~ 1e12 antialiasing)."""
+    kw = {k: req[k] for k in ("size", "scale", "axes", "mode", "coordinate_transform",
+                              "nearest_mode", "antialias", "exclude_outside", "cubic_a")}
+    try:
+        return (ref.reference_resize(x, **kw),
+                ref.request_gain(shape, **{k: v for k, v in kw.items()}))
+    except ValueError as exc:          # "too wide to enumerate"
+        note(f"no reference: {exc}")
+        return None
+
+
 @fuzz(EXAMPLES["core_modes"])
 @given(core_requests(modes=("cubic", "area", "linear")), st.data())
 def test_fuzz_core_all_modes_invariants(request_, data):
@@ -257,9 +286,19 @@ def test_fuzz_core_all_modes_invariants(request_, data):
     note(f"view={kind}")
     try:
         got = _check_invariants(lambda v, **k: rx.resize(v, **req, **k), x, kind, True)
-    except rx.ResamplexError as exc:  # only "too big" may refuse a drawn request
-        assert "size" in str(exc) or "scale" in str(exc), exc
+    except rx.ResamplexError as exc:
+        if not _too_big(shape, req):
+            raise
+        assert re.search(r"\bsize\b|\bscale\b", str(exc)), exc
         return
+    # (finite data only: with a NaN, an exact weight of ~1e-17 that float64 evaluates to 0 --
+    # an antialiased window's last tap -- decides whether the NaN spreads)
+    finite = bool(np.isfinite(x.astype(np.float64)).all())
+    expected = _reference_or_none(x, shape, req) if finite else None
+    if expected is not None:
+        want, gain = expected
+        ref.assert_matches(got, want, x.dtype, req["mode"], rounding=req["rounding"],
+                           xmax=_finite_max(x) * gain, passes=len(req["axes"]))
     xf = x.astype(np.float64)
     if x.size and np.isfinite(xf).all():
         g = got.astype(np.float64)
@@ -291,7 +330,9 @@ def test_fuzz_adjoint_identity(request_, seed, through_plan):
     try:
         y = rx.resize(x, **req)
     except rx.ResamplexError as exc:
-        assert "size" in str(exc) or "scale" in str(exc), exc
+        if not _too_big(shape, req):
+            raise
+        assert re.search(r"\bsize\b|\bscale\b", str(exc)), exc
         return
     g = rng.standard_normal(y.shape)
     if through_plan:
@@ -301,9 +342,22 @@ def test_fuzz_adjoint_identity(request_, seed, through_plan):
     else:
         size = req.pop("size")
         at_g = rx.resize_adjoint(g, shape, size, **req)
-    lhs, rhs = float(np.vdot(y, g)), float(np.vdot(x, at_g))
-    scale = float(np.abs(y).sum() * np.abs(g).max() + np.abs(x).sum() * np.abs(at_g).max()) + 1
-    assert abs(lhs - rhs) <= 1e-9 * scale, (lhs, rhs)
+    # the transpose of the reference operator (not the library's own forward: an identity
+    # with the library's forward holds for wrong tables too)
+    kw = {k: req[k] for k in ("scale", "axes", "mode", "coordinate_transform",
+                              "nearest_mode", "antialias", "exclude_outside")}
+    size = y.shape if req["axes"] is None else [y.shape[a] for a in req["axes"]]
+    if req["mode"] == "nearest" and ref.request_fragile(shape, size, **{
+            k: kw[k] for k in ("scale", "axes", "mode", "coordinate_transform",
+                               "nearest_mode")}):
+        return                        # a float64 near-tie: either index is right
+    try:
+        want = ref.reference_adjoint(g, shape, size, **kw)
+    except ValueError as exc:          # a window too wide for the reference to enumerate
+        note(f"no reference: {exc}")
+        return
+    gain = ref.request_gain(shape, size, transpose=True, **kw)
+    ref.assert_matches(at_g, want, np.float64, "linear", xmax=float(np.abs(g).max()) * gain)
 
 
 # ------------------------------------------------------------------------------ DirectML
@@ -383,24 +437,33 @@ def dml_grad_calls(draw):
 def test_fuzz_dml_grad_is_the_adjoint(call_, seed):
     in_shape, out_shape, scales, a, b, mode, grad1, direction = call_
     rng = np.random.default_rng(seed)
-    x = rng.standard_normal(in_shape).astype(np.float32)
     g = rng.standard_normal(out_shape).astype(np.float32)
+    from test_dml import ref_linear_matrix, ref_nearest     # the SPEC §4 float32 map
     if grad1:
-        fwd = dml.resample2(x, scales, a, b, interpolation_mode=mode,
-                            rounding_direction=direction, output_shape=out_shape)
         back = dml.resample_grad1(g, in_shape, scales, a, b, interpolation_mode=mode,
                                   rounding_direction=direction)
         again = dml.resample_grad1(g, in_shape, scales, a, b, interpolation_mode=mode,
                                    rounding_direction=direction, threads=1)
+        rule = {"increasing": "ceil", "decreasing": "floor"}[direction]
     else:
-        fwd = dml.resample1(x, scales, a, b, interpolation_mode=mode, output_shape=out_shape)
         back = dml.resample_grad(g, in_shape, scales, a, b, interpolation_mode=mode)
         again = dml.resample_grad(g, in_shape, scales, a, b, interpolation_mode=mode, threads=1)
+        rule = "half_up"
     _assert_bitwise(back, again, "grad threads")
-    lhs = float(np.vdot(fwd.astype(np.float64), g.astype(np.float64)))
-    rhs = float(np.vdot(x.astype(np.float64), back.astype(np.float64)))
-    scale = float(np.abs(fwd).sum() * np.abs(g).max() + np.abs(x).sum() * np.abs(back).max()) + 1
-    assert abs(lhs - rhs) <= 1e-5 * scale, (lhs, rhs)
+    # the transpose of the forward built from the float32 map (not from the library), one
+    # axis at a time
+    want = g.astype(np.float64)
+    gain = 1.0
+    for d, (n_in, n_out) in enumerate(zip(in_shape, out_shape)):
+        if mode == "linear":
+            W = ref_linear_matrix(n_in, n_out, scales[d], a[d], b[d])
+        else:
+            W = np.zeros((n_out, n_in))
+            W[np.arange(n_out), ref_nearest(n_in, n_out, scales[d], a[d], b[d], rule)] = 1.0
+        want = np.moveaxis(np.tensordot(W.T, np.moveaxis(want, d, 0), axes=1), 0, d)
+        gain *= float(np.abs(W).sum(axis=0).max(initial=1.0))
+    ref.assert_matches(back, want, np.float32, "linear", xmax=float(np.abs(g).max()) * gain,
+                       passes=len(in_shape))
 
 
 # ------------------------------------------------------------------------------ Ascend
@@ -481,21 +544,33 @@ def onnx_calls(draw):
     return shape, dtype, kw
 
 
+def _onnx_sizes_vanish(shape, kw) -> bool:
+    """ONNX Resize-19 ``keep_aspect_ratio_policy``: one scale, the min ("not_larger") or max
+    ("not_smaller") of ``sizes[i] / n_in``, serves every axis, and the length is
+    ``round(scale * n_in)`` (``int(x + 0.5)``) -- which can be 0 for a short axis."""
+    policy = kw.get("keep_aspect_ratio_policy", "stretch")
+    if kw.get("sizes") is None or policy == "stretch":
+        return False
+    ratios = [m / n for m, n in zip(kw["sizes"], shape)]
+    s = min(ratios) if policy == "not_larger" else max(ratios)
+    return any(int(s * n + 0.5) < 1 for n in shape)
+
+
 @fuzz(EXAMPLES["onnx"])
 @given(onnx_calls(), st.data())
 def test_fuzz_onnx(call_, data):
     shape, dtype, kw = call_
     x, kind = data.draw(views(shape, dtype))
     note(f"view={kind}")
-    try:
-        # nearest copies input elements, except the reference's fills: extrapolation
-        # (tf_crop_and_resize) and the zeroed outputs of nearest with exclude_outside
-        got = _check_invariants(lambda v, **o: ronnx.resize(v, **kw, **o), x, kind,
-                                kw["mode"] != "nearest" or kw["exclude_outside"] or
-                                kw["coordinate_transformation_mode"] == "tf_crop_and_resize")
-    except rx.ResamplexError as exc:  # sizes that the aspect-ratio policy takes to 0
-        assert "sizes" in str(exc), exc
+    if _onnx_sizes_vanish(shape, kw):
+        with pytest.raises(rx.ResamplexError, match=r"\bsizes\b"):
+            ronnx.resize(x, **kw)
         return
+    # nearest copies input elements, except the reference's fills: extrapolation
+    # (tf_crop_and_resize) and the zeroed outputs of nearest with exclude_outside
+    got = _check_invariants(lambda v, **o: ronnx.resize(v, **kw, **o), x, kind,
+                            kw["mode"] != "nearest" or kw["exclude_outside"] or
+                            kw["coordinate_transformation_mode"] == "tf_crop_and_resize")
     if np.dtype(dtype).kind == "f" and np.isfinite(x.astype(np.float64)).all():
         assert np.isfinite(got.astype(np.float64)).all()
 
@@ -526,19 +601,36 @@ def torch_calls(draw):
     return shape, dname, kw
 
 
-def _torch_reference(x: np.ndarray, kw: dict) -> np.ndarray:
-    import torch
-    dt = x.dtype
-    t = torch.from_numpy(np.ascontiguousarray(x.view(np.uint16) if dt == BF16 else x))
-    if dt == BF16:
-        t = t.view(torch.bfloat16)
-    r = torch.nn.functional.interpolate(t, **kw)
-    if dt == BF16:
-        return r.contiguous().view(torch.int16).numpy().view(BF16)
-    return r.contiguous().numpy()
+#: float32 tolerance against torch, in ulp of max|x|, where 8 is not enough: torch's bicubic
+#: takes its coordinates and weights from float32 arithmetic, and the cubic's slope turns
+#: their rounding into up to 16 ulp of max|x| (torch float32 against torch float64, 3000
+#: random cases) -- compat.torch follows the same float32 map, but not every rounding step,
+#: and differs from torch by up to 22.
+TORCH_ULPS32 = {"bicubic": 32.0}
 
 
-@pytest.mark.skipif(rtorch is None, reason="resamplex.compat.torch is not there")
+def torch_known_mismatch(kw: dict, dtype, out_shape) -> bool:
+    """The one known difference with torch, excluded from the value comparison: torch's
+    antialiased *float* kernels with an output width of 1 give other values (reported in
+    issue 7): (1, 1, 4, 5) -> size (5, 1), bilinear, antialias: max difference 0.21 on U(0, 1)
+    data; (1, 1, 2, 1) -> (3, 1): torch [a, a, a], resamplex [a, (a+b)/2, b].
+    ``test_torch_antialias_width_one`` pins it as a strict xfail, so it shows in every run and
+    the exclusion goes once compat.torch matches torch."""
+    return bool(kw["antialias"]) and np.dtype(dtype) != np.uint8 and out_shape[-1] == 1
+
+
+def test_torch_antialias_width_one():
+    pytest.importorskip("torch")
+    x = np.random.default_rng(3).random((1, 1, 4, 5)).astype(np.float32)
+    kw = dict(size=(5, 1), mode="bilinear", antialias=True, align_corners=False)
+    assert torch_known_mismatch(kw, x.dtype, (1, 1, 5, 1))
+    got = rtorch.interpolate(x, **kw)
+    want = peers.torch_interpolate(x, **kw)
+    if np.allclose(got, want, rtol=0, atol=1e-5):
+        pytest.fail("compat.torch now matches torch here: remove torch_known_mismatch")
+    pytest.xfail("known: torch's antialiased float kernels differ at output width 1")
+
+
 @fuzz(EXAMPLES["torch"])
 @given(torch_calls(), st.data())
 def test_fuzz_torch(call_, data):
@@ -554,27 +646,18 @@ def test_fuzz_torch(call_, data):
     got = _check_invariants(lambda v, **o: rtorch.interpolate(v, **kw, **o), x, kind,
                             not nearest)
     try:
-        want = _torch_reference(x, kw)
+        want = peers.torch_interpolate(x, **kw)
     except RuntimeError as exc:  # torch's own internal asserts (uint8 channels-last kernels)
         note(f"torch failed: {exc}")
         assume(False)
     assert got.shape == want.shape
-    # Known difference, reported (issue #7): torch's antialiased float kernels with an output
-    # width of 1 give other values, e.g. (1, 1, 4, 5) -> size (5, 1), bilinear, antialias:
-    # max difference 0.21 on U(0, 1) data; (1, 1, 2, 1) -> (3, 1): torch [a, a, a], resamplex
-    # [a, (a+b)/2, b]. Excluded here until compat.torch matches it.
-    assume(not (kw["antialias"] and dtype != np.uint8 and got.shape[-1] == 1))
-    if nearest or (dtype == np.uint8):
-        # index choices, and torch's uint8 fixed point, are bit-exact (SPEC §6)
-        _assert_bitwise(got, want, "against torch")
-    else:
-        a, b = got.astype(np.float64), want.astype(np.float64)
-        fin = np.isfinite(x.astype(np.float64))
-        xmax = float(np.abs(x.astype(np.float64)[fin]).max()) if fin.any() else 0.0
-        eps = {np.dtype(np.float64): 1e-12, np.dtype(np.float32): 2e-6}.get(np.dtype(dtype), 2e-2)
-        with np.errstate(invalid="ignore"):
-            ok = (np.isnan(a) & np.isnan(b)) | (a == b) | (np.abs(a - b) <= eps * max(xmax, 1))
-        assert ok.all(), f"against torch: max diff {np.nanmax(np.abs(a - b))}"
+    if torch_known_mismatch(kw, dtype, got.shape):
+        note("torch_known_mismatch: values not compared")
+        return
+    # index choices, and torch's uint8 fixed point, are bit-exact (SPEC §6); float results
+    # within the evaluation errors of both (peers.assert_close_to_peer)
+    peers.assert_close_to_peer(got, want, _finite_max(x), "against torch",
+                               ulps32=TORCH_ULPS32.get(mode, 8.0))
 
 
 # ------------------------------------------------------------------------------ garbage
@@ -595,7 +678,7 @@ def _garbage():
 @given(st.data())
 def test_fuzz_garbage_parameters(data):
     """Any value for any one or two parameters of any public function: a result or
-    ResamplexError, in well under a second, never anything else."""
+    ResamplexError (having allocated nothing big first), never anything else."""
     from test_reliability_inputs import FUNCTIONS
     fn = data.draw(st.sampled_from(FUNCTIONS), label="function")
     kw = fn.base()
@@ -603,10 +686,9 @@ def test_fuzz_garbage_parameters(data):
                                 unique=True), label="parameters")
     for p in params:
         kw[p] = data.draw(_garbage(), label=p)
-    t0 = time.perf_counter()
-    try:
-        fn.call(**kw)
-    except rx.ResamplexError:
-        pass
-    elapsed = time.perf_counter() - t0
-    assert elapsed < 2.0, f"{fn.name}({params}) took {elapsed:.2f} s"
+    exc, peak = allocation_peak(lambda: fn.call(**kw))
+    if exc is None:
+        return
+    if not isinstance(exc, rx.ResamplexError):
+        raise exc
+    assert peak < ALLOC_SLACK, f"{fn.name}({params}): allocated {peak >> 20} MiB, then {exc}"

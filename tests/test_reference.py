@@ -11,10 +11,15 @@ Two kinds of evidence that the reference implements SPEC §2/§3 and not somethi
   coordinate is a tie (e.g. 2 -> 49, o = 24: ``24.5 * 2/49 = 1`` exactly, SciPy gives 0);
   those positions are excluded from the order-0 comparison (the exact rule is pinned by the
   golden cases below instead).
-- Golden cases worked out by hand (the derivations are in the comments).
+- Golden cases worked out by hand (the derivations are in the comments), for every mode.
+- The filters against their owners: Pillow (bilinear, Hamming, bicubic a = -1/2, Lanczos 3,
+  box; Pillow's own edge rule), ``onnx.reference`` (antialias with clamped and excluded
+  edges). torch (bicubic, antialias) and OpenCV (``INTER_AREA``) are compared with both the
+  reference and the library in test_modes.py.
 """
 
 from fractions import Fraction
+import math
 import warnings
 
 import numpy as np
@@ -350,3 +355,199 @@ def test_dense_operator_matches_reference():
         a = ref.dense_operator(x.shape, size=[5, 2], mode=mode)
         want = ref.reference_resize(x, [5, 2], mode=mode).astype(np.float64)
         np.testing.assert_allclose((a @ x.ravel()).reshape(5, 2), want, rtol=0, atol=1e-14)
+
+
+# --------------------------------------------------------------------------------------------
+# Filters, cubic, antialias, area: hand-worked (the same values are asserted on the library in
+# test_modes.py)
+# --------------------------------------------------------------------------------------------
+
+X4 = np.array([1.0, 2.0, 4.0, 8.0])
+
+
+def test_keys_weights_hand():
+    F = Fraction
+    w = ref.keys_weight(-0.75)
+    # distances 5/4, 1/4, 3/4, 7/4 (t = 1/4): -27/256, 225/256, 67/256, -9/256 (sum 1)
+    assert [w(F(5, 4)), w(F(1, 4)), w(F(3, 4)), w(F(7, 4))] == \
+        [F(-27, 256), F(225, 256), F(67, 256), F(-9, 256)]
+    w = ref.keys_weight(-0.5)
+    assert [w(F(5, 4)), w(F(1, 4)), w(F(3, 4)), w(F(7, 4))] == \
+        [F(-18, 256), F(222, 256), F(58, 256), F(-6, 256)]
+    # the kernel is 1, 0, 0 at 0, 1, 2 for every a, and symmetric
+    for a in (-0.75, -0.5, -2.0, 0.0):
+        w = ref.keys_weight(a)
+        assert (w(0), w(1), w(2), w(F(5, 2))) == (1, 0, 0, 0)
+        assert w(F(-3, 7)) == w(F(3, 7))
+
+
+def test_cubic_golden():
+    # 4 -> 8 half_pixel: u(o) = o/2 - 1/4 (derivations in test_modes.test_cubic_hand_worked)
+    got = ref.reference_resize(X4, [8], mode="cubic")
+    assert got[3] == 619 / 256 and got[0] == 229 / 256
+    assert ref.reference_resize(X4, [8], mode="cubic", cubic_a=-0.5)[3] == 610 / 256
+    got = ref.reference_resize(X4, [8], mode="cubic", exclude_outside=True)
+    assert got[0] == pytest.approx(19 / 22, rel=1e-15)
+    # on the samples (align_corners 4 -> 7: u = o/2, even o on samples) cubic reads one tap
+    table = ref.axis_table(4, 7, None, "align_corners", "cubic")
+    assert [table[o] for o in (0, 2, 4, 6)] == [((0, 1.0),), ((1, 1.0),), ((2, 1.0),),
+                                                ((3, 1.0),)]
+
+
+def test_area_golden():
+    np.testing.assert_allclose(ref.reference_resize(X4, [3], mode="area"), [1.25, 3.0, 7.0],
+                               rtol=1e-15)
+    np.testing.assert_allclose(ref.reference_resize(X4, [2], [0.25], mode="area"), [3.75, 8.0],
+                               rtol=1e-15)
+    # 3 -> 2 (r = 3/2): [0, 3/2) -> (1 + 1/2 * 2) / (3/2); [3/2, 3) -> (1/2 * 2 + 4) / (3/2)
+    assert ref.area_taps(0, 3, 2) == [(0, 2 / 3), (1, 1 / 3)]
+    assert ref.area_taps(1, 3, 2) == [(1, 1 / 3), (2, 2 / 3)]
+    # growing: 2 -> 4 (r = 1/2): each output inside one input pixel
+    assert [ref.area_taps(o, 2, 4) for o in range(4)] == [[(0, 1.0)]] * 2 + [[(1, 1.0)]] * 2
+
+
+def test_antialias_golden():
+    x = np.array([1.0, 2.0, 4.0, 8.0, 16.0, 32.0])
+    np.testing.assert_allclose(ref.reference_resize(x, [2], antialias=True), [25 / 9, 164 / 9],
+                               rtol=1e-15)
+    np.testing.assert_allclose(ref.reference_resize(x, [2], antialias=True,
+                                                    exclude_outside=True), [3.0, 16.5],
+                               rtol=1e-15)
+    # upsampling: the plain filter
+    for mode in ("linear", "cubic"):
+        assert ref.axis_table(4, 7, None, "half_pixel", mode, antialias=True) == \
+            ref.axis_table(4, 7, None, "half_pixel", mode)
+    # a window wholly outside the input, exclude_outside: the nearest edge sample
+    assert ref.filter_taps(Fraction(-9), 4, ref.make_filter("cubic"), 2, True) == [(0, 1.0)]
+    assert ref.filter_taps(Fraction(20), 4, ref.make_filter("linear"), 3, True) == [(3, 1.0)]
+
+
+def test_filter_taps_triangle_is_linear_taps():
+    tri = ref.make_filter("linear")
+    for n_in in (1, 2, 5):
+        for k in range(-12, 6 * n_in + 12):
+            u = Fraction(k, 6)
+            assert ref.filter_taps(u, n_in, tri) == ref.linear_taps(u, n_in), (n_in, u)
+
+
+def test_filter_taps_sum_to_one_and_are_exact():
+    for name in ref.FILTER_NAMES:
+        filt = ref.make_filter(name)
+        for stretch in (1, Fraction(7, 3)):
+            for excl in (False, True):
+                for k in range(-5, 30):
+                    taps = ref.filter_taps(Fraction(k, 5), 5, filt, stretch, excl)
+                    assert abs(sum(w for _, w in taps) - 1) < 1e-15, (name, stretch, excl, k)
+                    assert all(0 <= i < 5 for i, _ in taps)
+    # an integer coordinate reads one sample for every interpolating filter
+    for name in ("linear", "cubic", "lanczos", "bicubic", "hamming", "box"):
+        assert ref.filter_taps(Fraction(2), 5, ref.make_filter(name)) == [(2, 1.0)], name
+
+
+def test_is_fragile_accounts_for_clamping():
+    # u a hair above the half-integer 5/2: a float64 near-tie between indices 2 and 3
+    u = Fraction(5, 2) + Fraction(1, 10**12)
+    assert ref.is_fragile(u, "round_prefer_ceil")
+    assert ref.is_fragile(u, "round_prefer_ceil", n_in=8)
+    # ... but with 3 samples both sides read index 2 (3 clamps to 2): harmless
+    assert not ref.is_fragile(u, "round_prefer_ceil", n_in=3)
+    # far beyond the input (a tiny scale): every boundary clamps to the edge
+    huge = Fraction(10**20) + Fraction(1, 2) + Fraction(1, 10**3)
+    assert ref.is_fragile(huge, "round_prefer_floor")
+    assert not ref.is_fragile(huge, "round_prefer_floor", n_in=4)
+    assert not ref.is_fragile(-huge, "floor", n_in=4)
+
+
+# --------------------------------------------------------------------------------------------
+# The filters against their owners: Pillow (every filter, exclude-outside edges, always
+# stretched by max(1, r)), onnx.reference (antialias with clamped edges). torch and OpenCV
+# cross-checks of cubic, antialias and area are in test_modes.py.
+# --------------------------------------------------------------------------------------------
+
+def _pillow_rule(x, n_out, name):
+    """Pillow's resize of the last axis: centre ``(o + 1/2) r`` in pixel units, i.e. ``u =
+    (o + 1/2) r - 1/2``; filter stretched by ``max(1, r)``; taps outside dropped."""
+    n_in = x.shape[-1]
+    r = Fraction(n_in, n_out)
+    filt = ref.make_filter(name)
+    out = np.zeros(x.shape[:-1] + (n_out,))
+    tie = False
+    for o in range(n_out):
+        u = (o + ref.HALF) * r - ref.HALF
+        stretch = max(r, 1)
+        # a box tap exactly on the filter's edge: Pillow's float arithmetic decides its side
+        tie |= name == "box" and any(abs((i - u) / stretch) == ref.HALF
+                                     for i in range(math.floor(u) - n_in, math.ceil(u) + n_in))
+        for i, w in ref.filter_taps(u, n_in, filt, stretch, exclude_outside=True):
+            out[..., o] += w * x[..., i]
+    return out, tie
+
+
+@pytest.mark.parametrize("name,pil_name", [("linear", "BILINEAR"), ("hamming", "HAMMING"),
+                                           ("bicubic", "BICUBIC"), ("lanczos", "LANCZOS"),
+                                           ("box", "BOX")])
+def test_filters_match_pillow(name, pil_name):
+    """Pillow's 'F' images resample with float64 coefficients and accumulators and store
+    float32: within 1 float32 ulp of max|x| times the filter's gain."""
+    Image = pytest.importorskip("PIL.Image")
+    rng = np.random.default_rng(len(name))
+    compared = 0
+    for n_in in (1, 2, 3, 5, 8, 13):
+        for n_out in (1, 2, 3, 4, 7, 11, 19):
+            x = rng.standard_normal((2, n_in)).astype(np.float32)
+            want, tie = _pillow_rule(x.astype(np.float64), n_out, name)
+            if tie:
+                continue
+            got = np.asarray(Image.fromarray(x).resize((n_out, 2),
+                                                      getattr(Image.Resampling, pil_name)))
+            tol = 2 * float(np.spacing(np.float32(np.abs(x).max())))
+            np.testing.assert_allclose(got, want, rtol=0, atol=tol,
+                                       err_msg=f"{name} {n_in} -> {n_out}")
+            compared += 1
+    assert compared >= 30     # (box: 11 of the 42 size pairs have an exact tie)
+
+
+def _onnx_reference(X, sizes, **attrs):
+    onnx = pytest.importorskip("onnx")
+    from onnx.reference import ReferenceEvaluator
+    node = onnx.helper.make_node("Resize", ["X", "", "", "sizes"], ["Y"], **attrs)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return ReferenceEvaluator(node).run(None, {"X": X, "sizes": np.array(sizes, np.int64)})[0]
+
+
+@pytest.mark.parametrize("mode", ["linear", "cubic"])
+@pytest.mark.parametrize("exclude_outside", [0, 1])
+@pytest.mark.parametrize("transform", ["half_pixel", "align_corners", "asymmetric"])
+def test_antialias_matches_onnx_reference(mode, exclude_outside, transform):
+    """ONNX Resize-18 ``antialias=1`` is the definition (SPEC §2). onnx.reference pads edges
+    (our clamp) and implements exclude_outside. Its antialiased cubic coefficients come out
+    about 1e-6 relative off the exact ones (float32 somewhere in its scale), so cubic is held
+    to 1e-5 of max|x| -- still far below the ~0.1 that the edge rule or a_cubic changes --
+    and linear to 1e-12."""
+    rng = np.random.default_rng(7)
+    for shape, size in [((9, 13), (4, 3)), ((5, 17), (2, 11)), ((20, 6), (7, 6)),
+                        ((6, 7), (1, 3))]:
+        for a in (-0.75, -0.5):
+            X = rng.standard_normal(shape)
+            want = _onnx_reference(X, size, mode=mode, antialias=1, cubic_coeff_a=a,
+                                   exclude_outside=exclude_outside,
+                                   coordinate_transformation_mode=transform)
+            got = ref.reference_resize(X, list(size), mode=mode, antialias=True, cubic_a=a,
+                                       exclude_outside=bool(exclude_outside),
+                                       coordinate_transform=transform)
+            tol = (1e-12 if mode == "linear" else 1e-5) * np.abs(X).max()
+            np.testing.assert_allclose(got, want, rtol=0, atol=tol,
+                                       err_msg=f"{shape} -> {size} a={a}")
+            if mode == "linear":
+                break      # cubic_a does not apply
+
+
+def test_dense_operator_every_mode():
+    rng = np.random.default_rng(4)
+    x = rng.standard_normal((5, 4))
+    for kw in (dict(mode="cubic"), dict(mode="area"), dict(mode="linear", antialias=True),
+               dict(mode="cubic", antialias=True, exclude_outside=True)):
+        a = ref.dense_operator(x.shape, size=[2, 7], **kw)
+        want = ref.reference_resize(x, [2, 7], **kw)
+        np.testing.assert_allclose((a @ x.ravel()).reshape(2, 7), want, rtol=0, atol=1e-14)

@@ -4,35 +4,38 @@ Length-0 and length-1 axes, 1 x n and n x 1, broadcast (zero-stride), negative-s
 Fortran-order, read-only and unaligned arrays, non-native byte order, NaN/Inf values, extreme
 scales and thread counts:
 
-- core ``resize`` (nearest, linear) against the float64 reference (``tests/reference.py``) with
+- core ``resize`` (every mode) against the float64 reference (``tests/reference.py``) with
   the SPEC §3 tolerances;
-- every public function (``SPECIMENS``) against the same call on a contiguous copy: bitwise
-  where the copy has the same memory order (the pass order follows the memory order, so a
-  Fortran-order or broadcast input may round differently in the last place; those are held to
-  the SPEC §3 tolerance instead), bitwise always for the nearest-neighbour operators;
-- ``out=`` of any strides gives the same values as a fresh result.
+- every public function (``SPECIMENS``) against its oracle (``Specimen.oracle``), which never
+  runs resamplex: the reference for the core; the reference applied to taps computed here from
+  the operator's own formulas for DirectML (SPEC §4) and Ascend (SPEC §5); PyTorch itself for
+  ``compat.torch`` and ``onnx.reference`` for ``compat.onnx`` (skipped where not installed);
+- and, on top, against the same call on a contiguous copy: bitwise where the copy has the same
+  memory order (the pass order follows the memory order, so a Fortran-order or broadcast input
+  may round differently in the last place; those are held to the SPEC §3 tolerance instead),
+  bitwise always for the nearest-neighbour operators;
+- ``out=`` of any strides gives the oracle's values.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Callable
 
 import numpy as np
 import pytest
 
+import peers
 import resamplex as rx
 import reference as ref
 from resamplex import ascend, dml
 from resamplex.compat import onnx as ronnx
+from resamplex.compat import torch as rtorch     # works on NumPy arrays without torch
 
 ml_dtypes = pytest.importorskip("ml_dtypes")
 BF16 = np.dtype(ml_dtypes.bfloat16)
-
-try:
-    from resamplex.compat import torch as rtorch
-except ImportError:  # pragma: no cover - compat.torch absent
-    rtorch = None
 
 
 def _rng(*key):
@@ -131,6 +134,160 @@ class Specimen:
     weighted: bool
     # input shapes with a length-0 / length-1 axis: (shape, "ok" | "refused")
     edge_shapes: tuple = ()
+    # x -> Expected: what the call must give, computed without resamplex (see below)
+    oracle: Callable[[np.ndarray], "Expected"] | None = None
+
+
+# ------------------------------------------------------------------------------ oracles
+
+@dataclass
+class Expected:
+    """An oracle's answer. ``kind``: "exact" (bit for bit: nearest copies elements),
+    "spec" (``value`` is the float64 evaluation of the exact taps: SPEC §3, with ``gain``
+    scaling ``max|x|`` for filters with negative lobes and adjoints) or "peer" (``value`` is
+    the library this front door reproduces, same dtype: ``peers.assert_close_to_peer``)."""
+
+    value: np.ndarray
+    kind: str
+    gain: float = 1.0
+    passes: int | None = None
+    #: the oracle multiplies NaN by zero weights (torch, onnx.reference); SPEC §3 drops those
+    #: taps, so the NaN test does not compare with it
+    nan_times_zero: bool = False
+
+
+def _check_expected(got, exp: Expected, x, what, rounding="half_even"):
+    if exp.kind == "exact":
+        ref.assert_matches(got, exp.value, got.dtype, "nearest", err_msg=what)
+    elif exp.kind == "spec":
+        ref.assert_matches(got, exp.value, got.dtype, "linear", rounding,
+                           xmax=_xmax(x) * exp.gain, passes=exp.passes, err_msg=what)
+    else:
+        peers.assert_close_to_peer(got, exp.value, _xmax(x), what)
+
+
+def _core(size, scale=None, axes=None, **kw):
+    """Oracle of ``rx.resize(x, size, scale=scale, axes=axes, **kw)``."""
+    def oracle(x):
+        mode = kw.get("mode", "linear")
+        want = ref.reference_resize(x, size, scale, axes, **kw)
+        if mode == "nearest":
+            return Expected(want, "exact")
+        return Expected(want, "spec", ref.request_gain(x.shape, size, scale, axes, **kw),
+                        len(ref.normalize_request(x.shape, size, scale, axes)))
+    return oracle
+
+
+def _core_adjoint(in_shape, size, **kw):
+    """Oracle of the adjoint: the transpose of the reference operator."""
+    def oracle(g):
+        want = ref.reference_adjoint(g, in_shape, size, **kw)
+        return Expected(want, "spec", ref.request_gain(in_shape, size, transpose=True, **kw),
+                        len(in_shape))
+    return oracle
+
+
+# DirectML (SPEC §4): u = ((float)o - b) / s - a in float32; nearest floor(u + 0.5) (the
+# addition in float32) for resample/resample1, floor(u) / ceil(u) for DECREASING /
+# INCREASING; linear the SPEC §2 taps at that float32 coordinate; antialias (resample3, where
+# 1/s > 2) the triangle stretched by 1/s, clamped edges.
+
+def _dml_u(n_out, s, a, b):
+    o = np.arange(n_out).astype(np.float32)
+    return (o - np.float32(b)) / np.float32(s) - np.float32(a)
+
+
+def _dml_tables(shape, scales, a, b, mode, rule="half_up", antialias=False, out_shape=None):
+    """``{axis: taps}`` of a DirectML operator, from the SPEC §4 formulas."""
+    tables = {}
+    for d, (n_in, s) in enumerate(zip(shape, scales)):
+        n_out = out_shape[d] if out_shape else math.floor(n_in * float(np.float32(s)))
+        u = _dml_u(n_out, s, a[d], b[d])
+        if mode == "nearest":
+            k = {"half_up": np.floor(u + np.float32(0.5)), "decreasing": np.floor(u),
+                 "increasing": np.ceil(u)}[rule]
+            tables[d] = [((int(min(max(v, 0), n_in - 1)), 1.0),) for v in k]
+        elif antialias and 1 / Fraction(float(np.float32(s))) > 2:
+            tri = ref.make_filter("linear")
+            tables[d] = [ref.filter_taps(Fraction(float(v)), n_in, tri,
+                                         1 / Fraction(float(np.float32(s)))) for v in u]
+        else:
+            tables[d] = [ref.linear_taps(Fraction(float(v)), n_in) for v in u]
+    return tables
+
+
+def _dml(scales, a=(0.5,) * 4, b=(-0.5,) * 4, mode="linear", **kw):
+    def oracle(x):
+        tables = _dml_tables(x.shape, scales, a, b, mode, **kw)
+        if mode == "nearest":
+            return Expected(ref.gather_tables(x, {d: [t[0][0] for t in tab]
+                                                  for d, tab in tables.items()}), "exact")
+        return Expected(ref.apply_tables(x, tables), "spec", ref.tables_gain(tables), x.ndim)
+    return oracle
+
+
+def _dml_grad(in_shape, scales, a, b, mode, rule="half_up"):
+    def oracle(g):
+        tables = _dml_tables(in_shape, scales, a, b, mode, rule, out_shape=g.shape)
+        want = ref.apply_tables(g, ref.transpose_tables(tables, in_shape))
+        return Expected(want, "spec", ref.tables_gain(tables, transpose=True), len(in_shape))
+    return oracle
+
+
+def _dml_upsample_nearest(kh, kw):
+    def oracle(x):
+        h, w = x.shape[-2:]
+        return Expected(ref.gather_tables(x, {x.ndim - 2: [o // kh for o in range(h * kh)],
+                                              x.ndim - 1: [o // kw for o in range(w * kw)]}),
+                        "exact")
+    return oracle
+
+
+# Ascend (SPEC §5), float32 arithmetic: exact: min(floor(float32(float32(o + 0.5) * r)), in-1),
+# legacy: min(floor(float32(o * r)), in - 1); r = float32(in)/float32(out) or float32(1.0/s).
+
+def _ascend_index(n_in, n_out, r, exact):
+    o = np.arange(n_out).astype(np.float32)
+    k = np.floor((o + np.float32(0.5)) * r if exact else o * r)
+    return [int(min(v, n_in - 1)) for v in k]
+
+
+def _ascend(axes, sizes, exact, scales=None, same_is_one=False):
+    def oracle(x):
+        indices = {}
+        for i, (a, n_out) in enumerate(zip(axes, sizes)):
+            n_in = x.shape[a]
+            if n_in == 0:
+                continue
+            if scales is not None and scales[i] > 0:
+                r = np.float32(1.0 / scales[i])
+            elif same_is_one and n_in == n_out:
+                r = np.float32(1)
+            else:
+                r = np.float32(n_in) / np.float32(n_out)
+            indices[a] = _ascend_index(n_in, n_out, r, exact)
+        return Expected(ref.gather_tables(x, indices), "exact")
+    return oracle
+
+
+def _torch(**kw):
+    def oracle(x):
+        pytest.importorskip("torch")
+        return Expected(peers.torch_interpolate(x, **kw), "peer", nan_times_zero=True)
+    return oracle
+
+
+def _onnx(gain=None, **kw):
+    """onnx.reference on float64 data (compat.onnx follows its coefficients; SPEC §3 compares
+    with a float64 evaluation) -- or, for nearest, on the data itself (it copies elements).
+    ``gain(x)``: the operator's gain, for cubic."""
+    def oracle(x):
+        pytest.importorskip("onnx")
+        if kw.get("mode", "nearest") == "nearest":
+            return Expected(peers.onnx_resize(x, **kw), "exact", nan_times_zero=True)
+        return Expected(peers.onnx_resize(x.astype(np.float64), **kw), "spec",
+                        1.0 if gain is None else gain(x), x.ndim, nan_times_zero=True)
+    return oracle
 
 
 S = Specimen
@@ -141,106 +298,131 @@ _O = dict(input_pixel_offsets=[0.5] * 4, output_pixel_offsets=[-0.5] * 4)
 SPECIMENS = [
     S("resize-linear", lambda x, **o: rx.resize(x, [7, 2], axes=[-2, -1], **o), (2, 3, 4, 5),
       F32, True, (((0, 3, 4, 5), "ok"), ((2, 0, 4, 5), "ok"), ((1, 1, 1, 1), "ok"),
-                  ((2, 3, 1, 5), "ok"), ((2, 3, 4, 1), "ok"))),
+                  ((2, 3, 1, 5), "ok"), ((2, 3, 4, 1), "ok")), _core([7, 2], axes=[-2, -1])),
     S("resize-linear-4d", lambda x, **o: rx.resize(x, [5, 3, 7, 2], **o), (2, 3, 4, 5), F32,
-      True, (((1, 1, 1, 1), "ok"), ((2, 3, 1, 5), "ok"))),
-    S("resize-linear-u8", lambda x, **o: rx.resize(x, [5, 3, 7, 2], **o), (2, 3, 4, 5), U8, True),
+      True, (((1, 1, 1, 1), "ok"), ((2, 3, 1, 5), "ok")), _core([5, 3, 7, 2])),
+    S("resize-linear-u8", lambda x, **o: rx.resize(x, [5, 3, 7, 2], **o), (2, 3, 4, 5), U8, True,
+      oracle=_core([5, 3, 7, 2])),
     S("resize-linear-bf16", lambda x, **o: rx.resize(x, [5, 3, 7, 2], **o), (2, 3, 4, 5), BF16,
-      True),
+      True, oracle=_core([5, 3, 7, 2])),
     S("resize-cubic-aa", lambda x, **o: rx.resize(x, [1, 2, 3, 2], mode="cubic", antialias=True,
                                                   **o), (2, 3, 4, 5), F64, True,
-      (((2, 3, 1, 5), "ok"),)),
+      (((2, 3, 1, 5), "ok"),), _core([1, 2, 3, 2], mode="cubic", antialias=True)),
     S("resize-area", lambda x, **o: rx.resize(x, [3, 2], axes=[2, 3], mode="area", **o),
-      (2, 3, 7, 5), np.dtype(np.int16), True, (((0, 3, 7, 5), "ok"), ((2, 3, 1, 1), "ok"))),
+      (2, 3, 7, 5), np.dtype(np.int16), True, (((0, 3, 7, 5), "ok"), ((2, 3, 1, 1), "ok")),
+      _core([3, 2], axes=[2, 3], mode="area")),
     S("resize-nearest", lambda x, **o: rx.resize(x, [5, 3, 7, 2], mode="nearest", **o),
-      (2, 3, 4, 5), F32, False, (((1, 1, 1, 1), "ok"), ((2, 1, 4, 1), "ok"))),
+      (2, 3, 4, 5), F32, False, (((1, 1, 1, 1), "ok"), ((2, 1, 4, 1), "ok")),
+      _core([5, 3, 7, 2], mode="nearest")),
     S("resize-nearest-complex", lambda x, **o: rx.resize(x, [7, 2], axes=[-2, -1],
                                                          mode="nearest", **o),
-      (2, 3, 4, 5), np.dtype(np.complex128), False),
+      (2, 3, 4, 5), np.dtype(np.complex128), False,
+      oracle=_core([7, 2], axes=[-2, -1], mode="nearest")),
     S("Resampler", lambda x, **o: rx.Resampler(x.shape, [7, 2], axes=[1, 3])(x, **o),
       (2, 3, 4, 5), F32, True, (((0, 3, 4, 5), "ok"), ((2, 1, 1, 5), "ok"),
-                                ((2, 3, 0, 5), "ok"))),
+                                ((2, 3, 0, 5), "ok")), _core([7, 2], axes=[1, 3])),
     S("Resampler.adjoint", lambda g, **o: rx.Resampler((2, 3, 4, 5), [5, 3, 7, 2]).adjoint(
-        g, **o), (5, 3, 7, 2), F32, True),
+        g, **o), (5, 3, 7, 2), F32, True, oracle=_core_adjoint((2, 3, 4, 5), [5, 3, 7, 2])),
     S("resize_adjoint", lambda g, **o: rx.resize_adjoint(g, (2, 3, 4, 5), [5, 3, 7, 2],
                                                          mode="cubic", **o),
-      (5, 3, 7, 2), F64, True),
+      (5, 3, 7, 2), F64, True, oracle=_core_adjoint((2, 3, 4, 5), [5, 3, 7, 2], mode="cubic")),
     S("dml.resample", lambda x, **o: dml.resample(x, [1, 1, 1.7, 0.6],
                                                   interpolation_mode="linear", **o),
-      (2, 3, 4, 5), F32, True, (((0, 3, 4, 5), "ok"), ((1, 1, 1, 2), "ok"))),
+      (2, 3, 4, 5), F32, True, (((0, 3, 4, 5), "ok"), ((1, 1, 1, 2), "ok")),
+      _dml([1, 1, 1.7, 0.6])),
     S("dml.resample-u8", lambda x, **o: dml.resample(x, [1, 1, 1.7, 0.6],
                                                      interpolation_mode="linear", **o),
-      (2, 3, 4, 5), U8, True),
+      (2, 3, 4, 5), U8, True, oracle=_dml([1, 1, 1.7, 0.6])),
     S("dml.resample1", lambda x, **o: dml.resample1(x, [1, 1, 1.7, 0.6], [0, 0, 0.25, 0],
                                                     [0, 0, -0.5, 0],
                                                     interpolation_mode="nearest_neighbor", **o),
-      (2, 3, 4, 5), F16, False),
+      (2, 3, 4, 5), F16, False,
+      oracle=_dml([1, 1, 1.7, 0.6], (0, 0, 0.25, 0), (0, 0, -0.5, 0), "nearest")),
     S("dml.resample2", lambda x, **o: dml.resample2(x, [1, 1, 1.7, 0.6], **_O,
                                                     interpolation_mode="linear",
                                                     rounding_direction="decreasing", **o),
-      (2, 3, 4, 5), F16, True),
+      (2, 3, 4, 5), F16, True, oracle=_dml([1, 1, 1.7, 0.6])),
     S("dml.resample3-aa", lambda x, **o: dml.resample3(x, [1, 1, 1.7, 0.3], **_O,
                                                        interpolation_mode="linear",
                                                        rounding_direction="increasing",
                                                        antialiased=True, **o),
-      (2, 3, 4, 7), F32, True),
+      (2, 3, 4, 7), F32, True, oracle=_dml([1, 1, 1.7, 0.3], antialias=True)),
     S("dml.upsample_2d", lambda x, **o: dml.upsample_2d(x, (2, 3), interpolation_mode="linear",
                                                         **o),
-      (2, 3, 4, 5), F32, True, (((1, 1, 1, 1), "ok"),)),
+      (2, 3, 4, 5), F32, True, (((1, 1, 1, 1), "ok"),), _dml([1, 1, 2, 3])),
     S("dml.upsample_2d-nearest", lambda x, **o: dml.upsample_2d(
-        x, (2, 3), interpolation_mode="nearest_neighbor", **o), (2, 3, 1, 4, 5), F16, False),
+        x, (2, 3), interpolation_mode="nearest_neighbor", **o), (2, 3, 1, 4, 5), F16, False,
+      oracle=_dml_upsample_nearest(2, 3)),
     S("dml.resample_grad", lambda g, **o: dml.resample_grad(
         g, (2, 3, 4, 5), [1, 1, 1.7, 0.6], **_O, interpolation_mode="linear", **o),
-      (2, 3, 6, 3), F32, True),
+      (2, 3, 6, 3), F32, True,
+      oracle=_dml_grad((2, 3, 4, 5), [1, 1, 1.7, 0.6], (0.5,) * 4, (-0.5,) * 4, "linear")),
     S("dml.resample_grad1", lambda g, **o: dml.resample_grad1(
         g, (2, 3, 4, 5), [1, 1, 1.7, 0.6], **_O, interpolation_mode="nearest_neighbor",
-        rounding_direction="increasing", **o), (2, 3, 6, 3), F16, True),
+        rounding_direction="increasing", **o), (2, 3, 6, 3), F16, True,
+      oracle=_dml_grad((2, 3, 4, 5), [1, 1, 1.7, 0.6], (0.5,) * 4, (-0.5,) * 4, "nearest",
+                       "increasing")),
     S("ascend.upsample_nearest", lambda x, **o: ascend.upsample_nearest(x, [7, 3],
                                                                         exact_mode=True, **o),
-      (2, 3, 4, 5), F32, False, (((0, 3, 4, 5), "ok"), ((2, 3, 1, 1), "ok"))),
+      (2, 3, 4, 5), F32, False, (((0, 3, 4, 5), "ok"), ((2, 3, 1, 1), "ok")),
+      _ascend((2, 3), (7, 3), exact=True, same_is_one=True)),
     S("ascend.upsample_nearest-nhwc", lambda x, **o: ascend.upsample_nearest(
-        x, [7, 3], data_format="NHWC", **o), (2, 4, 5, 3), BF16, False),
+        x, [7, 3], data_format="NHWC", **o), (2, 4, 5, 3), BF16, False,
+      oracle=_ascend((1, 2), (7, 3), exact=False, same_is_one=True)),
     S("ascend.exact1d", lambda x, **o: ascend.upsample_nearest_exact1d(x, [9], 1.7, **o),
-      (2, 3, 5), F16, False, (((0, 3, 5), "refused"), ((1, 1, 1), "ok"))),
+      (2, 3, 5), F16, False, (((0, 3, 5), "refused"), ((1, 1, 1), "ok")),
+      _ascend((2,), (9,), exact=True, scales=(1.7,))),
     S("ascend.exact2d", lambda x, **o: ascend.upsample_nearest_exact2d(x, [7, 3], **o),
-      (2, 3, 4, 5), F32, False, (((2, 0, 4, 5), "ok"), ((1, 1, 1, 1), "ok"))),
+      (2, 3, 4, 5), F32, False, (((2, 0, 4, 5), "ok"), ((1, 1, 1, 1), "ok")),
+      _ascend((2, 3), (7, 3), exact=True, same_is_one=True)),
     S("ascend.exact3d", lambda x, **o: ascend.upsample_nearest_exact3d(x, [3, 7, 3], **o),
-      (2, 3, 2, 4, 5), F32, False, (((0, 3, 2, 4, 5), "refused"), ((1, 1, 1, 1, 1), "ok"))),
+      (2, 3, 2, 4, 5), F32, False, (((0, 3, 2, 4, 5), "refused"), ((1, 1, 1, 1, 1), "ok")),
+      _ascend((2, 3, 4), (3, 7, 3), exact=True)),
     S("ascend.nearest1d", lambda x, **o: ascend.upsample_nearest1d(x, [9], **o), (2, 3, 5),
-      BF16, False),
+      BF16, False, oracle=_ascend((2,), (9,), exact=False)),
     S("ascend.nearest2d", lambda x, **o: ascend.upsample_nearest2d(x, [7, 3], **o),
-      (2, 3, 4, 5), F16, False),
+      (2, 3, 4, 5), F16, False, oracle=_ascend((2, 3), (7, 3), exact=False)),
     S("onnx-nearest", lambda x, **o: ronnx.resize(x, scales=[1, 1, 1.7, 0.6], **o),
-      (2, 3, 4, 5), F32, False, (((0, 3, 4, 5), "ok"), ((1, 1, 1, 2), "ok"))),
+      (2, 3, 4, 5), F32, False, (((0, 3, 4, 5), "ok"), ((1, 1, 1, 2), "ok")),
+      _onnx(scales=[1, 1, 1.7, 0.6])),
     S("onnx-linear", lambda x, **o: ronnx.resize(x, sizes=[7, 3], axes=[2, 3], mode="linear",
                                                  **o),
-      (2, 3, 4, 5), np.dtype(np.int8), True),
+      (2, 3, 4, 5), np.dtype(np.int8), True,
+      oracle=_onnx(sizes=[7, 3], axes=[2, 3], mode="linear")),
     S("onnx-cubic-aa", lambda x, **o: ronnx.resize(x, scales=[1, 1, 0.6, 0.4], mode="cubic",
-                                                   antialias=1, **o), (2, 3, 7, 9), F32, True),
+                                                   antialias=1, **o), (2, 3, 7, 9), F32, True,
+      oracle=_onnx(scales=[1, 1, 0.6, 0.4], mode="cubic", antialias=1,
+                   gain=lambda x: ref.request_gain(x.shape, scale=[0.6, 0.4], axes=[2, 3],
+                                                   mode="cubic", antialias=True))),
     S("onnx-crop", lambda x, **o: ronnx.resize(
         x, roi=[0, 0, -0.2, 0.1, 1, 1, 1.3, 0.8], sizes=[2, 3, 6, 4], mode="linear",
         coordinate_transformation_mode="tf_crop_and_resize", extrapolation_value=-3.5, **o),
-      (2, 3, 4, 5), F64, True),
+      (2, 3, 4, 5), F64, True,
+      oracle=_onnx(roi=[0, 0, -0.2, 0.1, 1, 1, 1.3, 0.8], sizes=[2, 3, 6, 4], mode="linear",
+                   coordinate_transformation_mode="tf_crop_and_resize",
+                   extrapolation_value=-3.5)),
+    S("torch-nearest", lambda x, **o: rtorch.interpolate(x, size=(7, 3), **o), (2, 3, 4, 5),
+      F32, False, (((0, 3, 4, 5), "ok"), ((1, 1, 1, 1), "ok"), ((2, 0, 4, 5), "refused")),
+      _torch(size=(7, 3))),
+    S("torch-nearest-exact", lambda x, **o: rtorch.interpolate(
+        x, scale_factor=1.7, mode="nearest-exact", **o), (2, 3, 4), U8, False,
+      oracle=_torch(scale_factor=1.7, mode="nearest-exact")),
+    S("torch-bilinear", lambda x, **o: rtorch.interpolate(x, size=(7, 3), mode="bilinear",
+                                                          **o),
+      (2, 3, 4, 5), F32, True, (((1, 1, 1, 1), "ok"),), _torch(size=(7, 3), mode="bilinear")),
+    S("torch-bicubic-aa-u8", lambda x, **o: rtorch.interpolate(
+        x, size=(3, 2), mode="bicubic", antialias=True, **o), (2, 3, 7, 5), U8, True,
+      oracle=_torch(size=(3, 2), mode="bicubic", antialias=True)),
+    S("torch-area", lambda x, **o: rtorch.interpolate(x, size=(3, 2), mode="area", **o),
+      (2, 3, 7, 5), F64, True, oracle=_torch(size=(3, 2), mode="area")),
+    S("torch-trilinear", lambda x, **o: rtorch.interpolate(
+        x, scale_factor=(1.5, 0.7, 2.0), mode="trilinear", align_corners=True, **o),
+      (1, 2, 3, 4, 5), BF16, True,
+      oracle=_torch(scale_factor=(1.5, 0.7, 2.0), mode="trilinear", align_corners=True)),
+    S("torch-linear", lambda x, **o: rtorch.interpolate(x, size=9, mode="linear", **o),
+      (2, 3, 5), F16, True, oracle=_torch(size=9, mode="linear")),
 ]
-if rtorch is not None:
-    SPECIMENS += [
-        S("torch-nearest", lambda x, **o: rtorch.interpolate(x, size=(7, 3), **o), (2, 3, 4, 5),
-          F32, False, (((0, 3, 4, 5), "ok"), ((1, 1, 1, 1), "ok"), ((2, 0, 4, 5), "refused"))),
-        S("torch-nearest-exact", lambda x, **o: rtorch.interpolate(
-            x, scale_factor=1.7, mode="nearest-exact", **o), (2, 3, 4), U8, False),
-        S("torch-bilinear", lambda x, **o: rtorch.interpolate(x, size=(7, 3), mode="bilinear",
-                                                              **o),
-          (2, 3, 4, 5), F32, True, (((1, 1, 1, 1), "ok"),)),
-        S("torch-bicubic-aa-u8", lambda x, **o: rtorch.interpolate(
-            x, size=(3, 2), mode="bicubic", antialias=True, **o), (2, 3, 7, 5), U8, True),
-        S("torch-area", lambda x, **o: rtorch.interpolate(x, size=(3, 2), mode="area", **o),
-          (2, 3, 7, 5), F64, True),
-        S("torch-trilinear", lambda x, **o: rtorch.interpolate(
-            x, scale_factor=(1.5, 0.7, 2.0), mode="trilinear", align_corners=True, **o),
-          (1, 2, 3, 4, 5), BF16, True),
-        S("torch-linear", lambda x, **o: rtorch.interpolate(x, size=9, mode="linear", **o),
-          (2, 3, 5), F16, True),
-    ]
+assert all(s.oracle is not None for s in SPECIMENS)
 
 
 def _data(spec: Specimen, shape=None) -> np.ndarray:
@@ -255,29 +437,26 @@ def test_views_give_the_contiguous_result(spec, variant):
     make, same_order = VARIANTS[variant]
     v = make(x)
     base = np.ascontiguousarray(v)         # same values as the view (broadcast: row 0 repeated)
-    want = spec.call(base)
     got = spec.call(v)
-    _same(got, want, spec.weighted, same_order, _xmax(base), f"{spec.name}/{variant}")
+    _check_expected(got, spec.oracle(base), base, f"{spec.name}/{variant}")
+    _same(got, spec.call(base), spec.weighted, same_order, _xmax(base), f"{spec.name}/{variant}")
     if variant == "fortran":
         # against a Fortran-order copy: same memory order, so bitwise
         _same(got, spec.call(np.asfortranarray(base.copy())), spec.weighted, True,
               _xmax(base), f"{spec.name}/fortran-copy")
 
 
-@pytest.mark.parametrize("spec", SPECIMENS, ids=lambda s: s.name)
+# 1-byte dtypes have no byte order, and ml_dtypes' bfloat16 has no byte-swapped variant.
+BYTE_ORDERED = [s for s in SPECIMENS if s.dtype.itemsize > 1 and s.dtype != BF16]
+
+
+@pytest.mark.parametrize("spec", BYTE_ORDERED, ids=lambda s: s.name)
 def test_non_native_byte_order(spec):
     x = _data(spec)
-    if x.dtype.itemsize == 1 or x.dtype == BF16:
-        pytest.skip("no byte order")
     swapped = x.astype(x.dtype.newbyteorder())
-    try:
-        got = spec.call(swapped)
-    except rx.UnsupportedError as exc:      # SPEC §8: may be refused ...
-        assert "dtype" in str(exc) or "DML_" in str(exc)
-        return
-    want = spec.call(x)                     # ... or handled correctly
-    assert got.dtype in (want.dtype, swapped.dtype)
-    _same(got.astype(want.dtype), want, spec.weighted, True, _xmax(x), spec.name)
+    got = spec.call(swapped)               # SPEC §8: non-native byte order must work
+    assert got.dtype in (x.dtype, swapped.dtype)
+    _check_expected(got.astype(x.dtype), spec.oracle(x), x, spec.name)
 
 
 @pytest.mark.parametrize("spec", [s for s in SPECIMENS if s.edge_shapes], ids=lambda s: s.name)
@@ -289,9 +468,9 @@ def test_empty_and_length_one_axes(spec):
                 spec.call(x)
             continue
         got = spec.call(x)
-        if got.size:
-            want = spec.call(np.ascontiguousarray(x.copy()))
-            _same(got, want, spec.weighted, True, _xmax(x), f"{spec.name}/{shape}")
+        exp = spec.oracle(x)
+        assert got.shape == exp.value.shape, f"{spec.name}/{shape}: {got.shape}"
+        _check_expected(got, exp, x, f"{spec.name}/{shape}")
 
 
 @pytest.mark.parametrize("spec", [s for s in SPECIMENS if s.dtype.kind == "f" or s.dtype == BF16],
@@ -305,6 +484,9 @@ def test_nan_and_inf_values(spec):
     got = spec.call(x)
     again = spec.call(unaligned(x))
     _same(again, got, spec.weighted, True, _xmax(x), spec.name)
+    exp = spec.oracle(x)
+    if not exp.nan_times_zero:
+        _check_expected(got, exp, x, spec.name)
     if not spec.weighted:
         # nearest copies elements, NaN payloads included: every output is an input element
         vals = set(np.ascontiguousarray(x).view(np.uint8).reshape(-1, x.dtype.itemsize)
@@ -316,16 +498,18 @@ def test_nan_and_inf_values(spec):
 @pytest.mark.parametrize("spec", SPECIMENS, ids=lambda s: s.name)
 def test_out_of_any_strides(spec):
     x = _data(spec)
-    want = spec.call(x)
+    exp = spec.oracle(x)
+    fresh = spec.call(x)
     for name, make_out, bitwise in (
             ("negative", lambda s, d: np.empty(s, d)[(slice(None, None, -1),) * len(s)], True),
             ("strided", lambda s, d: np.empty(s[:-1] + (2 * s[-1],), d)[..., ::2], True),
             ("fortran", lambda s, d: np.empty(s, d, order="F"), False),
             ("unaligned", lambda s, d: unaligned(np.empty(s, d)), True)):
-        out = make_out(want.shape, want.dtype)
+        out = make_out(fresh.shape, fresh.dtype)
         got = spec.call(x, out=out)
         assert got is out
-        _same(out, want, spec.weighted, bitwise, _xmax(x), f"{spec.name}/out-{name}")
+        _check_expected(out, exp, x, f"{spec.name}/out-{name}")
+        _same(out, fresh, spec.weighted, bitwise, _xmax(x), f"{spec.name}/out-{name}")
 
 
 # ------------------------------------------------------------------------------ core vs reference
@@ -370,8 +554,16 @@ def test_core_nan_inf_against_reference(mode):
         _check_ref(x.astype(np.float32), [3, 11], mode=mode, coordinate_transform=transform)
 
 
-@pytest.mark.parametrize("mode", ["nearest", "linear", "cubic", "area"])
-@pytest.mark.parametrize("dtype", [np.float32, np.uint8], ids=lambda d: np.dtype(d).name)
+def _wide_area_float32(mode, dtype):
+    return pytest.param(mode, dtype, marks=pytest.mark.xfail(strict=True, reason=(
+        "SPEC §3 gap found by issue 15: a 10**6-tap area window summed in float32 errs by "
+        "~9e-6 of max|x| (4.4 at 5e5), beyond 4 ulp; needs a wider accumulator for wide "
+        "windows"))) if (mode, dtype) == ("area", np.float32) else pytest.param(mode, dtype)
+
+
+@pytest.mark.parametrize("mode,dtype", [
+    _wide_area_float32(m, d) for m in ("nearest", "linear", "cubic", "area")
+    for d in (np.float32, np.uint8)], ids=lambda v: v if isinstance(v, str) else np.dtype(v).name)
 def test_extreme_scales(mode, dtype):
     # a 1-element axis x 1e6: every output is that element
     one = np.array([77], dtype)
@@ -381,9 +573,11 @@ def test_extreme_scales(mode, dtype):
     x = np.arange(10**6).astype(dtype)
     down = rx.resize(x, scale=[1e-6], mode=mode)
     assert down.shape == (1,)
-    if mode in ("nearest", "linear"):
-        ref.assert_matches(down, ref.reference_resize(x, scale=[1e-6], mode=mode), dtype, mode,
-                           xmax=_xmax(x))
+    if mode == "area":     # the footprint is the whole input: its mean
+        want = np.array([x.astype(np.float64).mean()])
+    else:
+        want = ref.reference_resize(x, scale=[1e-6], mode=mode)
+    ref.assert_matches(down, want, dtype, mode, xmax=_xmax(x) * (1.5 if mode == "cubic" else 1))
     # both in one call, through a plan and its adjoint
     plan = rx.Resampler((1, 10**6), scale=[1e6, 1e-6], mode=mode)
     assert plan.out_shape == (10**6, 1)
@@ -399,21 +593,27 @@ def test_extreme_scale_with_size_against_reference(transform, scale, mode):
     # the coordinate overflowed int64)
     x = np.array([1.0, 2.0, 4.0, 8.0])
     if ref.request_fragile(x.shape, [3], [scale], None, mode, transform):
-        pytest.skip("a nearest tie closer than float64 resolves (see reference.is_fragile)")
+        # half_pixel_symmetric with scale 1e20: u = 3/2 -+ 1e-20, a tie float64 cannot see
+        # (reference.is_fragile): the samples either side are both right
+        got = rx.resize(x, [3], scale=[scale], mode=mode, coordinate_transform=transform)
+        for o in range(3):
+            u = ref.source_coordinate(o, 4, 3, scale, transform)
+            assert got[o] in x[sorted(ref.acceptable_nearest_indices(u, 4))], (o, got)
+        return
     with np.errstate(over="ignore"):
         _check_ref(x, [3], scale=[scale], mode=mode, coordinate_transform=transform)
 
 
+@pytest.mark.parametrize("transform", ["half_pixel", "asymmetric", "align_corners"])
 @pytest.mark.parametrize("scale", [1e-20, 1e-300, 1e-308])
 @pytest.mark.parametrize("mode,kw", [("cubic", {}), ("cubic", dict(exclude_outside=True)),
                                      ("area", {}), ("linear", dict(exclude_outside=True))])
-def test_extreme_scale_with_size_is_finite(scale, mode, kw):
-    # no NaN from finite data, no bare exception: edge samples or averages of the input
+def test_extreme_scale_with_size_against_reference_weighted(scale, mode, kw, transform):
+    # no NaN from finite data, no bare exception: the edge samples or averages the reference
+    # computes with exact coordinates (u ~ 1e308 lies far beyond the input)
     x = np.array([1.0, 2.0, 4.0, 8.0])
     with np.errstate(over="ignore"):
-        got = rx.resize(x, [3], scale=[scale], mode=mode, **kw)
-    assert np.isfinite(got).all(), got
-    assert ((got >= 1.0 - 1e-9) & (got <= 8.0 + 1e-9)).all() or mode == "cubic", got
+        _check_ref(x, [3], scale=[scale], mode=mode, coordinate_transform=transform, **kw)
 
 
 def test_exclude_outside_beyond_the_edge_reads_the_edge():

@@ -1,0 +1,281 @@
+#!/usr/bin/env python3
+"""A small mutation check: does the test suite notice when a table builder or kernel breaks?
+
+Each mutant in ``MUTANTS`` is a hand-written bug -- the two linear weights swapped, ties of
+``round_prefer_ceil`` going down, cubic ignoring ``cubic_a`` ... -- given as exact text edits
+``(old, new)`` of one source file. For each mutant the script copies the source tree (as git
+sees it, plus the in-place build) to a temporary directory, applies the edits there, rebuilds
+in place only if a ``.pyx``/``.pxd``/``.h`` changed, runs the mutant's test files against the
+copy, and reports how many tests failed. A mutant that no test catches (0 failures) makes the
+script exit 1. The working tree is never touched.
+
+Run it by hand after every change of the table builders or kernels (not in CI: a full run
+takes about 10-15 minutes on 2 cores):
+
+    python ci/mutants.py                 # every mutant, the default test files
+    python ci/mutants.py --list          # the mutants, and whether each still applies
+    python ci/mutants.py -m cubic-ignores-cubic-a -m linear-weights-swapped
+    python ci/mutants.py --tests tests/test_modes.py     # other test files for every mutant
+
+Keeping it current: the edits are exact text. When the code a mutant edits moves or changes
+(e.g. the table builders becoming Cython loops), the script stops before running anything and
+names each stale mutant and the file it looked in; rewrite that mutant's ``file``/``old``/
+``new`` against the new code so that it plants the same bug. ``--list`` checks every mutant
+without running tests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: The test files run against every mutant unless it names its own: the core value tests
+#: (reference comparisons for every mode, the adjoint, golden cases) and the reliability ones.
+DEFAULT_TESTS = ("tests/test_modes.py", "tests/test_adjoint.py", "tests/test_resize.py",
+                 "tests/test_reliability_valid.py")
+
+
+@dataclass(frozen=True)
+class Mutant:
+    name: str
+    file: str                                  # relative to the repository root
+    edits: tuple[tuple[str, str], ...]         # (old, new): each old occurs exactly once
+    why: str                                   # the bug it plants
+    tests: tuple[str, ...] = field(default=DEFAULT_TESTS)
+
+
+MUTANTS = [
+    Mutant(
+        "linear-weights-swapped", "resamplex/_tables.py",
+        (("    w0 = 1.0 - f\n    w1 = f.copy()\n",
+          "    w0 = f.copy()\n    w1 = 1.0 - f\n"),),
+        "linear_taps gives i0 the weight f and i0 + 1 the weight 1 - f"),
+    Mutant(
+        "round-prefer-ceil-ties-down", "resamplex/_tables.py",
+        (('    if nearest_mode == "round_prefer_ceil":\n        k = k + (frac >= 0.5)\n',
+          '    if nearest_mode == "round_prefer_ceil":\n        k = k + (frac > 0.5)\n'),),
+        "nearest_indices: round_prefer_ceil breaks ties downwards (as round_prefer_floor)"),
+    Mutant(
+        "cubic-ignores-cubic-a", "resamplex/_tables.py",
+        (("        w = keys_weights(np.where(np.isfinite(u), u - i0, 0.0), a)\n",
+          "        w = keys_weights(np.where(np.isfinite(u), u - i0, 0.0), -0.75)\n"),),
+        "cubic_taps always uses a = -0.75"),
+    Mutant(
+        "area-overlap-off-by-one", "resamplex/_tables.py",
+        (("    overlap = np.clip(np.minimum(hi_c, idx + 1) - np.maximum(lo_c, idx), 0.0, None)\n",
+          "    overlap = np.clip(np.minimum(hi_c, idx + 2) - np.maximum(lo_c, idx + 1), 0.0,"
+          " None)\n"),),
+        "area_taps weights pixel i by the overlap of [i + 1, i + 2)"),
+    Mutant(
+        "antialias-cubic-not-normalised", "resamplex/_tables.py",
+        (("    w = keys_kernel(np.abs((idx - u[:, None]) / r), a)\n"
+          "    w = w / w.sum(axis=1, keepdims=True)\n",
+          "    w = keys_kernel(np.abs((idx - u[:, None]) / r), a)\n"),),
+        "antialias_cubic_taps leaves the stretched weights unnormalised (they sum to ~r)"),
+    Mutant(
+        "exclude-outside-not-renormalised", "resamplex/_tables.py",
+        (("    return idx, w / total\n", "    return idx, w\n"),),
+        "_exclude_outside drops the outside taps but does not renormalise the rest"),
+    Mutant(
+        "adjoint-weights-not-permuted", "resamplex/_tables.py",
+        (("        return AxisTable(self.n_out, self.n_in, ptr, np.ascontiguousarray(rows[order]),\n"
+          "                         np.ascontiguousarray(self.w[order]))\n",
+          "        return AxisTable(self.n_out, self.n_in, ptr, np.ascontiguousarray(rows[order]),\n"
+          "                         np.ascontiguousarray(self.w))\n"),),
+        "AxisTable.transpose reorders the indices by input but not the weights"),
+    Mutant(
+        "int-store-rounds-half-up", "resamplex/_engine/_taps.pyx",
+        (("from libc.math cimport roundf, round as round_d\n",
+          "from libc.math cimport roundf, round as round_d, floor as floor_d\n"),
+         ("            p[j] = <int_t>(<int>((v + magic) - magic))\n",
+          "            p[j] = <int_t>(<int>floor_d(v + 0.5))\n")),
+        "the contiguous integer store of half_even rounds ties up (int16/uint16, and 8-bit "
+        "outputs of float64 sums)"),
+]
+
+NATIVE_SUFFIXES = (".pyx", ".pxd", ".h")
+
+
+class StaleMutant(Exception):
+    pass
+
+
+def _apply(text: str, mutant: Mutant) -> str:
+    for old, new in mutant.edits:
+        count = text.count(old)
+        if count != 1:
+            where = "is not in" if count == 0 else f"occurs {count} times in"
+            raise StaleMutant(
+                f"STALE mutant {mutant.name!r}: the text to replace {where} {mutant.file}:\n"
+                f"{_indent(old)}\nThe code it mutates has moved or changed: update this "
+                "mutant's file/edits in ci/mutants.py so that it plants the same bug "
+                f"({mutant.why}).")
+        text = text.replace(old, new)
+    return text
+
+
+def _indent(text: str) -> str:
+    return "\n".join("    | " + line for line in text.rstrip("\n").split("\n"))
+
+
+def check_all(mutants: list[Mutant]) -> list[str]:
+    """Every mutant applies to the working tree: the list of problems (empty if none)."""
+    problems = []
+    for m in mutants:
+        path = ROOT / m.file
+        if not path.exists():
+            problems.append(f"STALE mutant {m.name!r}: {m.file} does not exist")
+            continue
+        try:
+            _apply(path.read_text(), m)
+        except StaleMutant as exc:
+            problems.append(str(exc))
+    return problems
+
+
+def _copy_tree(dest: Path, with_build: bool) -> None:
+    """The files git tracks or would track, the in-place extension modules and generated C,
+    and (for a native rebuild) build/ -- so that only the mutated extension recompiles."""
+    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others",
+                             "--exclude-standard"], cwd=ROOT, check=True,
+                            capture_output=True).stdout.split(b"\0")
+    files = [f.decode() for f in listed if f]
+    files += [str(p.relative_to(ROOT)) for p in (ROOT / "resamplex").rglob("*")
+              if p.suffix in (".so", ".pyd", ".c") or p.name == "_build_config.py"]
+    for rel in sorted(set(files)):
+        src = ROOT / rel
+        if src.is_file():
+            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, dest / rel)
+    if with_build and (ROOT / "build").is_dir():
+        shutil.copytree(ROOT / "build", dest / "build", symlinks=True)
+
+
+def _summary_counts(output: str) -> dict[str, int]:
+    """pytest's final line ("3 failed, 120 passed, 1 xfailed in 9.1s") as counts."""
+    counts: dict[str, int] = {}
+    for line in reversed(output.strip().splitlines()):
+        found = re.findall(r"(\d+) (failed|passed|errors?|xfailed|xpassed|skipped)", line)
+        if found:
+            for n, what in found:
+                counts[what.rstrip("s") if what.startswith("error") else what] = int(n)
+            break
+    return counts
+
+
+def run_tests(tree: Path, tests: tuple[str, ...], jobs: int) -> tuple[dict[str, int], str]:
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+    res = subprocess.run([sys.executable, "-m", "pytest", *tests, "-q", "--tb=no",
+                          "-p", "no:cacheprovider", "-o", "addopts="],
+                         cwd=tree, env=env, capture_output=True, text=True)
+    return _summary_counts(res.stdout), res.stdout + res.stderr
+
+
+def rebuild(tree: Path, jobs: int) -> None:
+    res = subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace", "-j",
+                          str(jobs)], cwd=tree, capture_output=True, text=True)
+    if res.returncode:
+        sys.exit(f"the rebuild of the mutated tree failed:\n{res.stdout[-3000:]}"
+                 f"{res.stderr[-3000:]}")
+
+
+def run_mutant(m: Mutant, tests: tuple[str, ...] | None, jobs: int,
+               keep: bool) -> tuple[int, int, float]:
+    """(tests failed or in error, tests run, seconds) for one mutant."""
+    t0 = time.time()
+    native = m.file.endswith(NATIVE_SUFFIXES)
+    tmp = Path(tempfile.mkdtemp(prefix=f"resamplex-mutant-{m.name}-"))
+    try:
+        _copy_tree(tmp, with_build=native)
+        path = tmp / m.file
+        path.write_text(_apply(path.read_text(), m))
+        if native:
+            rebuild(tmp, jobs)
+        counts, output = run_tests(tmp, tests or m.tests, jobs)
+        if not counts:
+            sys.exit(f"mutant {m.name}: no pytest summary; output:\n{output[-3000:]}")
+        failed = counts.get("failed", 0) + counts.get("error", 0)
+        total = sum(counts.values())
+        return failed, total, time.time() - t0
+    finally:
+        if keep:
+            print(f"  (kept {tmp})")
+        else:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("-m", "--mutant", action="append", default=[],
+                    help="run only this mutant (repeatable)")
+    ap.add_argument("--tests", nargs="+", help="test files to run for every mutant")
+    ap.add_argument("--list", action="store_true", help="list the mutants and check they apply")
+    ap.add_argument("--baseline", action="store_true",
+                    help="first run the tests on the unmutated copy (they must all pass)")
+    ap.add_argument("--jobs", type=int, default=int(os.environ.get("JOBS", "2")),
+                    help="compile jobs for native rebuilds (default 2)")
+    ap.add_argument("--keep", action="store_true", help="keep the temporary copies")
+    args = ap.parse_args(argv)
+
+    names = {m.name for m in MUTANTS}
+    unknown = [n for n in args.mutant if n not in names]
+    if unknown:
+        ap.error(f"unknown mutant(s) {unknown}; known: {sorted(names)}")
+    mutants = [m for m in MUTANTS if not args.mutant or m.name in args.mutant]
+
+    problems = check_all(mutants)
+    if args.list:
+        for m in mutants:
+            stale = any(f"{m.name!r}" in p for p in problems)
+            print(f"{m.name:34s} {m.file:32s} {'STALE' if stale else 'applies'}  {m.why}")
+    if problems:
+        print("\n\n".join(problems), file=sys.stderr)
+        return 2
+    if args.list:
+        return 0
+
+    tests = tuple(args.tests) if args.tests else None
+    if args.baseline:
+        tmp = Path(tempfile.mkdtemp(prefix="resamplex-mutant-baseline-"))
+        try:
+            _copy_tree(tmp, with_build=False)
+            counts, output = run_tests(tmp, tests or DEFAULT_TESTS, args.jobs)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+        bad = counts.get("failed", 0) + counts.get("error", 0)
+        print(f"baseline: {counts}")
+        if bad or not counts:
+            print(output[-3000:], file=sys.stderr)
+            return 1
+
+    rows = []
+    for m in mutants:
+        print(f"mutant {m.name} ...", flush=True)
+        failed, total, secs = run_mutant(m, tests, args.jobs, args.keep)
+        rows.append((m, failed, total, secs))
+        print(f"  {failed} of {total} tests failed ({secs:.0f} s)", flush=True)
+
+    print()
+    print("| mutant | file | tests failed | caught |")
+    print("|---|---|---|---|")
+    for m, failed, total, _ in rows:
+        print(f"| {m.name} | {m.file} | {failed} of {total} | {'yes' if failed else 'NO'} |")
+    survivors = [m.name for m, failed, _, _ in rows if not failed]
+    if survivors:
+        print(f"\n{len(survivors)} mutant(s) survived: {', '.join(survivors)}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
