@@ -568,7 +568,8 @@ its axes. --size and --scale take one value per axis in --axes, or one value for
 The output has the input's dtype and format.
 
 Nothing is overwritten without --force: an output that exists is reported and skipped (this
-is checked before any work is done). Each file is written to a temporary file in OUTDIR and
+is checked before any work is done). An input is never overwritten, even with --force: an
+output that would be one of the input files (OUTDIR is an input's folder, a link) is refused. Each file is written to a temporary file in OUTDIR and
 then renamed, so OUTDIR never holds a partial file. A file that cannot be read or resized is
 reported on one line and the other files are still written. Exit status: 0 when every file
 was written, 1 when one was not, 2 for a usage error."""
@@ -633,7 +634,31 @@ def _resize_plan(args: argparse.Namespace) -> list[_ResizeJob]:
                              f"written to {str(outdir / source.name)!r}")
         by_name[source.name] = name
         jobs.append(_ResizeJob(source, outdir / source.name))
+    _refuse_overwriting_inputs(jobs)
     return jobs
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    """Whether ``a`` and ``b`` name one file: the same path after symbolic links, or one
+    inode (hard links, a case-insensitive file system)."""
+    try:
+        if os.path.realpath(a) == os.path.realpath(b):
+            return True
+        return a.exists() and b.exists() and os.path.samefile(a, b)
+    except OSError:  # unreadable: not provably the same
+        return False
+
+
+def _refuse_overwriting_inputs(jobs: Sequence[_ResizeJob]) -> None:
+    """An output that is one of the inputs would destroy it: refused, whatever the flags."""
+    for job in jobs:
+        for other in jobs:
+            if _same_file(job.target, other.source):
+                same = "the input itself" if other is job else f"the input {str(other.source)!r}"
+                raise CommandError(
+                    f"resize: the output for {str(job.source)!r} would be {same} "
+                    f"({str(job.target)!r}); an input is never overwritten, even with --force: "
+                    "give -o another folder")
 
 
 def _resize_array(x: np.ndarray, source: Path, args: argparse.Namespace) -> np.ndarray:
@@ -662,6 +687,10 @@ def _progress(total: int) -> Any:
     try:
         from tqdm import tqdm
     except ImportError:
+        from ._io import IO_EXTRA_HINT
+
+        print(f"{PROG}: resize: no progress bar: tqdm is not installed ({IO_EXTRA_HINT})",
+              file=sys.stderr, flush=True)
         return None
     return tqdm(total=total, unit="file", file=sys.stderr, leave=False, dynamic_ncols=True)
 
