@@ -570,8 +570,9 @@ The output has the input's dtype and format.
 
 Nothing is overwritten without --force: an output that exists is reported and skipped (this
 is checked before any work is done). An input is never overwritten, even with --force: an
-output that would be one of the input files (OUTDIR is an input's folder, a link) is refused. Each file is written to a temporary file in OUTDIR and
-then renamed, so OUTDIR never holds a partial file. A file that cannot be read or resized is
+output that would be one of the inputs (OUTDIR is an input's folder, or a link to one) is
+refused before any work. Each file is written to a temporary file in OUTDIR and then renamed,
+so OUTDIR never holds a partial file. A file that cannot be read or resized is
 reported on one line and the other files are still written. Exit status: 0 when every file
 was written, 1 when one was not, 2 for a usage error."""
 
@@ -639,27 +640,31 @@ def _resize_plan(args: argparse.Namespace) -> list[_ResizeJob]:
     return jobs
 
 
-def _same_file(a: Path, b: Path) -> bool:
-    """Whether ``a`` and ``b`` name one file: the same path after symbolic links, or one
-    inode (hard links, a case-insensitive file system)."""
+def _file_keys(path: Path) -> list[Any]:
+    """What identifies the file ``path`` names: its path after symbolic links and, where it
+    exists, its (device, inode) (hard links; a case-insensitive file system)."""
+    keys: list[Any] = [os.path.realpath(path)]
     try:
-        if os.path.realpath(a) == os.path.realpath(b):
-            return True
-        return a.exists() and b.exists() and os.path.samefile(a, b)
-    except OSError:  # unreadable: not provably the same
-        return False
+        st = path.stat()
+    except OSError:  # missing or unreadable: its path is all there is to compare
+        return keys
+    return keys + [(st.st_dev, st.st_ino)]
 
 
 def _refuse_overwriting_inputs(jobs: Sequence[_ResizeJob]) -> None:
     """An output that is one of the inputs would destroy it: refused, whatever the flags."""
+    inputs: dict[Any, _ResizeJob] = {}
     for job in jobs:
-        for other in jobs:
-            if _same_file(job.target, other.source):
-                same = "the input itself" if other is job else f"the input {str(other.source)!r}"
-                raise CommandError(
-                    f"resize: the output for {str(job.source)!r} would be {same} "
-                    f"({str(job.target)!r}); an input is never overwritten, even with --force: "
-                    "give -o another folder")
+        for key in _file_keys(job.source):
+            inputs.setdefault(key, job)
+    for job in jobs:
+        other = next((inputs[k] for k in _file_keys(job.target) if k in inputs), None)
+        if other is not None:
+            same = "the input itself" if other is job else f"the input {str(other.source)!r}"
+            raise CommandError(
+                f"resize: the output for {str(job.source)!r} would be {same} "
+                f"({str(job.target)!r}); an input is never overwritten, even with --force: "
+                "give -o another folder")
 
 
 def _resize_array(x: np.ndarray, source: Path, args: argparse.Namespace) -> np.ndarray:
