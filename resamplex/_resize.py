@@ -24,9 +24,9 @@ from ._tables import NEAREST_MODES, TRANSFORMS, AxisSpec, AxisTable
 MODES = ("nearest", "linear", "cubic", "area")
 
 # What the public signatures accept (the validation in _core_args is the authority).
-#: ``size=``: an output length per axis in ``axes``, or one length with ``axes=``.
+#: ``size=``: an output length per axis in ``axes``, or one length for all of them.
 SizeLike: TypeAlias = "SupportsIndex | Sequence[SupportsIndex] | npt.NDArray[np.integer[Any]]"
-#: ``scale=``: an output/input factor per axis in ``axes``, or one factor with ``axes=``.
+#: ``scale=``: an output/input factor per axis in ``axes``, or one factor for all of them.
 ScaleLike: TypeAlias = "SupportsFloat | Sequence[SupportsFloat] | npt.NDArray[np.floating[Any]]"
 #: ``axes=``: one axis or several (negative counts from the end).
 AxesLike: TypeAlias = "SupportsIndex | Sequence[SupportsIndex]"
@@ -79,23 +79,47 @@ def _normalize_shape(in_shape: Any) -> tuple[int, ...]:
     return tuple(int(n) for n in shape)
 
 
-def _per_axis(name: str, value: Any, n: int, axes_given: bool) -> tuple[Any, ...] | None:
+def _per_axis(name: str, value: Any, n: int, axes_given: bool,
+              shape: tuple[int, ...] | None = None) -> tuple[Any, ...] | None:
+    """``size``/``scale`` as one entry per resampled axis (``n`` of them).
+
+    A scalar applies to every axis in ``axes``, or to every axis of the array when ``axes`` is
+    omitted (``n`` is then its rank), as ``scipy.ndimage.zoom(x, 2)`` does.
+    """
     if value is None:
         return None
     if ndim(value) == 0:
-        if not axes_given:
-            raise ResamplexError(
-                f"{name}: a scalar {name} needs axes=; give one {name} per axis otherwise; "
-                f"got {value!r}")
         return (value.item() if isinstance(value, np.generic) else value,) * n
     try:
         seq = tuple(v.item() if isinstance(v, np.generic) else v for v in value)
     except TypeError:
         raise bad_value(name, value, f"a sequence of {n}") from None
     if len(seq) != n:
+        if not axes_given and shape is not None and 0 < len(seq) < n:
+            raise ResamplexError(
+                f"{name}: expected {n} entries, one per axis of the {n}-d input {shape} (no "
+                f"axes= given); got {len(seq)}: {value!r}. To resize some axes only, name "
+                f"them: {_axes_hint(len(seq), shape)}")
         raise ResamplexError(f"{name}: expected {n} entries (one per resampled axis); "
                              f"got {len(seq)}: {value!r}")
     return seq
+
+
+def _axes_hint(k: int, shape: tuple[int, ...]) -> str:
+    """The ``axes=`` that a ``size``/``scale`` of ``k`` entries for an array of ``shape``
+    probably meant: the ``k`` axes before a short last axis (channels last: ``(H, W, C)``,
+    ``(N, H, W, C)``), else the last ``k`` axes (``(N, C, H, W)``)."""
+    ndim = len(shape)
+    if ndim >= 3 and shape[-1] <= 4 and k <= ndim - 1:
+        axes = tuple(range(ndim - 1 - k, ndim - 1))
+        before = "the axis" if k == 1 else f"the {k} axes"
+        why = (f"resizes {before} before the last and keeps the {shape[-1]} channels of a "
+               "channels-last array")
+    else:
+        axes = tuple(range(ndim - k, ndim))
+        why = "resizes the last axis" if k == 1 else f"resizes the last {k} axes"
+    shown = f"({axes[0]},)" if k == 1 else str(axes)
+    return f"axes={shown} {why}"
 
 
 def output_lengths(in_shape: tuple[int, ...], axes: tuple[int, ...],
@@ -143,8 +167,8 @@ def _core_args(in_shape: Any, size: Any, scale: Any, axes: Any, mode: Any,
                              "got neither")
     axes_given = axes is not None
     axes_t = normalize_axes(axes, len(shape))
-    size_t = _per_axis("size", size, len(axes_t), axes_given)
-    scale_t = _per_axis("scale", scale, len(axes_t), axes_given)
+    size_t = _per_axis("size", size, len(axes_t), axes_given, shape)
+    scale_t = _per_axis("scale", scale, len(axes_t), axes_given, shape)
     if mode not in MODES:
         raise bad_choice("mode", mode, MODES)
     if coordinate_transform not in TRANSFORMS:
@@ -360,11 +384,14 @@ def resize(x: npt.ArrayLike, size: SizeLike | None = None, *, scale: ScaleLike |
     ----------
     x : numpy.ndarray
         Input of any shape (at least 1-d), strides and memory order.
-    size : sequence of int, optional
-        Output length of each axis in ``axes``.
-    scale : sequence of float, optional
-        Output/input factor of each axis in ``axes``. Alone, the output length is
-        ``floor(n_in * scale)``; with ``size``, it drives the coordinate map (crop / clamp).
+    size : int or sequence of int, optional
+        Output length of each axis in ``axes``; one int applies to every axis in ``axes``
+        (every axis of ``x`` when ``axes`` is omitted).
+    scale : float or sequence of float, optional
+        Output/input factor of each axis in ``axes``, or one factor for all of them (every
+        axis of ``x`` when ``axes`` is omitted, as ``scipy.ndimage.zoom(x, 2)``). Alone, the
+        output length is ``floor(n_in * scale)``; with ``size``, it drives the coordinate map
+        (crop / clamp).
     axes : int or sequence of int, optional
         Axes that ``size``/``scale`` describe (default: all). Others are copied.
     mode : {"nearest", "linear", "cubic", "area"}

@@ -5,7 +5,8 @@ mode accepts and the operator support tables. ``resamplex demo`` resizes a built
 with every mode and coordinate transform that works in this build and writes a labelled contact
 sheet (PNG, needs Pillow: the ``demo`` extra). ``resamplex resize`` resizes array and image
 files (``.npy``, ``.png``, ``.jpg``, ``.tif``; the file formats are in ``resamplex._io``) into a
-folder. ``resamplex bench`` times the SPEC workloads against the installed peers.
+folder. ``resamplex bench`` times the performance workloads against the installed peers
+and marks each target met or missed.
 
 Exit status: 0 on success, 1 when the work failed, 2 for a usage error. User errors are one line
 on stderr, never a traceback.
@@ -568,8 +569,10 @@ its axes. --size and --scale take one value per axis in --axes, or one value for
 The output has the input's dtype and format.
 
 Nothing is overwritten without --force: an output that exists is reported and skipped (this
-is checked before any work is done). Each file is written to a temporary file in OUTDIR and
-then renamed, so OUTDIR never holds a partial file. A file that cannot be read or resized is
+is checked before any work is done). An input is never overwritten, even with --force: an
+output that would be one of the inputs (OUTDIR is an input's folder, or a link to one) is
+refused before any work. Each file is written to a temporary file in OUTDIR and then renamed,
+so OUTDIR never holds a partial file. A file that cannot be read or resized is
 reported on one line and the other files are still written. Exit status: 0 when every file
 was written, 1 when one was not, 2 for a usage error."""
 
@@ -633,7 +636,35 @@ def _resize_plan(args: argparse.Namespace) -> list[_ResizeJob]:
                              f"written to {str(outdir / source.name)!r}")
         by_name[source.name] = name
         jobs.append(_ResizeJob(source, outdir / source.name))
+    _refuse_overwriting_inputs(jobs)
     return jobs
+
+
+def _file_keys(path: Path) -> list[Any]:
+    """What identifies the file ``path`` names: its path after symbolic links and, where it
+    exists, its (device, inode) (hard links; a case-insensitive file system)."""
+    keys: list[Any] = [os.path.realpath(path)]
+    try:
+        st = path.stat()
+    except OSError:  # missing or unreadable: its path is all there is to compare
+        return keys
+    return keys + [(st.st_dev, st.st_ino)]
+
+
+def _refuse_overwriting_inputs(jobs: Sequence[_ResizeJob]) -> None:
+    """An output that is one of the inputs would destroy it: refused, whatever the flags."""
+    inputs: dict[Any, _ResizeJob] = {}
+    for job in jobs:
+        for key in _file_keys(job.source):
+            inputs.setdefault(key, job)
+    for job in jobs:
+        other = next((inputs[k] for k in _file_keys(job.target) if k in inputs), None)
+        if other is not None:
+            same = "the input itself" if other is job else f"the input {str(other.source)!r}"
+            raise CommandError(
+                f"resize: the output for {str(job.source)!r} would be {same} "
+                f"({str(job.target)!r}); an input is never overwritten, even with --force: "
+                "give -o another folder")
 
 
 def _resize_array(x: np.ndarray, source: Path, args: argparse.Namespace) -> np.ndarray:
@@ -662,6 +693,10 @@ def _progress(total: int) -> Any:
     try:
         from tqdm import tqdm
     except ImportError:
+        from ._io import IO_EXTRA_HINT
+
+        print(f"{PROG}: resize: no progress bar: tqdm is not installed ({IO_EXTRA_HINT})",
+              file=sys.stderr, flush=True)
         return None
     return tqdm(total=total, unit="file", file=sys.stderr, leave=False, dynamic_ncols=True)
 
@@ -747,25 +782,62 @@ def cmd_resize(args: argparse.Namespace) -> int:
 # ----------------------------------------------------------------------------------------------
 # bench
 
+BENCH_PLOT_HINT = 'pip install "resamplex[bench]"  (or: pip install matplotlib)'
+
+
+def _check_plot_path(path: str) -> None:
+    """Before any timing: --plot needs matplotlib, a folder that exists and a format that
+    matplotlib writes (from the extension)."""
+    try:
+        import matplotlib
+        from matplotlib.backend_bases import FigureCanvasBase
+    except ImportError:
+        raise CommandError(f"bench: --plot needs matplotlib, which is not installed: "
+                           f"{BENCH_PLOT_HINT}") from None
+    del matplotlib
+    target = Path(path)
+    if target.is_dir():
+        raise UsageError(f"bench: --plot {path!r} is a directory; give a file name")
+    if not target.parent.is_dir():
+        raise CommandError(f"bench: cannot write {path!r}: directory "
+                           f"{str(target.parent)!r} does not exist")
+    formats = FigureCanvasBase.get_supported_filetypes()
+    ext = target.suffix.lower().lstrip(".")
+    if ext not in formats:
+        raise UsageError(f"bench: --plot {path!r}: unknown image file extension "
+                         f"{target.suffix!r}; give one of {', '.join('.' + f for f in formats)}")
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     from . import _bench
 
     if args.threads is not None and args.threads < 1:
         raise UsageError(f"--threads: expected an integer >= 1, got {args.threads}")
-    print(f"resamplex {rx.__version__} bench: threads {args.threads or rx.get_num_threads()}, "
-          f"{'quick' if args.quick else 'full'} run; peers: "
-          f"{', '.join(_bench.installed_peers()) or 'none installed'}", flush=True)
+    if args.plot:
+        _check_plot_path(args.plot)
+    threads = args.threads or rx.get_num_threads()
+    print(f"resamplex {rx.__version__} bench: {threads} thread{'s' if threads != 1 else ''}, "
+          f"{'quick' if args.quick else 'full'} run", flush=True)
+    print(f"machine: {_bench.machine_line()}")
+    print(f"peers: {', '.join(_bench.installed_peers()) or 'none installed'}")
+    print(_BENCH_WORKLOADS, flush=True)
     items = _bench.run(quick=args.quick, threads=args.threads,
                        progress=lambda name: print(f"  timing {name}", file=sys.stderr,
                                                    flush=True))
+    print()
     print(_bench.format_table(items))
     if args.plot:
-        try:
-            _bench.plot(items, args.plot)
-        except ImportError:
-            raise CommandError("--plot needs matplotlib: pip install matplotlib") from None
+        _bench.plot(items, args.plot, threads=threads, quick=args.quick)
         print(f"wrote {args.plot}")
     return 0
+
+
+_BENCH_WORKLOADS = """\
+workloads: float32 NCHW (8, 64, 128, 128) x2 nearest and linear (also channels-last, and
+  float16), x0.5 linear with and without antialias; a float32 (1, 1, 128, 128, 128) volume x2
+  trilinear; a uint8 1080x1920x3 image to 540x960 and to 2160x3840 (linear); bfloat16 and int8
+  (8, 64, 128, 128) x2 against float32 per byte. Each against the peers installed, same
+  threads, fresh outputs, and a memory floor (copying an array of the output's size)."""
 
 
 # ----------------------------------------------------------------------------------------------
@@ -830,13 +902,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--force", action="store_true", help="overwrite existing output files")
     p.set_defaults(func=cmd_resize)
 
-    p = sub.add_parser("bench", help="time the SPEC performance workloads against the peers",
-                       description="Time the SPEC §9 workloads with resamplex and each installed "
-                       "peer (PyTorch, OpenCV, SciPy, ONNX Runtime) in this process, with the same "
-                       "threads and fresh outputs, and against a memory floor (copying an array of "
-                       "the output's size); print medians and ratios.")
+    p = sub.add_parser("bench", help="time the performance workloads against the peers",
+                       description="Time resamplex and each installed peer (PyTorch, OpenCV, "
+                       "SciPy, ONNX Runtime) in this process, with the same threads and fresh "
+                       "outputs, and against a memory floor (copying an array of the output's "
+                       "size) on the performance workloads of the specification: float32, "
+                       "float16, bfloat16 and int8 NCHW batches (8, 64, 128, 128) x2 and x0.5, "
+                       "a float32 128^3 volume x2 trilinear, a uint8 1080x1920x3 image to "
+                       "540x960 and 2160x3840. Print the medians and each target, met or "
+                       "missed.")
     p.add_argument("--quick", action="store_true", help="fewer repeats (under a minute)")
-    p.add_argument("--plot", metavar="FILE.png", help="also write a bar chart (matplotlib)")
+    p.add_argument("--plot", metavar="FILE.png",
+                   help="also write a bar chart (needs matplotlib: the bench extra, "
+                   'pip install "resamplex[bench]"); checked before the timing starts')
     p.add_argument("--threads", type=int, default=None, metavar="N",
                    help="threads for resamplex and every peer (default: the library default)")
     p.set_defaults(func=cmd_bench)

@@ -53,7 +53,7 @@ def test_bench_help(capsys):
 def test_bench_quick_on_a_tiny_workload(monkeypatch, capsys):
     def tiny(threads, quick):
         x = np.ones((4, 4), dtype=np.float32)
-        return [_bench.Workload("tiny 4x4 x2 linear", "none", lambda: {
+        return [_bench.Workload("tiny 4x4 x2 linear", [_bench.within_floor(1e9)], lambda: {
             "resamplex": lambda: rx.resize(x, (8, 8), threads=threads),
             "floor": lambda: np.ones((8, 8), np.float32).copy(),
         })]
@@ -61,7 +61,8 @@ def test_bench_quick_on_a_tiny_workload(monkeypatch, capsys):
     monkeypatch.setattr(_bench, "workloads", tiny)
     assert main(["bench", "--quick", "--threads", "1"]) == 0
     out = capsys.readouterr().out
-    assert "tiny 4x4 x2 linear" in out and "x floor" in out
+    assert "tiny 4x4 x2 linear" in out and "x the memory floor" in out
+    assert "1 target met, 0 missed" in out
 
 
 # ------------------------------------------------------------------------------ resize

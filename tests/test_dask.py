@@ -379,7 +379,7 @@ BAD = [
     dict(size=(3, -1)),
     dict(size=(3.5, 4)),
     dict(size=None),
-    dict(size=4),
+    dict(size=None, scale=(2.0,)),  # too short (a scalar would scale every axis)
     dict(size=None, scale=(0.0, 1.0)),
     dict(size=None, scale=(float("nan"), 1.0)),
     dict(size=None, scale=(float("inf"), 1.0)),

@@ -47,8 +47,6 @@ BAD_CALLS = [
     ("scale-string", dict(scale=["2", 1.0]), "scale"),
     ("scale-gives-zero", dict(scale=[0.1, 1.0]), "scale"),       # floor(4 * 0.1) = 0
     ("size-and-scale-zero", dict(size=[3, 3], scale=[0.0, 1.0]), "scale"),
-    ("scalar-size-no-axes", dict(size=3), "size"),
-    ("scalar-scale-no-axes", dict(scale=2.0), "scale"),
     ("neither", dict(), "size|scale"),
     ("axes-repeated", dict(size=[3, 3], axes=[1, 1]), "axes"),
     ("axes-repeated-negative", dict(size=[3, 3], axes=[1, -1]), "axes"),

@@ -377,8 +377,9 @@ _CORE_TEMPLATE = dict(scale=[2.0, 0.5], axes=[0, 1])
 _CORE_EXTRA = [
     # (tag, kwargs mutation, error, regex)
     ("neither-size-nor-scale", dict(size=None), rx.ResamplexError, "size|scale"),
-    ("scalar-size-without-axes", dict(size=3), rx.ResamplexError, "size"),
-    ("scalar-scale-without-axes", dict(size=None, scale=2.0), rx.ResamplexError, "scale"),
+    # (a scalar size/scale without axes is valid: every axis, SPEC §2)
+    ("size-too-short-without-axes", dict(size=[3]), rx.ResamplexError, "size"),
+    ("scale-too-short-without-axes", dict(size=None, scale=[2.0]), rx.ResamplexError, "scale"),
     ("size-vs-axes", dict(size=[3], axes=[0, 1]), rx.ResamplexError, "size"),
     ("scale-vs-axes", dict(scale=[2.0], axes=[0, 1]), rx.ResamplexError, "scale"),
     ("scale-gives-zero", dict(size=None, scale=[0.1, 1.0]), rx.ResamplexError, "scale"),

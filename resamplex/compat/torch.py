@@ -1,4 +1,5 @@
-"""PyTorch ``torch.nn.functional.interpolate`` on NumPy arrays, value for value (SPEC §6).
+"""PyTorch ``torch.nn.functional.interpolate`` on NumPy arrays and CPU tensors, value for value
+(SPEC §6).
 
 ``interpolate(input, size, scale_factor, mode, align_corners, recompute_scale_factor,
 antialias)`` takes an ``(N, C, *spatial)`` array with 1–3 spatial axes and follows torch's
@@ -34,8 +35,10 @@ from __future__ import annotations
 
 import math
 import numbers
+import sys
+from functools import lru_cache
 from types import MappingProxyType
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence, overload
 
 import numpy as np
 
@@ -659,19 +662,130 @@ def _table_bytes(in_shape: Sequence[int], mode: str, sizes: Sequence[int],
 _CALLS = CallMemo()  # raw arguments seen before -> their plan's cache key
 
 
+# ------------------------------------------------------------------------------ torch tensors
+#
+# A tensor in gives a tensor out: the tensor's memory is viewed as a NumPy array (no copy), the
+# NumPy path runs, and its result is wrapped as a tensor (no copy). A tensor that requires grad
+# goes through a torch.autograd.Function whose backward applies the adjoint (the transpose) of
+# the same plan. torch is never imported here unless the caller has imported it.
+
+
+def _is_tensor(value: Any) -> bool:
+    """Whether ``value`` is a ``torch.Tensor`` (there is none unless torch was imported)."""
+    torch = sys.modules.get("torch")
+    tensor = getattr(torch, "Tensor", None)
+    return tensor is not None and isinstance(value, tensor)
+
+
+def _describe_tensor(t: Any) -> str:
+    return f"a {t.dtype} tensor of shape {tuple(t.shape)} on device '{t.device}'"
+
+
+def _tensor_as_array(t: Any, name: str) -> np.ndarray:
+    """The memory of a dense CPU tensor as a NumPy array (a view, same strides). Refusals
+    name ``name`` and describe the tensor, never its values."""
+    import torch
+
+    if t.device.type != "cpu":
+        raise UnsupportedError(f"{name}: resamplex computes on the CPU; got "
+                               f"{_describe_tensor(t)} (pass {name}.cpu(): the result is then "
+                               "a CPU tensor)")
+    if t.layout != torch.strided or getattr(t, "is_nested", False) or t.is_quantized:
+        raise UnsupportedError(f"{name}: expected a dense (torch.strided) tensor; got "
+                               f"{_describe_tensor(t)} with layout {t.layout}"
+                               f"{' (quantized)' if t.is_quantized else ''}")
+    t = t.detach()
+    if t.is_conj():
+        t = t.resolve_conj()
+    if t.is_neg():
+        t = t.resolve_neg()
+    if t.dtype == torch.bfloat16:
+        if _dtypes.BFLOAT16 is None:
+            raise UnsupportedError(f"{name}: a bfloat16 tensor needs ml_dtypes, which is not "
+                                   'installed: pip install "resamplex[bfloat16]"')
+        return t.view(torch.int16).numpy().view(_dtypes.BFLOAT16)
+    try:
+        return t.numpy()
+    except (TypeError, RuntimeError):  # a torch dtype that NumPy has no twin for
+        raise UnsupportedError(f"{name}: got {_describe_tensor(t)}, which NumPy cannot view; "
+                               "interpolate takes uint8, float16, bfloat16, float32 and "
+                               "float64 tensors (per mode: DTYPES)") from None
+
+
+def _array_as_tensor(y: np.ndarray) -> Any:
+    """A NumPy result as a tensor sharing its memory (bfloat16 included)."""
+    import torch
+
+    if _dtypes.BFLOAT16 is not None and y.dtype == _dtypes.BFLOAT16:
+        return torch.from_numpy(y.view(np.int16)).view(torch.bfloat16)
+    return torch.from_numpy(y)
+
+
+@lru_cache(maxsize=64)
+def _adjoint(plan: Plan) -> Plan:
+    """The adjoint (transposed tables) of a forward plan, built once per plan."""
+    return plan.adjoint_plan()
+
+
+_FUNCTION: list[Any] = []  # the torch.autograd.Function, defined once torch is imported
+
+
+def _autograd_function() -> Any:
+    """``torch.autograd.Function`` of interpolate: forward = the NumPy path on the tensor's
+    memory; backward = the adjoint of the same plan (``Plan.adjoint_plan``, the computation of
+    ``resamplex.resize_adjoint``): a deterministic gather over the transposed tables."""
+    if _FUNCTION:
+        return _FUNCTION[0]
+    import torch
+    from torch.autograd.function import once_differentiable
+
+    class Interpolate(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx: Any, x: Any, args: tuple[Any, ...], threads: int | None) -> Any:
+            y, plan = _interpolate_array(_tensor_as_array(x, "input"), *args, threads=threads,
+                                         want_plan=True)
+            ctx.plan, ctx.threads = plan, threads
+            return _array_as_tensor(y)
+
+        @staticmethod
+        @once_differentiable
+        def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
+            g = _tensor_as_array(grad, "grad_output")
+            gx = _adjoint(ctx.plan)(g, threads=ctx.threads)
+            return _array_as_tensor(gx), None, None
+
+    _FUNCTION.append(Interpolate)
+    return Interpolate
+
+
+@overload
+def interpolate(input: np.ndarray, size: Any = None, scale_factor: Any = None,
+                mode: str = "nearest", align_corners: bool | None = None,
+                recompute_scale_factor: bool | None = None, antialias: bool = False, *,
+                out: np.ndarray | None = None, threads: int | None = None) -> np.ndarray: ...
+
+
+@overload
+def interpolate(input: Any, size: Any = None, scale_factor: Any = None,
+                mode: str = "nearest", align_corners: bool | None = None,
+                recompute_scale_factor: bool | None = None, antialias: bool = False, *,
+                out: Any = None, threads: int | None = None) -> Any: ...
+
+
 def interpolate(input: Any, size: Any = None, scale_factor: Any = None, mode: str = "nearest",
                 align_corners: bool | None = None, recompute_scale_factor: bool | None = None,
-                antialias: bool = False, *, out: np.ndarray | None = None,
-                threads: int | None = None) -> np.ndarray:
-    """``torch.nn.functional.interpolate`` for a NumPy ``(N, C, *spatial)`` array (CPU rules).
+                antialias: bool = False, *, out: Any = None, threads: int | None = None) -> Any:
+    """``torch.nn.functional.interpolate`` for an ``(N, C, *spatial)`` NumPy array or CPU
+    tensor (torch's CPU rules).
 
     Parameters
     ----------
-    input : numpy.ndarray
+    input : numpy.ndarray or torch.Tensor
         3-D ``(N, C, L)``, 4-D ``(N, C, H, W)`` or 5-D ``(N, C, D, H, W)``, any strides.
-        dtypes per mode as torch's CPU kernels (``DTYPES``): float16, bfloat16 (``ml_dtypes``),
-        float32, float64 for every mode; uint8 for ``nearest``, ``nearest-exact``,
-        ``bilinear`` and ``bicubic``.
+        dtypes per mode as torch's CPU kernels (``DTYPES``): float16, bfloat16 (``ml_dtypes``
+        for arrays; ``torch.bfloat16`` tensors need ``ml_dtypes`` installed too), float32,
+        float64 for every mode; uint8 for ``nearest``, ``nearest-exact``, ``bilinear`` and
+        ``bicubic``. A tensor must be on the CPU and dense.
     size : int or sequence of int, optional
         Output spatial lengths (one int is used for every spatial axis).
     scale_factor : float or sequence of float, optional
@@ -685,16 +799,23 @@ def interpolate(input: Any, size: Any = None, scale_factor: Any = None, mode: st
         Derive the kernel's ratio from the output length instead of ``scale_factor``.
     antialias : bool
         ``bilinear``/``bicubic`` with 4-D input only.
-    out : numpy.ndarray, optional
-        Destination of the output shape and dtype (any strides, not overlapping ``input``).
+    out : numpy.ndarray or torch.Tensor, optional
+        Destination of the output shape and dtype (any strides, not overlapping ``input``),
+        of the same kind as ``input``; it is returned. Not with a tensor that requires grad.
     threads : int, optional
         Thread count (default :func:`resamplex.get_num_threads`).
 
     Returns
     -------
-    numpy.ndarray
-        Same dtype as ``input``; memory order follows ``input`` (a channels-last input gives a
-        channels-last output, as in torch).
+    numpy.ndarray or torch.Tensor
+        Of the kind of ``input`` (a tensor for a tensor: CPU, no copy of the result), with its
+        dtype; memory order follows ``input`` (a channels-last input gives a channels-last
+        output, as in torch).
+
+    Gradients: a tensor that requires grad (with grad mode on) gives an output with a
+    ``grad_fn``; its backward applies the adjoint of the same tables (the transpose of the
+    resize, as :func:`resamplex.resize_adjoint` computes it), for every mode and dtype torch
+    differentiates, so ``input.grad`` is torch's own gradient within float tolerance.
 
     Examples
     --------
@@ -710,13 +831,48 @@ def interpolate(input: Any, size: Any = None, scale_factor: Any = None, mode: st
     >>> interpolate(u8, size=(1, 2), mode="bilinear", antialias=True)[0, 0]
     array([[109, 146]], dtype=uint8)
     """
-    raw = None
     if type(input) is np.ndarray and out is None:
+        # A NumPy call seen before: its plan in one lookup (validated again by the plan).
         raw = call_key(input.shape, input.dtype, input.strides, size, scale_factor, mode,
                        align_corners, recompute_scale_factor, antialias)
         plan = _CALLS.plan(raw)
         if plan is not None:
             return plan(input, threads=threads)
+        return _interpolate_array(input, size, scale_factor, mode, align_corners,
+                                  recompute_scale_factor, antialias, threads=threads, raw=raw)
+    args = (size, scale_factor, mode, align_corners, recompute_scale_factor, antialias)
+    if not _is_tensor(input):
+        if _is_tensor(out):
+            raise ResamplexError("out: got a tensor for a NumPy input; give a numpy.ndarray "
+                                 "(or input as a tensor)")
+        return _interpolate_array(input, *args, out=out, threads=threads)
+    import torch
+
+    grad = bool(input.requires_grad) and torch.is_grad_enabled()
+    if out is not None:
+        if not _is_tensor(out):
+            raise ResamplexError(f"out: expected a tensor for a tensor input; got "
+                                 f"{type(out).__name__}")
+        if grad or out.requires_grad:
+            raise ResamplexError("out: interpolate(..., out=) is not differentiable, and input "
+                                 "or out requires grad (as in torch: call it under "
+                                 "torch.no_grad(), or without out=)")
+        _interpolate_array(_tensor_as_array(input, "input"), *args,
+                           out=_tensor_as_array(out, "out"), threads=threads)
+        return out
+    if grad:
+        return _autograd_function().apply(input, args, threads)
+    return _array_as_tensor(_interpolate_array(_tensor_as_array(input, "input"), *args,
+                                               threads=threads))
+
+
+def _interpolate_array(input: Any, size: Any = None, scale_factor: Any = None,
+                       mode: str = "nearest", align_corners: bool | None = None,
+                       recompute_scale_factor: bool | None = None, antialias: bool = False, *,
+                       out: np.ndarray | None = None, threads: int | None = None,
+                       want_plan: bool = False, raw: Any = None) -> Any:
+    """:func:`interpolate` on NumPy arrays; with ``want_plan``, ``(result, plan)``. ``raw``:
+    the call's raw-argument key, remembered for the fast path."""
     x = _as_array(input, "input")
     if not isinstance(mode, str) or mode not in MODES:
         shown = f"{mode!r}" + (" (torch 2.13's 'lanczos' is not implemented here)"
@@ -760,4 +916,5 @@ def interpolate(input: Any, size: Any = None, scale_factor: Any = None, mode: st
         and uses_channels_last_kernel(x, sizes)
     plan = _plan(tuple(x.shape), dtype, mode, sizes, scales, ac, aa, cl_kernel)
     _CALLS.remember(raw, ("torch", tuple(x.shape), dtype, mode, sizes, scales, ac, aa, cl_kernel))
-    return plan(x, out=out, threads=threads)
+    y = plan(x, out=out, threads=threads)
+    return (y, plan) if want_plan else y

@@ -1,0 +1,162 @@
+"""``resamplex bench``'s report: ratios in words, targets marked met or missed, whole column
+headers, the workloads named, ``--plot`` checked before any timing, a plot with a title, the
+thread count and the machine. Tiny workloads stand in for the real ones (no timing asserted)."""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+import pytest
+
+import resamplex as rx
+from resamplex import _bench
+from resamplex.cli import main
+
+F32 = _bench.FLOAT32_PER_BYTE
+
+
+# ------------------------------------------------------------------------------ words
+
+@pytest.mark.parametrize("r, words", [
+    (12.3, "12x slower than torch"),          # was printed as "0.08x faster"
+    (1 / 3.1, "3.1x faster than torch"),
+    (1 / 12.0, "12x faster than torch"),
+    (2.5, "2.5x slower than torch"),
+    (1 / 1.04, "1.04x faster than torch"),
+    (1.0, "1.00x faster than torch"),
+])
+def test_speed_words(r, words):
+    assert _bench.speed_words(r, "torch") == words
+
+
+def test_targets_are_marked_met_or_missed():
+    three = _bench.faster_than("torch", 3)
+    assert three.text == ">= 3x faster than torch"
+    assert three.met({"resamplex": 1.0, "torch": 3.5}) is True
+    assert three.met({"resamplex": 1.0, "torch": 2.0}) is False
+    assert three.describe({"resamplex": 1.0, "torch": 2.0}) == "2.0x faster than torch"
+    assert three.met({"resamplex": 1.0}) is None
+    assert three.describe({"resamplex": 1.0}) == "torch not measured"
+    same = _bench.faster_than("opencv", 1)
+    assert same.text == "at least as fast as opencv"
+    assert same.met({"resamplex": 1.0, "opencv": 1.0}) is True
+    assert same.describe({"resamplex": 3.0, "opencv": 1.0}) == "3.0x slower than opencv"
+    floor = _bench.within_floor(1.5)
+    assert floor.met({"resamplex": 1.4, "floor": 1.0}) is True
+    assert floor.describe({"resamplex": 1.6, "floor": 1.0}) == "1.60x the memory floor"
+    # int8 moves a quarter of float32's bytes: float32 taking 1.0 s is 0.25 s per int8 byte
+    # count, so 0.5 s is 2x float32's time per byte (missed), 0.3 s is 1.2x (met).
+    i8 = _bench.within_float32_per_byte(1)
+    assert i8.met({"resamplex": 0.5, F32: 1.0}) is False
+    assert i8.describe({"resamplex": 0.5, F32: 1.0}) == "2.0x float32's time per byte"
+    assert i8.met({"resamplex": 0.3, F32: 1.0}) is True
+    bf16 = _bench.within_float32_per_byte(2)  # half of float32's bytes
+    assert bf16.met({"resamplex": 0.7, F32: 1.0}) is True     # 1.4x
+    assert bf16.met({"resamplex": 0.8, F32: 1.0}) is False    # 1.6x
+
+
+def test_every_workload_has_targets_of_spec_9():
+    items = _bench.workloads(threads=1, quick=True)  # builds no array: make() is not called
+    assert len(items) >= 10
+    for w in items:
+        assert w.targets, w.name
+        for t in w.targets:
+            assert t.versus in ("torch", "opencv", "floor", _bench.FLOAT32_PER_BYTE)
+    assert not any("SPEC" in w.name for w in items)
+
+
+def _results_table():
+    fast = _bench.Workload("alpha x2 linear", [_bench.faster_than("torch", 3),
+                                               _bench.within_floor(1.5)], dict)
+    fast.results = {"resamplex": 0.001, "floor": 0.0009, "torch": 0.004, "onnxruntime": 0.0005}
+    slow = _bench.Workload("beta u8 HWC 1080x1920x3 -> 540x960 linear",
+                           [_bench.faster_than("opencv", 1)], dict)
+    slow.results = {"resamplex": 0.012, "floor": 0.001, "opencv": 0.001}
+    absent = _bench.Workload("gamma i8 x2 nearest", [_bench.within_float32_per_byte(1)], dict)
+    absent.results = {"resamplex": 0.002, "floor": 0.001}
+    return [fast, slow, absent]
+
+
+def test_format_table():
+    text = _bench.format_table(_results_table())
+    lines = text.splitlines()
+    header = next(line for line in lines if line.startswith("workload"))
+    assert header.split() == ["workload", "resamplex", "floor", "torch", "onnxruntime", "opencv"]
+    assert "beta u8 HWC 1080x1920x3 -> 540x960 linear" in text  # names are not cut
+    assert "  met     4.0x faster than torch" in text
+    assert "  met     1.11x the memory floor" in text
+    assert "  MISSED  12x slower than opencv" in text
+    assert "  n/a     resamplex float32 not measured" in text
+    assert "2.0x slower than onnxruntime" in text  # a peer without a target: information
+    assert "faster than opencv" not in text and "0.08" not in text
+    assert lines[-1] == "2 targets met, 1 missed, 1 not measured (a peer not installed)"
+
+
+# ------------------------------------------------------------------------------ the command
+
+def _tiny(threads, quick):
+    x = np.ones((4, 4), dtype=np.float32)
+    return [_bench.Workload("tiny 4x4 x2 linear", [_bench.within_floor(1e9)], lambda: {
+        "resamplex": lambda: rx.resize(x, (8, 8), threads=threads),
+        "floor": lambda: np.ones((8, 8), np.float32).copy(),
+    })]
+
+
+def test_bench_says_what_the_workloads_are(monkeypatch, capsys):
+    monkeypatch.setattr(_bench, "workloads", _tiny)
+    assert main(["bench", "--quick", "--threads", "1"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"resamplex {rx.__version__} bench: 1 thread, quick run")
+    assert f"machine: {_bench.machine_line().split(', load')[0]}" in out
+    assert "SPEC §9 workloads" not in out
+    assert "(8, 64, 128, 128) x2 nearest and linear" in out
+    assert main(["bench", "--help"]) == 0
+    help_text = capsys.readouterr().out
+    assert "SPEC §9 workloads" not in help_text and "1080x1920x3" in help_text
+
+
+def test_plot_without_matplotlib_fails_before_any_timing(monkeypatch, capsys, tmp_path):
+    ran = []
+    monkeypatch.setattr(_bench, "run", lambda **kw: ran.append(kw) or [])
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    assert main(["bench", "--quick", "--plot", str(tmp_path / "b.png")]) == 1
+    assert ran == []
+    err = capsys.readouterr().err
+    assert "--plot needs matplotlib" in err and 'pip install "resamplex[bench]"' in err
+
+
+@pytest.mark.parametrize("name, status, message", [
+    ("missing/b.png", 1, "does not exist"),
+    ("b.nosuchformat", 2, "unknown image file extension"),
+])
+def test_bad_plot_path_fails_before_any_timing(monkeypatch, capsys, tmp_path, name, status,
+                                               message):
+    pytest.importorskip("matplotlib")
+    ran = []
+    monkeypatch.setattr(_bench, "run", lambda **kw: ran.append(kw) or [])
+    assert main(["bench", "--quick", "--plot", str(tmp_path / name)]) == status
+    assert ran == [] and message in capsys.readouterr().err
+
+
+def test_plot_has_a_title_threads_and_machine(monkeypatch, tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    monkeypatch.setattr(_bench, "workloads", _tiny)
+    path = tmp_path / "bench.png"
+    assert main(["bench", "--quick", "--threads", "1", "--plot", str(path)]) == 0
+    assert path.stat().st_size > 0 and f"wrote {path}" in capsys.readouterr().out
+    import matplotlib.pyplot as plt
+
+    fig = _bench.plot_figure(_results_table(), threads=3, quick=True)
+    try:
+        title = fig._suptitle.get_text()
+        assert title.startswith(f"resamplex {rx.__version__} bench: 3 threads, quick run")
+        ax = fig.axes[0]
+        machine = _bench.machine_line()
+        assert ax.get_title().split(", load")[0] == machine.split(", load")[0]
+        assert "CPUs" in ax.get_title()
+        labels = [t.get_text() for t in ax.get_yticklabels()]
+        assert labels[0] == "alpha x2 linear  [met, met]"
+        assert labels[1].endswith("[MISSED]")
+    finally:
+        plt.close(fig)
