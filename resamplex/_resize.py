@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _dtypes
-from ._engine import _fixed, _gather, _taps
+from ._engine import _fixed, _gather, _pipeline, _taps
 from ._errors import ResamplexError, UnsupportedError, bad_choice, bad_value
 from ._tables import NEAREST_MODES, TRANSFORMS, AxisTable, core_table
 
@@ -219,22 +219,30 @@ class Plan:
     can be given by conventions that prescribe one.
     ``fixed=True``: uint8 only, every table carries integer weights and a ``shift``; each pass
     rounds to uint8 in fixed point (``_engine/_fixed.pyx``), in ``order``.
+    ``passes``: one exact pass spec per step of ``order`` (``_engine/_pipeline.py``: integer,
+    float, split and block passes, each with its own arithmetic and storage type), for front
+    doors that reproduce another library bit for bit; the facade has validated the dtype.
     """
 
     def __init__(self, in_shape: Sequence[int], tables: Sequence[AxisTable | None], *,
                  weighted: bool, op: str = "resize", order: Sequence[int] | None = None,
-                 fixed: bool = False, keep_order: bool = False):
+                 fixed: bool = False, keep_order: bool = False,
+                 passes: Sequence[_pipeline.PassSpec] | None = None):
         self.in_shape = tuple(int(n) for n in in_shape)
-        self.tables = [None if t is None or (t.is_identity and not fixed) else _aligned_table(t)
+        keep = fixed or passes is not None  # prescribed arithmetic: identity tables still run
+        self.tables = [None if t is None or (t.is_identity and not keep) else _aligned_table(t)
                        for t in tables]
         self.out_shape = tuple(n if t is None else t.n_out for n, t in zip(self.in_shape, tables))
-        self.weighted = weighted or fixed
+        self.passes = None if passes is None else tuple(passes)
+        self.weighted = weighted or fixed or passes is not None
         self.fixed = fixed
         self.op = op
         self.order = self._best_order() if order is None else \
             [a for a in order if self.tables[a] is not None]
         self.keep_order = keep_order
         self._merged: dict[tuple[int, int, tuple[int, ...]], Plan] = {}
+        if self.passes is not None:
+            _pipeline.check_steps(self.order, self.passes)
 
     def _best_order(self) -> list[int]:
         axes = [a for a, t in enumerate(self.tables) if t is not None]
@@ -263,7 +271,9 @@ class Plan:
                 f"{name}: this plan was made for shape {self.in_shape}; got shape {x.shape}")
         if self.fixed and x.dtype != np.uint8:
             raise UnsupportedError(f"{name}: {self.op} in fixed point takes uint8; got {x.dtype}")
-        if self.weighted:
+        if self.passes is not None:
+            _dtypes.check_nearest_dtype(x.dtype)  # the facade chose the passes for this dtype
+        elif self.weighted:
             _dtypes.weighted_info(x.dtype, "linear" if self.op == "resize" else self.op)
         else:
             _dtypes.check_nearest_dtype(x.dtype)
@@ -307,6 +317,9 @@ class Plan:
             return result
         if all(t is None for t in self.tables):
             np.copyto(result, x)
+            return result
+        if self.passes is not None:
+            _pipeline.run(self, x, result, threads)
             return result
         if not self.weighted:
             self._gather(x, result, threads)
