@@ -595,10 +595,12 @@ def resize(src: Any, dsize: Any, dst: np.ndarray | None = None, fx: float = 0, f
     check_allocation(dh * dw * (src.shape[2] if src.ndim == 3 else 1) * src.dtype.itemsize,
                      "dsize")
     result_shape = (dh, dw) if src.ndim == 3 and src.shape[2] == 1 else out_shape
-    use_dst = (isinstance(dst, np.ndarray) and dst.shape == result_shape
+    # OpenCV writes into dst when it already has the output's size and type (a 1-channel
+    # output may come with or without its channel axis), else it allocates a new array.
+    fits = {result_shape, out_shape} | ({(dh, dw, 1)} if len(result_shape) == 2 else set())
+    use_dst = (isinstance(dst, np.ndarray) and dst.shape in fits
                and dst.dtype == src.dtype and dst.flags.writeable)
-    out = dst.reshape(out_shape) if use_dst and dst.ndim != len(out_shape) else \
-        (dst if use_dst else None)
+    out = dst.reshape(out_shape) if use_dst else None  # a view: only unit axes differ
     if (dh, dw) == (H, W):
         result = np.array(src, copy=True) if out is None else out
         if out is not None:
