@@ -123,7 +123,7 @@ def _extensions():
         libraries=["npymath"] + (["m"] if os.name == "posix" else []),
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
     )
-    names = ["_gather", "_taps", "_fixed", "_intpass", "_floatpass", "_blockpass"]
+    names = ["_gather", "_taps", "_fixed", "_intpass", "_floatpass", "_blockpass", "_prodpass"]
     return [
         Extension(f"resamplex._engine.{n}", [f"resamplex/_engine/{n}.pyx"], **common)
         for n in names

@@ -9,6 +9,9 @@
 from libc.math cimport rint, rintf, round as round_d, roundf, trunc, truncf
 from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int32_t, int64_t
 
+from resamplex._engine._fused cimport f16_t
+from resamplex._engine._half cimport float_to_half, half_to_float
+
 
 cdef enum Elem:
     E_U8 = 0
@@ -19,6 +22,7 @@ cdef enum Elem:
     E_I64 = 5
     E_F32 = 6
     E_F64 = 7
+    E_F16 = 8     # IEEE half; computed in float, stored round-to-nearest-even
 
 
 cdef enum Rnd:
@@ -63,6 +67,9 @@ cdef inline void store_i64_row(const int64_t* acc, char* dst, Py_ssize_t n,
     elif kind == E_F32:
         for j in range(n):
             (<float*>dst)[j] = <float>acc[j]
+    elif kind == E_F16:
+        for j in range(n):
+            (<uint16_t*>dst)[j] = float_to_half(<float>acc[j])
     else:
         for j in range(n):
             (<double*>dst)[j] = <double>acc[j]
@@ -104,6 +111,9 @@ cdef inline void store_f_row(const acc_t* acc, char* dst, Py_ssize_t n, int kind
     elif kind == E_F64:
         for j in range(n):
             (<double*>dst)[j] = <double>acc[j]
+    elif kind == E_F16:
+        for j in range(n):
+            (<uint16_t*>dst)[j] = float_to_half(<float>acc[j])
     elif kind == E_U8:
         for j in range(n):
             (<uint8_t*>dst)[j] = <uint8_t>_satf(round_by(acc[j], rounding), 0, 255)
@@ -124,3 +134,22 @@ cdef inline void store_f_row(const acc_t* acc, char* dst, Py_ssize_t n, int kind
         for j in range(n):
             (<int64_t*>dst)[j] = <int64_t>_satf(<double>round_by(acc[j], rounding),
                                                -9223372036854775808.0, 9223372036854774784.0)
+
+
+ctypedef fused load_t:
+    uint8_t
+    int8_t
+    uint16_t
+    int16_t
+    int32_t
+    f16_t
+    float
+    double
+
+
+cdef inline acc_t load_as(const load_t* p, Py_ssize_t j, const acc_t* tag) noexcept nogil:
+    """Element ``j`` of ``p`` converted to the accumulator type (float16 through float)."""
+    if load_t is f16_t:
+        return <acc_t>half_to_float(p[j].bits)
+    else:
+        return <acc_t>p[j]

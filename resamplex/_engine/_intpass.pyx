@@ -7,6 +7,8 @@ For output ``o`` of the resampled axis and every element ``j`` of the inner row:
     acc = sum over taps t of ((x_t[j] >> pre) * w[t]) >> post      (int64, arithmetic shifts)
     v   = ((acc + bias) * mult) >> shift                            (finish 0)
     v   = rintf((float)acc * fmul)                                  (finish 1: float32 finish)
+    v   = ((acc + bias) * mult) / 2^shift                           (finish 2: C division,
+                                                                     toward zero)
     out = saturate(v) stored as dst_kind
 
 Integer sums are exact, so the tap order does not matter; only the per-tap shifts (which floor
@@ -53,9 +55,12 @@ cdef inline void _finish(int64_t* acc, Py_ssize_t n, int finish, int64_t bias, i
         else:
             for j in range(n):
                 acc[j] = ((acc[j] + bias) * mult) >> shift
-    else:
+    elif finish == 1:
         for j in range(n):
             acc[j] = <int64_t>rintf(<float>acc[j] * fmul)
+    else:
+        for j in range(n):
+            acc[j] = ((acc[j] + bias) * mult) / ((<int64_t>1) << shift)
 
 
 cdef void _item(const in_t* tag, const char* src, char* dst, Py_ssize_t r, int loop,

@@ -24,14 +24,14 @@ from typing import TYPE_CHECKING, Sequence, Union
 
 import numpy as np
 
-from . import _blockpass, _floatpass, _intpass
+from . import _blockpass, _floatpass, _intpass, _prodpass
 
 if TYPE_CHECKING:  # pragma: no cover
     from .._resize import Plan
 
 #: Element codes of the exact kernels (enum Elem in ``_elem.pxd``; keep in step).
 ELEM = {"uint8": 0, "int8": 1, "uint16": 2, "int16": 3, "int32": 4, "int64": 5,
-        "float32": 6, "float64": 7}
+        "float32": 6, "float64": 7, "float16": 8}
 #: Store rounding codes (enum Rnd in ``_elem.pxd``).
 ROUNDING = {"half_even": 0, "half_away_from_zero": 1, "toward_zero": 2, "add_half_trunc": 3}
 ORDERS = {"sequential": 0, "sequential_from_zero": 1, "nested": 2}
@@ -43,8 +43,10 @@ _ROW_LOOP_MIN = 16
 @dataclass(frozen=True)
 class IntPass:
     """Integer taps: ``acc = sum ((x >> pre) * w) >> post`` (int64), then
-    ``((acc + bias) * mult) >> shift``, or ``rintf(float32(acc) * fmul)`` when ``fmul`` is
-    given; saturated into ``store``. Table weights must be integers."""
+    ``((acc + bias) * mult) >> shift`` (an arithmetic shift, flooring), or with
+    ``truncate=True`` ``((acc + bias) * mult) / 2^shift`` (C division, toward zero), or
+    ``rintf(float32(acc) * fmul)`` when ``fmul`` is given; saturated into ``store``. Table
+    weights must be integers."""
 
     store: str
     pre: int = 0
@@ -53,19 +55,23 @@ class IntPass:
     mult: int = 1
     shift: int = 0
     fmul: float | None = None
+    truncate: bool = False
 
 
 @dataclass(frozen=True)
 class FloatPass:
     """Float taps in ``compute`` (float32/float64) summed in ``order``, stored into ``store``
     (integers rounded by ``rounding`` and saturated). Table weights must be exact in
-    ``compute``; the kernel uses ``compute(w) * compute(weight_scale)`` (one rounding)."""
+    ``compute``; the kernel uses ``compute(w) * compute(weight_scale)`` (one rounding). With
+    ``divisors`` (one per output of the axis) each product is divided by its output's divisor
+    (``(w * x) / d``, two roundings)."""
 
     store: str
     compute: str = "float32"
     order: str = "sequential"
     rounding: str = "half_even"
     weight_scale: float = 1.0
+    divisors: tuple[float, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -116,7 +122,22 @@ class BlockPass:
     rounding: str = "half_even"
 
 
-PassSpec = Union[IntPass, FloatPass, SplitPass, BlockPass]
+@dataclass(frozen=True)
+class ProductPass:
+    """``naxes`` (2 or 3) adjacent axes at once (consumes that many entries of the plan's
+    order, outer first): every output weighs the corners of its taps' cartesian product
+    (outer axis slowest) by the product of the per-axis weights, multiplied in
+    ``coef_order`` (positions among the pass's axes), ``term = coef * x``, the terms summed in
+    order in ``compute``; stored into ``store`` by ``rounding``."""
+
+    store: str
+    naxes: int = 2
+    coef_order: tuple[int, ...] = (1, 0)
+    compute: str = "float32"
+    rounding: str = "half_even"
+
+
+PassSpec = Union[IntPass, FloatPass, SplitPass, BlockPass, ProductPass]
 
 
 def row_major_groups(fh: int, fw: int, size: int) -> tuple[tuple[tuple[int, int], ...], ...]:
@@ -160,6 +181,13 @@ def _is_block(spec: PassSpec) -> bool:
                                            and isinstance(spec.head, BlockPass))
 
 
+def _width(spec: PassSpec) -> int:
+    """How many axes of the plan's order a spec consumes."""
+    if isinstance(spec, ProductPass):
+        return spec.naxes
+    return 2 if _is_block(spec) else 1
+
+
 def _steps(plan: "Plan") -> list[tuple[tuple[int, ...], PassSpec]]:
     """Pair each spec with the axes it resamples (block passes take two)."""
     steps = []
@@ -167,12 +195,9 @@ def _steps(plan: "Plan") -> list[tuple[tuple[int, ...], PassSpec]]:
     specs = list(plan.passes or ())
     i = 0
     for spec in specs:
-        if _is_block(spec):
-            steps.append(((order[i], order[i + 1]), spec))
-            i += 2
-        else:
-            steps.append(((order[i],), spec))
-            i += 1
+        k = _width(spec)
+        steps.append((tuple(order[i:i + k]), spec))
+        i += k
     if i != len(order):
         raise ValueError(f"passes: {len(specs)} specs cover {i} axes; the order has "
                          f"{len(order)}")
@@ -217,16 +242,17 @@ def _tap_pass(src: np.ndarray, dst: np.ndarray, axis: int, table,
     w = _weights(table, spec)
     sk, dk = ELEM[src.dtype.name], ELEM[dst.dtype.name]
     if isinstance(spec, IntPass):
-        finish = 0 if spec.fmul is None else 1
+        finish = 2 if spec.truncate else (0 if spec.fmul is None else 1)
         _intpass.int_pass(sp, s_outer, s_axis, dp, d_outer, d_axis, outer, n_out, inner, sk, dk,
                           table.ptr, table.idx, w, spec.pre, spec.post, spec.bias, spec.mult,
                           spec.shift, finish, float(np.float32(spec.fmul or 0.0)), loop,
                           np.empty((n, blen), np.int64), n)
     else:
+        div = None if spec.divisors is None else np.asarray(spec.divisors, spec.compute)
         _floatpass.float_pass(sp, s_outer, s_axis, dp, d_outer, d_axis, outer, n_out, inner,
                               sk, dk, table.ptr, table.idx, w, ORDERS[spec.order],
                               ROUNDING[spec.rounding], loop,
-                              np.empty((n, blen), spec.compute), n)
+                              np.empty((n, blen), spec.compute), n, div)
 
 
 def _block_pass(src: np.ndarray, dst: np.ndarray, ay: int, ty, tx, spec: BlockPass,
@@ -272,6 +298,43 @@ def _block_pass(src: np.ndarray, dst: np.ndarray, ay: int, ty, tx, spec: BlockPa
         ROUNDING[spec.rounding], np.empty((n, 8 * wo * inner), np.uint8), n)
 
 
+def _product_pass(src: np.ndarray, dst: np.ndarray, axes: tuple[int, ...], tables,
+                  spec: ProductPass, threads) -> None:
+    from .._resize import _resolve_threads
+
+    shape = src.shape
+    a0 = axes[0]
+    outer = math.prod(shape[:a0])
+    inner = math.prod(shape[axes[-1] + 1:])
+    ct = np.dtype(spec.compute)
+    one = (np.zeros(2, np.int64) + np.array([0, 1]), np.zeros(1, np.int64), np.ones(1, ct))
+    tabs = [(t.ptr, t.idx, t.w.astype(ct)) for t in tables]
+    n_in = [shape[a] for a in axes]
+    n_out = [t.n_out for t in tables]
+    if spec.naxes == 2:
+        tabs = [one] + tabs
+        n_in, n_out = [1] + n_in, [1] + n_out
+        perm = [p + 1 for p in spec.coef_order] + [0]
+    else:
+        perm = list(spec.coef_order)
+    for t, (_, _, w) in zip(tables, tabs[-len(tables):]):
+        if not np.array_equal(w, t.w):
+            raise ValueError(f"passes: weights are not exact in {spec.compute}")
+    if outer == 0 or inner == 0 or 0 in n_out:
+        return
+    s_w = inner * src.itemsize
+    s_h, s_d = n_in[2] * s_w, n_in[1] * n_in[2] * s_w
+    d_w = inner * dst.itemsize
+    d_h, d_d = n_out[2] * d_w, n_out[1] * n_out[2] * d_w
+    n = _resolve_threads(threads, outer * math.prod(n_out) * inner * 2 ** spec.naxes)
+    n = max(1, min(n, outer * n_out[0] * n_out[1]))
+    _prodpass.product_pass(
+        src.ctypes.data, n_in[0] * s_d, s_d, s_h, s_w, dst.ctypes.data, n_out[0] * d_d, d_d,
+        d_h, d_w, outer, n_out[0], n_out[1], n_out[2], inner, ELEM[src.dtype.name],
+        ELEM[dst.dtype.name], *tabs[0], *tabs[1], *tabs[2], perm, ROUNDING[spec.rounding],
+        np.empty((n, n_out[2] * inner), ct), n)
+
+
 def run(plan: "Plan", x: np.ndarray, out: np.ndarray, threads) -> None:
     """Execute ``plan.passes`` on ``x`` into ``out`` (shapes and dtypes already checked)."""
     from .._resize import check_allocation
@@ -289,7 +352,9 @@ def run(plan: "Plan", x: np.ndarray, out: np.ndarray, threads) -> None:
         else:
             check_allocation(math.prod(shape) * store.itemsize, "scratch")
             dst = np.empty(shape, store)
-        if _is_block(spec):
+        if isinstance(spec, ProductPass):
+            _product_pass(cur, dst, axes, [plan.tables[a] for a in axes], spec, threads)
+        elif _is_block(spec):
             ay, ax = axes
             ty, tx = plan.tables[ay], plan.tables[ax]
             if isinstance(spec, SplitPass):
@@ -319,15 +384,13 @@ def run(plan: "Plan", x: np.ndarray, out: np.ndarray, threads) -> None:
 
 def check_steps(order: Sequence[int], passes: Sequence[PassSpec]) -> None:
     """Refuse a pass list that does not cover ``order`` (a programming error of a facade)."""
-    need = sum(2 if _is_block(p) else 1 for p in passes)
+    need = sum(_width(p) for p in passes)
     if need != len(order):
         raise ValueError(f"passes: {len(passes)} specs cover {need} axes; the order has "
                          f"{len(order)}")
     i = 0
     for p in passes:
-        if _is_block(p):
-            if order[i + 1] != order[i] + 1:
-                raise ValueError("passes: a block pass takes two adjacent axes, outer first")
-            i += 2
-        else:
-            i += 1
+        k = _width(p)
+        if k > 1 and list(order[i:i + k]) != list(range(order[i], order[i] + k)):
+            raise ValueError("passes: a block or product pass takes adjacent axes, outer first")
+        i += k
