@@ -56,6 +56,9 @@ class IntPass:
     shift: int = 0
     fmul: float | None = None
     truncate: bool = False
+    #: Hold the stored bytes as this dtype instead (same size): a pass that saturates to
+    #: uint8 into an int8 array keeps the low byte, as a C cast from uint8 to int8 does.
+    view: str | None = None
 
 
 @dataclass(frozen=True)
@@ -240,7 +243,7 @@ def _tap_pass(src: np.ndarray, dst: np.ndarray, axis: int, table,
     n = max(1, min(n, items))
     blen = inner if loop == 0 else n_out * inner
     w = _weights(table, spec)
-    sk, dk = ELEM[src.dtype.name], ELEM[dst.dtype.name]
+    sk, dk = ELEM[src.dtype.name], ELEM[spec.store]
     if isinstance(spec, IntPass):
         finish = 2 if spec.truncate else (0 if spec.fmul is None else 1)
         _intpass.int_pass(sp, s_outer, s_axis, dp, d_outer, d_axis, outer, n_out, inner, sk, dk,
@@ -345,7 +348,7 @@ def run(plan: "Plan", x: np.ndarray, out: np.ndarray, threads) -> None:
     for k, (axes, spec) in enumerate(steps):
         for a in axes:
             shape[a] = plan.tables[a].n_out
-        store = np.dtype(spec.store)
+        store = np.dtype(getattr(spec, "view", None) or spec.store)
         last = k == len(steps) - 1
         if last and out.flags.c_contiguous and out.dtype == store and out.dtype.isnative:
             dst = out

@@ -190,8 +190,8 @@ def filter_table(n_in: int, in0: float, in1: float, n_out: int, resample: int,
     --------
     >>> from resamplex.compat.pil import filter_table, BILINEAR
     >>> t = filter_table(4, 0.0, 4.0, 2, BILINEAR, False)
-    >>> t.ptr.tolist(), t.idx.tolist(), t.w.tolist()
-    ([0, 3, 6], [0, 1, 2, 1, 2, 3], [0.375, 0.5, 0.125, 0.125, 0.5, 0.375])
+    >>> t.ptr.tolist(), t.idx.tolist(), (t.w * 7).round(12).tolist()    # 3/7, 3/7, 1/7
+    ([0, 3, 6], [0, 1, 2, 1, 2, 3], [3.0, 3.0, 1.0, 1.0, 3.0, 3.0])
     """
     support0, func = FILTERS[resample]
     scale = float(np.float32(np.float32(in1) - np.float32(in0))) / n_out
