@@ -7,8 +7,9 @@ inner)``; output ``(q, y, x, c)`` reads rows ``[ys[y], ys[y] + cy[y])`` and colu
 ``[xs[x], xs[x] + cx[x])`` of channel ``c``.
 
 - **Full blocks** (``cy[y] == fh`` and ``cx[x] == fw``): the template's groups, in order. Group
-  ``g`` is the elements at block offsets ``(gdy[k], gdx[k])`` for ``k`` in
-  ``[gptr[g], gptr[g+1])``, summed left to right in the element's own arithmetic (int64 for
+  ``g`` is the elements at byte offsets ``goff[k]`` from the block's first element (``dy *
+  s_y + dx * s_x`` for block offset ``(dy, dx)``) for ``k`` in ``[gptr[g], gptr[g+1])``,
+  summed left to right in the element's own arithmetic (int64 for
   integer data, float for float32, double for float64); then ``acc = acc + group`` in the
   accumulator type (``acc_kind`` 0 int64, 1 float, 2 double), starting from ``acc = 0``.
 - **Partial blocks**: the elements one by one in row-major order, ``acc = acc + x``.
@@ -61,8 +62,7 @@ cdef struct Geom:
     const int64_t* xs
     const int64_t* cx
     const int64_t* gptr
-    const int64_t* gdy
-    const int64_t* gdx
+    const int64_t* goff
 
 
 cdef struct Finish:
@@ -83,19 +83,19 @@ cdef inline sum_t _full(const in_t* tag, const sum_t* stag, const char* p, const
     for gi in range(g.ngroups):
         k = g.gptr[gi]
         if in_t is float:
-            sf = (<const float*>(p + g.gdy[k] * g.s_y + g.gdx[k] * g.s_x))[0]
+            sf = (<const float*>(p + g.goff[k]))[0]
             for k in range(g.gptr[gi] + 1, g.gptr[gi + 1]):
-                sf = sf + (<const float*>(p + g.gdy[k] * g.s_y + g.gdx[k] * g.s_x))[0]
+                sf = sf + (<const float*>(p + g.goff[k]))[0]
             acc = acc + <sum_t>sf
         elif in_t is double:
-            sd = (<const double*>(p + g.gdy[k] * g.s_y + g.gdx[k] * g.s_x))[0]
+            sd = (<const double*>(p + g.goff[k]))[0]
             for k in range(g.gptr[gi] + 1, g.gptr[gi + 1]):
-                sd = sd + (<const double*>(p + g.gdy[k] * g.s_y + g.gdx[k] * g.s_x))[0]
+                sd = sd + (<const double*>(p + g.goff[k]))[0]
             acc = acc + <sum_t>sd
         else:
-            si = (<const in_t*>(p + g.gdy[k] * g.s_y + g.gdx[k] * g.s_x))[0]
+            si = (<const in_t*>(p + g.goff[k]))[0]
             for k in range(g.gptr[gi] + 1, g.gptr[gi + 1]):
-                si = si + (<const in_t*>(p + g.gdy[k] * g.s_y + g.gdx[k] * g.s_x))[0]
+                si = si + (<const in_t*>(p + g.goff[k]))[0]
             acc = acc + <sum_t>si
     return acc
 
@@ -190,7 +190,7 @@ def block_pass(size_t src, int64_t s_outer, int64_t s_y, int64_t s_x, size_t dst
                Py_ssize_t wo, Py_ssize_t inner, int src_kind, int dst_kind,
                const int64_t[::1] ys, const int64_t[::1] cy, const int64_t[::1] xs,
                const int64_t[::1] cx, Py_ssize_t fh, Py_ssize_t fw, const int64_t[::1] gptr,
-               const int64_t[::1] gdy, const int64_t[::1] gdx, int acc_kind, int fin,
+               const int64_t[::1] goff, int acc_kind, int fin,
                int pfin,
                int64_t bias_f, int64_t mult_f, int64_t shift_f, const int64_t[::1] bias_p,
                const int64_t[::1] mult_p, int64_t shift_p, double scale_f, int pop,
@@ -207,8 +207,7 @@ def block_pass(size_t src, int64_t s_outer, int64_t s_y, int64_t s_x, size_t dst
     g.ngroups = gptr.shape[0] - 1
     g.ys, g.cy, g.xs, g.cx = &ys[0], &cy[0], &xs[0], &cx[0]
     g.gptr = &gptr[0]
-    g.gdy = &gdy[0] if gdy.shape[0] else NULL
-    g.gdx = &gdx[0] if gdx.shape[0] else NULL
+    g.goff = &goff[0] if goff.shape[0] else NULL
     f.fin, f.pfin, f.pop, f.dst_kind, f.rounding = fin, pfin, pop, dst_kind, rounding
     f.bias_f, f.mult_f, f.shift_f, f.shift_p = bias_f, mult_f, shift_f, shift_p
     f.scale_f = scale_f

@@ -277,8 +277,7 @@ def _block_pass(src: np.ndarray, dst: np.ndarray, ay: int, ty, tx, spec: BlockPa
     gptr = np.zeros(len(spec.groups) + 1, np.int64)
     np.cumsum([len(g) for g in spec.groups], out=gptr[1:])
     cells = [c for g in spec.groups for c in g]
-    gdy = np.array([c[0] for c in cells], np.int64)
-    gdx = np.array([c[1] for c in cells], np.int64)
+    goff = np.array([c[0] * s_y + c[1] * s_x for c in cells], np.int64)
     nmax = fh * fw + 1
     bias_p = np.zeros(nmax, np.int64)
     mult_p = np.zeros(nmax, np.int64)
@@ -296,7 +295,7 @@ def _block_pass(src: np.ndarray, dst: np.ndarray, ay: int, ty, tx, spec: BlockPa
         src.ctypes.data, shape[ay] * s_y, s_y, s_x, dst.ctypes.data + col0 * d_x, ho * d_y, d_y,
         d_x, outer, ho, wo, inner, ELEM[src.dtype.name], ELEM[dst.dtype.name],
         ty.idx[ty.ptr[:-1]], np.diff(ty.ptr), xs, cx,
-        fh, fw, gptr, gdy, gdx, acc, fin, pfin, spec.bias, spec.mult, spec.shift, bias_p, mult_p,
+        fh, fw, gptr, goff, acc, fin, pfin, spec.bias, spec.mult, spec.shift, bias_p, mult_p,
         spec.partial_shift, float(spec.scale), 0 if spec.partial == "reciprocal" else 1,
         ROUNDING[spec.rounding], np.empty((n, 8 * wo * inner), np.uint8), n)
 

@@ -45,37 +45,54 @@ cdef struct Geom:
 
 cdef void _row(const load_t* tag, const acc_t* wd, const acc_t* wh, const acc_t* ww,
                const Geom* g, Py_ssize_t r, acc_t* buf) noexcept nogil:
+    # The (z, y) tap pairs are the outer loops and the outputs x the inner one: for every
+    # output the terms still come in (z, y, x)-tap order, and the row address and the product
+    # of the fixed weights are computed once per pair instead of once per term.
     cdef Py_ssize_t plane = g.do_ * g.ho
     cdef Py_ssize_t q = r // plane, rem = r - q * plane
-    cdef Py_ssize_t z = rem // g.ho, y = rem - z * g.ho, x, c, td, th, tw
+    cdef Py_ssize_t z = rem // g.ho, y = rem - z * g.ho, x, c, td, th, tw, k
     cdef const char* base = g.src + q * g.s_o
+    cdef const char* row
     cdef const load_t* p
-    cdef acc_t w3[3]
-    cdef acc_t coef, term
-    cdef bint first
+    cdef acc_t a, b, coef, term
+    cdef int where  # position of the W weight in the product: 0 first, 1 second, 2 last
+    cdef bint first_pair = True
+    where = 0 if g.p0 == 2 else (1 if g.p1 == 2 else 2)
     for x in range(g.wo):
-        first = True
-        for td in range(g.pd[z], g.pd[z + 1]):
-            w3[0] = wd[td]
-            for th in range(g.ph[y], g.ph[y + 1]):
-                w3[1] = wh[th]
-                for tw in range(g.pw[x], g.pw[x + 1]):
-                    w3[2] = ww[tw]
-                    coef = w3[g.p0]
-                    coef = coef * w3[g.p1]
-                    coef = coef * w3[g.p2]
-                    p = <const load_t*>(base + g.id_[td] * g.s_d + g.ih[th] * g.s_h
-                                        + g.iw[tw] * g.s_w)
-                    for c in range(g.inner):
-                        term = coef * load_as(p, c, wd)
-                        if first:
-                            buf[x * g.inner + c] = term
-                        else:
-                            buf[x * g.inner + c] = buf[x * g.inner + c] + term
-                    first = False
-        if first:  # no taps at all: 0
+        if g.pw[x + 1] == g.pw[x]:  # no taps on this output: 0
             for c in range(g.inner):
                 buf[x * g.inner + c] = 0
+    for td in range(g.pd[z], g.pd[z + 1]):
+        for th in range(g.ph[y], g.ph[y + 1]):
+            # the two fixed weights, in product order
+            if (g.p0 == 0) or (g.p0 == 2 and g.p1 == 0):
+                a = wd[td]
+                b = wh[th]
+            else:
+                a = wh[th]
+                b = wd[td]
+            row = base + g.id_[td] * g.s_d + g.ih[th] * g.s_h
+            for x in range(g.wo):
+                for tw in range(g.pw[x], g.pw[x + 1]):
+                    if where == 0:
+                        coef = (ww[tw] * a) * b
+                    elif where == 1:
+                        coef = (a * ww[tw]) * b
+                    else:
+                        coef = (a * b) * ww[tw]
+                    p = <const load_t*>(row + g.iw[tw] * g.s_w)
+                    k = x * g.inner
+                    if first_pair and tw == g.pw[x]:
+                        for c in range(g.inner):
+                            buf[k + c] = coef * load_as(p, c, wd)
+                    else:
+                        for c in range(g.inner):
+                            term = coef * load_as(p, c, wd)
+                            buf[k + c] = buf[k + c] + term
+            first_pair = False
+    if first_pair:  # no (z, y) taps at all: every output is 0
+        for x in range(g.wo * g.inner):
+            buf[x] = 0
     store_f_row(buf, g.dst + q * g.d_o + z * g.d_d + y * g.d_h, g.wo * g.inner, g.dst_kind,
                 g.rounding)
 
