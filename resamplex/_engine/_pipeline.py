@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Sequence, Union
+from typing import TYPE_CHECKING, Any, Sequence, Union
 
 import numpy as np
 
@@ -28,6 +28,7 @@ from . import _blockpass, _floatpass, _intpass, _prodpass
 
 if TYPE_CHECKING:  # pragma: no cover
     from .._resize import Plan
+    from .._tables import AxisTable
 
 #: Element codes of the exact kernels (enum Elem in ``_elem.pxd``; keep in step).
 ELEM = {"uint8": 0, "int8": 1, "uint16": 2, "int16": 3, "int32": 4, "int64": 5,
@@ -207,7 +208,7 @@ def _steps(plan: "Plan") -> list[tuple[tuple[int, ...], PassSpec]]:
     return steps
 
 
-def _weights(table, spec: Union[IntPass, FloatPass]) -> np.ndarray:
+def _weights(table: "AxisTable", spec: Union[IntPass, FloatPass]) -> Any:
     if isinstance(spec, IntPass):
         w = table.w.astype(np.int64)
         if not np.array_equal(w, table.w):
@@ -221,8 +222,8 @@ def _weights(table, spec: Union[IntPass, FloatPass]) -> np.ndarray:
     return w
 
 
-def _tap_pass(src: np.ndarray, dst: np.ndarray, axis: int, table,
-              spec: Union[IntPass, FloatPass], col0: int, col1: int, threads) -> None:
+def _tap_pass(src: np.ndarray, dst: np.ndarray, axis: int, table: "AxisTable",
+              spec: Any, col0: int, col1: int, threads: int | None) -> None:
     from .._resize import _resolve_threads
 
     shape = src.shape
@@ -258,8 +259,8 @@ def _tap_pass(src: np.ndarray, dst: np.ndarray, axis: int, table,
                               np.empty((n, blen), spec.compute), n, div)
 
 
-def _block_pass(src: np.ndarray, dst: np.ndarray, ay: int, ty, tx, spec: BlockPass,
-                col0: int, col1: int, threads) -> None:
+def _block_pass(src: np.ndarray, dst: np.ndarray, ay: int, ty: "AxisTable", tx: "AxisTable",
+                spec: Any, col0: int, col1: int, threads: int | None) -> None:
     """Outputs ``[col0, col1)`` of the inner axis ``ax = ay + 1``."""
     from .._resize import _resolve_threads
 
@@ -300,8 +301,8 @@ def _block_pass(src: np.ndarray, dst: np.ndarray, ay: int, ty, tx, spec: BlockPa
         ROUNDING[spec.rounding], np.empty((n, 8 * wo * inner), np.uint8), n)
 
 
-def _product_pass(src: np.ndarray, dst: np.ndarray, axes: tuple[int, ...], tables,
-                  spec: ProductPass, threads) -> None:
+def _product_pass(src: np.ndarray, dst: np.ndarray, axes: tuple[int, ...],
+                  tables: "list[AxisTable]", spec: ProductPass, threads: int | None) -> None:
     from .._resize import _resolve_threads
 
     shape = src.shape
@@ -337,16 +338,17 @@ def _product_pass(src: np.ndarray, dst: np.ndarray, axes: tuple[int, ...], table
         np.empty((n, n_out[2] * inner), ct), n)
 
 
-def run(plan: "Plan", x: np.ndarray, out: np.ndarray, threads) -> None:
+def run(plan: "Plan", x: np.ndarray, out: np.ndarray, threads: int | None) -> None:
     """Execute ``plan.passes`` on ``x`` into ``out`` (shapes and dtypes already checked)."""
     from .._resize import check_allocation
 
     steps = _steps(plan)
+    tables: list[Any] = list(plan.tables)  # every axis in a step has a table
     cur = np.ascontiguousarray(x.astype(x.dtype.newbyteorder("="), copy=False))
     shape = list(cur.shape)
     for k, (axes, spec) in enumerate(steps):
         for a in axes:
-            shape[a] = plan.tables[a].n_out
+            shape[a] = tables[a].n_out
         store = np.dtype(getattr(spec, "view", None) or spec.store)
         last = k == len(steps) - 1
         if last and out.flags.c_contiguous and out.dtype == store and out.dtype.isnative:
@@ -355,10 +357,10 @@ def run(plan: "Plan", x: np.ndarray, out: np.ndarray, threads) -> None:
             check_allocation(math.prod(shape) * store.itemsize, "scratch")
             dst = np.empty(shape, store)
         if isinstance(spec, ProductPass):
-            _product_pass(cur, dst, axes, [plan.tables[a] for a in axes], spec, threads)
+            _product_pass(cur, dst, axes, [tables[a] for a in axes], spec, threads)
         elif _is_block(spec):
             ay, ax = axes
-            ty, tx = plan.tables[ay], plan.tables[ax]
+            ty, tx = tables[ay], tables[ax]
             if isinstance(spec, SplitPass):
                 inner = math.prod(shape[ax + 1:])
                 row = tx.n_out * inner if spec.limit is None else min(tx.n_out * inner,
@@ -370,7 +372,7 @@ def run(plan: "Plan", x: np.ndarray, out: np.ndarray, threads) -> None:
                 _block_pass(cur, dst, ay, ty, tx, spec, 0, tx.n_out, threads)
         else:
             a = axes[0]
-            table = plan.tables[a]
+            table = tables[a]
             inner = math.prod(shape[a + 1:])
             if isinstance(spec, SplitPass):
                 row = inner if spec.limit is None else min(inner, spec.limit)

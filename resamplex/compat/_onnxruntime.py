@@ -417,10 +417,10 @@ def build(shape: tuple[int, ...], dtype: np.dtype, scale: list[float], out: list
         _, ty, sums = cubic_tables(cy, shape[ay], cubic_a, exclude_outside)
         tables[ax], tables[ay] = tx, ty
         div = tuple(float(v) for v in sums) if exclude_outside else None
-        passes = [FloatPass("float32", "float32", "sequential_from_zero"),
-                  FloatPass(name, "float32", "sequential_from_zero", divisors=div)]
+        cubic = [FloatPass("float32", "float32", "sequential_from_zero"),
+                 FloatPass(name, "float32", "sequential_from_zero", divisors=div)]
         return OrtPlan(Plan(shape, tables, weighted=True, order=[ax, ay], keep_order=True,
-                            passes=passes, op="Resize"), fills, value)
+                            passes=cubic, op="Resize"), fills, value)
     # linear
     cs = {a: coords(a) for a in axes}
     for a in axes:

@@ -246,7 +246,7 @@ def linear_table(n_in: int, n_out: int, inv_scale: float, *, horizontal: bool,
 
 
 def _kernel_table(n_in: int, n_out: int, inv_scale: float, taps: int,
-                  coeffs, fixed: bool) -> AxisTable:
+                  coeffs: Any, fixed: bool) -> AxisTable:
     s, f = _generic_coords(n_in, n_out, inv_scale, False)
     w = coeffs(f)
     if fixed:
@@ -329,6 +329,7 @@ def _v_store(dtype: np.dtype) -> str:
 def _generic_passes(mode: int, dtype: np.dtype) -> tuple[Any, Any]:
     """(horizontal, vertical) pass specs of ``resizeGeneric_`` for ``mode`` and ``dtype``."""
     name = dtype.name
+    h: Any
     if name == "uint8":
         h = IntPass("int32")
         if mode == INTER_LINEAR:
@@ -600,7 +601,7 @@ def resize(src: Any, dsize: Any, dst: np.ndarray | None = None, fx: float = 0, f
     fits = {result_shape, out_shape} | ({(dh, dw, 1)} if len(result_shape) == 2 else set())
     use_dst = (isinstance(dst, np.ndarray) and dst.shape in fits
                and dst.dtype == src.dtype and dst.flags.writeable)
-    out = dst.reshape(out_shape) if use_dst else None  # a view: only unit axes differ
+    out = dst.reshape(out_shape) if use_dst and dst is not None else None  # a view
     if (dh, dw) == (H, W):
         result = np.array(src, copy=True) if out is None else out
         if out is not None:

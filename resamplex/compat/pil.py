@@ -104,8 +104,8 @@ def _check_version(version: Any) -> tuple[int, int]:
         v = (int(version), 0)
     else:
         try:
-            v = tuple(int(p) for p in version)[:2]  # type: ignore[assignment]
-            v = (v + (0,))[:2]  # type: ignore[assignment]
+            parts = tuple(int(p) for p in version) + (0,)
+            v = (parts[0], parts[1])
         except (TypeError, ValueError):
             raise bad_value("version", version, "a Pillow version such as 13 or (12, 3)") \
                 from None
@@ -489,8 +489,8 @@ def _resize(a: np.ndarray, mode: str, size: tuple[int, int], resample: int,
         box = (box[0], 0.0, box[2], float(size[1]))
         if (box[0] == int(box[0]) and box[2] - box[0] == size[0]):
             return _crop(a, (int(box[0]), 0, int(box[0]) + size[0], size[1]))
-    plan = _resample_plan(a.shape, dtype, size, resample, box, version)
-    return a.copy() if plan is None else plan(a, threads=threads)
+    last = _resample_plan(a.shape, dtype, size, resample, box, version)
+    return a.copy() if last is None else last(a, threads=threads)
 
 
 def _reduce(a: np.ndarray, mode: str, factor: tuple[int, int], box: Any,
