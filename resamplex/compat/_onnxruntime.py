@@ -237,8 +237,10 @@ def antialias_table(c: np.ndarray, n_in: int, scale: float, cubic: bool, a: floa
     In float32: ``s = 1 / scale``; ``support = (size/2) * s`` when ``s >= 1`` else ``size/2``
     (size 2 linear, 4 cubic); ``center = 0.5 + c``; taps ``floor(center - support + 0.5)`` to
     ``floor(center + support + 0.5)``, weights ``filter((x - center + 0.5) * (1/s if s >= 1
-    else 1))`` summed (float); out-of-range taps dropped (``exclude_outside``) or added to the
-    edge taps; then each weight times ``1 / sum``, and for 8-bit data ``round(w * 2^22)``."""
+    else 1))`` summed left to right (float); out-of-range taps dropped (``exclude_outside``) or
+    added, in order, to the first / last in-range tap; then each weight times ``1 / sum``, and
+    for 8-bit data ``round(w * 2^22)`` (half away from zero)."""
+    n_out = len(c)
     rs = F32(scale)
     s = F32(1) / rs
     size = F32(4) if cubic else F32(2)
@@ -249,39 +251,46 @@ def antialias_table(c: np.ndarray, n_in: int, scale: float, cubic: bool, a: floa
     lo = np.floor(center - support + F32(0.5)).astype(np.int64)
     hi = np.floor(center + support + F32(0.5)).astype(np.int64)
     lo_cut, hi_cut = np.maximum(lo, 0), np.minimum(hi, n_in)
-    ptrs, idxs, ws = [0], [], []
-    for o in range(len(c)):
-        xmin = int(lo_cut[o] if exclude_outside else lo[o])
-        count = int((hi_cut[o] if exclude_outside else hi[o])) - xmin
-        k = np.arange(max(count, 0))
-        buf = list(_filter(((k + xmin).astype(F32) - center[o] + F32(0.5)) * inv, cubic, a))
-        total = F32(0)
-        for v in buf:
-            total = F32(total + v)
-        if not exclude_outside:
-            # A window wholly outside the input (only for outputs that are extrapolated
-            # afterwards) folds beyond its own taps; pad so that stays harmless.
-            buf += [F32(0)] * (abs(xmin) + 2)
-            neg = -xmin if xmin < 0 else 0
-            for x in range(neg):
-                buf[neg] = F32(buf[neg] + buf[x])
-            right = count + xmin - n_in if count + xmin > n_in else 0
-            for x in range(count - right, count):
-                buf[count - right - 1] = F32(buf[count - right - 1] + buf[x])
-            if neg or right:
-                for x in range(int(hi_cut[o] - lo_cut[o])):
-                    buf[x] = buf[x + neg]
-        inv_total = F32(1) if total == 0 else F32(1) / total
-        n = int(hi_cut[o] - lo_cut[o])
-        w = np.array(buf[:max(n, 0)], F32) * inv_total
-        if q22:
-            w = round_half_away(w * F32(1 << 22))
-        idxs.append(np.arange(lo_cut[o], lo_cut[o] + max(n, 0)))
-        ws.append(np.asarray(w, np.float64))
-        ptrs.append(ptrs[-1] + max(n, 0))
-    table = AxisTable(n_in, len(c), np.array(ptrs, np.int64),
-                      np.concatenate(idxs).astype(np.int64) if idxs else np.zeros(0, np.int64),
-                      np.concatenate(ws) if ws else np.zeros(0))
+    xmin = lo_cut if exclude_outside else lo
+    count = np.maximum((hi_cut if exclude_outside else hi) - xmin, 0)
+    k = max(int(count.max(initial=0)), 1)
+    cols = np.arange(k)
+    valid = cols[None, :] < count[:, None]
+    dist = ((xmin[:, None] + cols[None, :]).astype(F32) - center[:, None] + F32(0.5)) * inv
+    buf = np.where(valid, _filter(dist, cubic, a), F32(0)).astype(F32)
+    total = np.zeros(n_out, F32)
+    for j in range(k):  # float32, left to right (the padding adds exact zeros)
+        total = (total + buf[:, j]).astype(F32)
+    rows = np.arange(n_out)
+    n = np.maximum(hi_cut - lo_cut, 0)
+    start = np.zeros(n_out, np.int64)
+    if not exclude_outside:
+        neg = np.where(xmin < 0, -xmin, 0)
+        right = np.where(count + xmin > n_in, count + xmin - n_in, 0)
+        # A window wholly outside the input (only outputs extrapolated afterwards) folds
+        # into a clipped slot; its weights are never read.
+        first = np.minimum(neg, k - 1)
+        last = np.clip(count - right - 1, 0, k - 1)
+        acc = buf[rows, first]
+        for j in range(int(neg.max(initial=0))):
+            acc = np.where(j < neg, (acc + buf[:, min(j, k - 1)]).astype(F32), acc)
+        buf[rows, first] = acc
+        acc = buf[rows, last]
+        for j in range(int(right.max(initial=0))):
+            col = np.clip(count - right + j, 0, k - 1)
+            acc = np.where(j < right, (acc + buf[rows, col]).astype(F32), acc)
+        buf[rows, last] = acc
+        start = first
+    inv_total = np.where(total == 0, F32(1), F32(1) / np.where(total == 0, F32(1), total))
+    take = cols[None, :] < n[:, None]
+    src_cols = np.clip(start[:, None] + cols[None, :], 0, k - 1)
+    w = (buf[rows[:, None], src_cols] * inv_total[:, None].astype(F32)).astype(F32)
+    weights = round_half_away(w * F32(1 << 22)) if q22 else w.astype(np.float64)
+    ptr = np.zeros(n_out + 1, dtype=np.int64)
+    np.cumsum(n, out=ptr[1:])
+    idx = (lo_cut[:, None] + cols[None, :])[take]
+    table = AxisTable(n_in, n_out, ptr, np.ascontiguousarray(idx, np.int64),
+                      np.ascontiguousarray(np.asarray(weights, np.float64)[take]))
     return table, off
 
 
