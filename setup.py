@@ -144,7 +144,8 @@ def _extensions():
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
     )
     _render_templates(Path("resamplex/_engine"))
-    names = ["_gather", "_taps", "_fixed", "_exec", "_tablegen"]
+    names = ["_gather", "_taps", "_fixed", "_exec", "_tablegen", "_intpass", "_floatpass",
+             "_blockpass", "_prodpass"]
     return [
         Extension(f"resamplex._engine.{n}", [f"resamplex/_engine/{n}.pyx"], **common)
         for n in names

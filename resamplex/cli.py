@@ -580,7 +580,8 @@ RESIZE_EXAMPLES = """\
 examples:
   resamplex resize photo.jpg -o small --scale 0.5 --antialias
   resamplex resize frames/*.png -o out --size 540 960 --mode cubic
-  resamplex resize volume.npy -o out --size 64 --axes 1 2 3 --mode area"""
+  resamplex resize volume.npy -o out --size 64 --axes 1 2 3 --mode area
+  resamplex resize photo.png -o pil --size 540 960 --mode cubic --like pil"""
 
 
 def _positive_int(text: str) -> int:
@@ -679,11 +680,56 @@ def _resize_array(x: np.ndarray, source: Path, args: argparse.Namespace) -> np.n
         raise rx.ResamplexError(f"{option}: {len(values)} values for the {len(axes)} axes "
                                 f"{axes} of this array; give --axes, or one value for all axes")
     key = "size" if args.size is not None else "scale"
+    if getattr(args, "like", None):
+        return _resize_like(x, axes, tuple(values), key, args)
     return rx.resize(x, axes=axes, mode=args.mode,
                      coordinate_transform=args.coordinate_transform,
                      nearest_mode=args.nearest_mode, antialias=args.antialias,
                      rounding=args.rounding, threads=args.threads,
                      **{key: tuple(values)})
+
+
+LIKE = ("cv2", "pil", "torch", "onnx", "onnxruntime")
+
+
+def _resize_like(x: np.ndarray, axes: tuple[int, ...], values: tuple[Any, ...], key: str,
+                 args: argparse.Namespace) -> np.ndarray:
+    """``--like``: the same resize as a framework computes it, through its compat front door
+    (``--mode`` nearest/linear/cubic/area maps to the framework's own name)."""
+    from .compat import cv2 as rcv, onnx as ronnx, pil, torch as rtorch
+
+    like, mode = args.like, args.mode
+    if like in ("onnx", "onnxruntime"):
+        if mode == "area":
+            raise rx.ResamplexError("--like onnx/onnxruntime: ONNX Resize has no 'area' mode")
+        return ronnx.resize(x, axes=list(axes), mode=mode,
+                            coordinate_transformation_mode=args.coordinate_transform,
+                            nearest_mode=args.nearest_mode, antialias=int(args.antialias),
+                            flavour="onnxruntime" if like == "onnxruntime" else "reference",
+                            threads=args.threads, **{key + "s": list(values)})
+    if sorted(axes) != [0, 1] or x.ndim not in (2, 3):
+        raise rx.ResamplexError(f"--like {like}: resizes (H, W) or (H, W, C) images along "
+                                f"axes 0 1; got axes {axes} of a {x.ndim}-d array")
+    order = sorted(range(2), key=lambda i: axes[i])  # values in axis order (H, W)
+    v = tuple(values[i] for i in order)
+    H, W = x.shape[:2]
+    size = v if key == "size" else (int(H * v[0]), int(W * v[1]))
+    if like == "cv2":
+        flag = {"nearest": rcv.INTER_NEAREST, "linear": rcv.INTER_LINEAR,
+                "cubic": rcv.INTER_CUBIC, "area": rcv.INTER_AREA}[mode]
+        if key == "size":
+            return rcv.resize(x, (size[1], size[0]), interpolation=flag, threads=args.threads)
+        return rcv.resize(x, None, fx=float(v[1]), fy=float(v[0]), interpolation=flag,
+                          threads=args.threads)
+    if like == "pil":
+        flag = {"nearest": pil.NEAREST, "linear": pil.BILINEAR, "cubic": pil.BICUBIC,
+                "area": pil.BOX}[mode]
+        return pil.resize(x, (size[1], size[0]), flag, threads=args.threads)
+    name = {"nearest": "nearest", "linear": "bilinear", "cubic": "bicubic", "area": "area"}[mode]
+    chw = x[None, None] if x.ndim == 2 else np.moveaxis(x, 2, 0)[None]
+    y = rtorch.interpolate(chw, size=size, mode=name, antialias=args.antialias,
+                           threads=args.threads)[0]
+    return y[0] if x.ndim == 2 else np.moveaxis(y, 0, 2)
 
 
 def _progress(total: int) -> Any:
@@ -899,6 +945,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="integer outputs of weighted modes (default: half_even)")
     p.add_argument("--threads", type=int, default=None, metavar="N",
                    help="threads per resize (default: the library default)")
+    p.add_argument("--like", choices=LIKE, default=None,
+                   help="compute as that framework does, bit for bit (compat.cv2, compat.pil, "
+                   "compat.torch, compat.onnx with the reference or onnxruntime flavour)")
     p.add_argument("--force", action="store_true", help="overwrite existing output files")
     p.set_defaults(func=cmd_resize)
 

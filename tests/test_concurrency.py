@@ -374,7 +374,8 @@ def _leak_cases():
          lambda: ascend.upsample_nearest1d(x4, [9])),
         ("ascend.nearest2d", lambda: ascend.upsample_nearest2d(x4, [3, 9]),
          lambda: ascend.upsample_nearest2d(x4, [3, 9], out=out)),
-        ("onnx.resize", lambda: ronnx.resize(x1, scales=[0.5], mode="linear"),
+        ("onnx.resize", lambda: ronnx.resize(x1, scales=[0.5], mode="linear",
+                                             flavour="reference"),
          lambda: ronnx.resize(x1, scales=[0.5], sizes=[3])),
     ]
     if rtorch is not None:

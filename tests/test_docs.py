@@ -12,7 +12,8 @@ from resamplex import ascend, dml
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
-PAGES = ["core.md", "directml.md", "ascend.md", "pytorch.md", "onnx.md", "dask.md", "cli.md"]
+PAGES = ["core.md", "directml.md", "ascend.md", "pytorch.md", "onnx.md", "dask.md", "cli.md",
+         "cv2.md", "pil.md", "engine-passes.md"]
 
 pytestmark = pytest.mark.skipif(not (ROOT / "README.md").exists() or not DOCS.is_dir(),
                                 reason="no README.md and docs/ beside tests/")
@@ -52,3 +53,8 @@ def test_directml_page_has_the_current_support_table():
 
 def test_ascend_page_has_the_current_product_table():
     assert ascend.product_table_markdown() in (DOCS / "ascend.md").read_text(encoding="utf-8")
+
+
+def test_why_picture_is_small():
+    size = (DOCS / "why_resizes_differ.png").stat().st_size
+    assert 0 < size < 300_000

@@ -262,6 +262,7 @@ BAD_BY_KIND: dict[str, Callable[[], list[Bad]]] = {
     "offsets": lambda: _bad_real_seq(positive=False),
     "axes": _bad_axes,
     "name": _bad_name,
+    "name-or-none": lambda: [b for b in _bad_name() if b.tag != "none"],
     "bool": _bad_bool,
     "bool01": lambda: _bad_bool(int01_ok=True),
     "bool01-none": lambda: _bad_bool(none_ok=True, int01_ok=True),
@@ -670,8 +671,6 @@ def _onnx() -> Function:
     extra = [
         ("both-scales-and-sizes", dict(sizes=[1, 2, 8, 3]), rx.ResamplexError, "scales|sizes"),
         ("neither", dict(scales=None), rx.ResamplexError, "scales|sizes"),
-        ("crop-without-roi", dict(coordinate_transformation_mode="tf_crop_and_resize"),
-         rx.ResamplexError, "roi"),
         ("roi-wrong-length", dict(coordinate_transformation_mode="tf_crop_and_resize",
                                   roi=[0, 0, 1, 1]), rx.ResamplexError, "roi"),
         ("roi-nan", dict(coordinate_transformation_mode="tf_crop_and_resize",
@@ -713,12 +712,14 @@ def _onnx() -> Function:
     ]
     return Function(
         "onnx.resize", ronnx.resize,
-        lambda: dict(X=_f32(*_DML4), scales=[1, 1, 2, 0.5], mode="linear"),
+        # the reference flavour: every dtype and layout (the onnxruntime one refuses more)
+        lambda: dict(X=_f32(*_DML4), scales=[1, 1, 2, 0.5], mode="linear",
+                     flavour="reference"),
         dict(X="array", roi="offsets", scales="scales", sizes="sizes", mode="name",
              coordinate_transformation_mode="name", nearest_mode="name",
              cubic_coeff_a="real", exclude_outside="bool01", extrapolation_value="extrapolation",
              antialias="bool01", axes="axes", keep_aspect_ratio_policy="name", out="out",
-             threads="threads", rounding="name"),
+             threads="threads", rounding="name-or-none", flavour="name"),
         array_bad=bads, extra=extra,
         template=dict(roi=[0, 0, 0, 0, 1, 1, 1, 1], sizes=[1, 2, 8, 3], axes=[0, 1, 2, 3]),
         companion=dict(sizes=dict(scales=None)))

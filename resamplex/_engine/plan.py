@@ -26,7 +26,7 @@ from .. import _dtypes
 from .._checks import as_array, check_allocation, check_out, check_threads
 from .._errors import ResamplexError, UnsupportedError
 from .._tables import AxisTable
-from . import _exec
+from . import _exec, _pipeline
 from ._exec import Program, threads_for
 
 # The codes of the kernel contract (_pass.pxd), as the kernels define them.
@@ -141,15 +141,21 @@ class Plan:
     can be given by conventions that prescribe one (``keep_order=True`` then runs exactly it).
     ``fixed=True``: uint8 only, every table carries integer weights and a ``shift``; each pass
     rounds to uint8 in fixed point (``_engine/_fixed.pyx``), in ``order``.
+    ``passes``: one exact pass spec per step of ``order`` (``_engine/_pipeline.py``: integer,
+    float, split and block passes, each with its own arithmetic and storage type), for front
+    doors that reproduce another library bit for bit; the facade has validated the dtype.
+    Such a plan runs its passes through ``_pipeline.run`` (docs/engine-passes.md).
     """
 
     def __init__(self, in_shape: Sequence[int],
                  tables: Sequence[AxisTable | TiledAxis | None], *,
                  weighted: bool, op: str = "resize", order: Sequence[int] | None = None,
-                 fixed: bool = False, keep_order: bool = False):
+                 fixed: bool = False, keep_order: bool = False,
+                 passes: Sequence[Any] | None = None):
         self.in_shape = tuple(int(n) for n in in_shape)
+        keep = fixed or passes is not None  # prescribed arithmetic: identity tables still run
         self.tables: list[Any] = [t if isinstance(t, TiledAxis) else
-                       None if t is None or (t.is_identity and not fixed) else _aligned_table(t)
+                       None if t is None or (t.is_identity and not keep) else _aligned_table(t)
                        for t in tables]
         tiled = [a for a, t in enumerate(self.tables) if isinstance(t, TiledAxis)]
         if len(tiled) > 1:
@@ -157,18 +163,25 @@ class Plan:
         #: The axis whose table is built tile by tile when the plan runs (a long axis), or None.
         self.tiled = tiled[0] if tiled else None
         self.out_shape = tuple(n if t is None else t.n_out for n, t in zip(self.in_shape, tables))
-        self.weighted = weighted or fixed
+        self.passes = None if passes is None else tuple(passes)
+        self.weighted = weighted or fixed or passes is not None
         self.fixed = fixed
         self.op = op
         self.order = self._best_order() if order is None else \
             [a for a in order if self.tables[a] is not None]
         self.keep_order = keep_order
+        if self.passes is not None:
+            if self.tiled is not None:
+                raise ValueError("resamplex: a plan of exact passes does not tile")
+            _pipeline.check_steps(self.order, self.passes)
         self.nbytes = sum(_table_bytes(t) for t in self.tables if not isinstance(t, TiledAxis))
         self._programs: dict[tuple[Any, ...], tuple[Program, Any, Any]] = {}
         self._merged: dict[tuple[int, int, tuple[int, ...]], Plan] = {}
         self._adjoint: Plan | None = None
         self._owner: Plan | None = None         # the plan a merged or adjoint plan belongs to
         self._cache: PlanCache | None = None    # the cache holding this (root) plan, if any
+        #: What a facade keeps with its plan (e.g. the outputs it fills afterwards).
+        self.extra: Any = None
 
     def _best_order(self) -> list[int]:
         axes = [a for a, t in enumerate(self.tables) if t is not None]
@@ -198,7 +211,9 @@ class Plan:
                 f"{name}: this plan was made for shape {self.in_shape}; got shape {x.shape}")
         if self.fixed and x.dtype != np.uint8:
             raise UnsupportedError(f"{name}: {self.op} in fixed point takes uint8; got {x.dtype}")
-        if self.weighted:
+        if self.passes is not None:
+            _dtypes.check_nearest_dtype(x.dtype)  # the facade chose the passes for this dtype
+        elif self.weighted:
             _dtypes.weighted_info(x.dtype, "linear" if self.op == "resize" else self.op)
         else:
             _dtypes.check_nearest_dtype(x.dtype)
@@ -213,6 +228,8 @@ class Plan:
         # dtype, strides and rounding, which were validated when it was compiled.
         if self.tiled is not None:
             return self._call_tiled(x, out, threads, rounding)
+        if self.passes is not None:
+            return self._call_passes(x, out, threads)
         if type(x) is np.ndarray and type(rounding) is str:
             if out is None:
                 entry = self._programs.get((x.dtype, x.strides, rounding))
@@ -282,6 +299,26 @@ class Plan:
         program.run(src, dst, threads_for(threads, program.work))
         if dst is not result:
             np.copyto(result, dst)
+        return result
+
+    def _call_passes(self, x: Any, out: np.ndarray | None,
+                     threads: int | None) -> np.ndarray:
+        """Run a plan of exact passes (front doors): ``_pipeline.run``, pass by pass."""
+        x = self.check_input(x)
+        if threads is not None:
+            threads = check_threads(threads)
+        if out is not None:
+            check_out(out, self.out_shape, x)
+            result = out
+        else:
+            check_allocation(math.prod(self.out_shape) * x.dtype.itemsize, "output")
+            result = np.empty(self.out_shape, x.dtype)
+        if result.size == 0:
+            return result
+        if all(t is None for t in self.tables):
+            np.copyto(result, x)
+            return result
+        _pipeline.run(self, x, result, threads)
         return result
 
     def _call_tiled(self, x: Any, out: np.ndarray | None, threads: int | None,

@@ -1,9 +1,16 @@
 """ONNX ``Resize`` (opset 19) on NumPy arrays: ``resize(X, roi, scales, sizes, **attributes)``.
 
-The numerics are those of the ONNX reference implementation (``onnx/reference/ops/op_resize.py``),
-which the ONNX backend node tests are generated from. Every rule below is a table builder; the
-arithmetic is float64 and follows the reference operation by operation, so that coordinates,
-neighbour choices and nearest-neighbour ties come out the same bit for bit:
+Two flavours (``flavour=``):
+
+- ``"onnxruntime"`` (default): what a served model computes. ONNX Runtime's CPU kernels bit
+  for bit: their output lengths, float32 coordinates, per-layout kernels (product-weighted
+  bilinear/trilinear, 10-bit NHWC 8-bit bilinear, bicubic, Pillow-style antialias with
+  per-axis stores) and C++ casts. The rules are in :mod:`resamplex.compat._onnxruntime`.
+- ``"reference"``: the ONNX reference implementation (``onnx/reference/ops/op_resize.py``),
+  which the ONNX backend node tests are generated from, including its bugs
+  (``docs/onnx.md``). Every rule below is a table builder; the arithmetic is float64 and
+  follows the reference operation by operation, so that coordinates, neighbour choices and
+  nearest-neighbour ties come out the same bit for bit:
 
 - The scale factor of an axis is ``float64(float32(scales[i]))`` (``scales`` is a float tensor in
   ONNX), or ``sizes[i] / n_in`` in float64. With ``keep_aspect_ratio_policy`` other than
@@ -22,31 +29,37 @@ neighbour choices and nearest-neighbour ties come out the same bit for bit:
   ``exclude_outside`` get weight 0, the rest renormalised.
 - ``tf_crop_and_resize``: an output whose coordinate on any resampled axis lies outside
   ``[0, n_in - 1]`` is ``extrapolation_value`` (cast to the output dtype as the reference does:
-  rounded and saturated for integers, clipped to the finite range for floats).
+  rounded and saturated for integers, clipped to the finite range for floats). A missing
+  ``roi`` is the whole input, in both flavours.
 
-The engine then applies the tables in float32 (float64 for float64 data) and rounds once to the
-output dtype (SPEC §3). Differences with the reference and with ONNX Runtime are listed in the
-README (section "ONNX Resize").
+The reference flavour's engine then applies the tables in float32 (float64 for float64 data)
+and rounds once to the output dtype (SPEC §3). ``docs/onnx.md`` lists every difference.
+
+The operator is a sequence of small steps: :func:`_check_X`, :func:`_check_attributes`,
+:func:`_check_dtype`, :func:`_check_inputs`, then :func:`_reference` (geometry, tables, fills)
+or :func:`_onnxruntime_flavour`.
 """
 
 from __future__ import annotations
 
 import math
 import numbers
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Sequence
 
 import numpy as np
 
 from .. import _dtypes
-from .._errors import ResamplexError, UnsupportedError, bad_choice, bad_value
-from .._checks import as_array, check_allocation
+from .._checks import as_array, check_allocation, check_out_early
 from .._checks import ndim as _ndim
 from .._engine._exec import call_key
 from .._engine.plan import PLANS, CallMemo, Plan
+from .._errors import ResamplexError, UnsupportedError, bad_choice, bad_value
 from .._tables import AxisTable
+from . import _onnxruntime
 
 __all__ = ["resize", "MODES", "COORDINATE_TRANSFORMATION_MODES", "NEAREST_MODES",
-           "KEEP_ASPECT_RATIO_POLICIES"]
+           "KEEP_ASPECT_RATIO_POLICIES", "FLAVOURS"]
 
 MODES = ("nearest", "linear", "cubic")
 COORDINATE_TRANSFORMATION_MODES = (
@@ -59,6 +72,8 @@ COORDINATE_TRANSFORMATION_MODES = (
 )
 NEAREST_MODES = ("round_prefer_floor", "round_prefer_ceil", "floor", "ceil")
 KEEP_ASPECT_RATIO_POLICIES = ("stretch", "not_larger", "not_smaller")
+#: ``flavour=``: ONNX Runtime's CPU kernel (default) or the ONNX reference implementation.
+FLAVOURS = ("onnxruntime", "reference")
 
 _MAX_NDIM = 64
 
@@ -379,14 +394,305 @@ def _fill_value(value: float, dtype: np.dtype, rounding: str, name: str) -> np.n
 
 # ------------------------------------------------------------------------ the operator
 
+@dataclass(frozen=True)
+class _Call:
+    """The validated attributes of one call."""
+
+    mode: str
+    transform: str
+    nearest_mode: str
+    cubic_a: float
+    extrapolation_value: float
+    exclude_outside: bool
+    antialias: bool
+    policy: str
+    flavour: str
+    rounding: str
+
+
+def _check_X(X: Any) -> np.ndarray:
+    X = as_array(X, "X")
+    if X.ndim == 0:
+        raise ResamplexError("X: 0-d arrays have no axis to resample; got shape ()")
+    if X.ndim > _MAX_NDIM:
+        raise bad_value("X", X.shape, f"at most {_MAX_NDIM} dimensions")
+    return X
+
+
+def _check_attributes(mode: Any, transform: Any, nearest_mode: Any, cubic_coeff_a: Any,
+                      exclude_outside: Any, extrapolation_value: Any, antialias: Any,
+                      policy: Any, flavour: Any, rounding: Any, threads: Any) -> _Call:
+    if flavour not in FLAVOURS:
+        raise bad_choice("flavour", flavour, FLAVOURS)
+    if mode not in MODES:
+        raise bad_choice("mode", mode, MODES)
+    if transform not in COORDINATE_TRANSFORMATION_MODES:
+        hint = (" ('tf_half_pixel_for_nn' was removed in Resize-13; resamplex.resize offers it)"
+                if transform == "tf_half_pixel_for_nn" else "")
+        raise ResamplexError(bad_choice("coordinate_transformation_mode", transform,
+                                        COORDINATE_TRANSFORMATION_MODES).args[0] + hint)
+    if nearest_mode not in NEAREST_MODES:
+        raise bad_choice("nearest_mode", nearest_mode, NEAREST_MODES)
+    if policy not in KEEP_ASPECT_RATIO_POLICIES:
+        raise bad_choice("keep_aspect_ratio_policy", policy, KEEP_ASPECT_RATIO_POLICIES)
+    a = _attribute_float("cubic_coeff_a", cubic_coeff_a)
+    if not math.isfinite(a):
+        raise bad_value("cubic_coeff_a", cubic_coeff_a, "a finite float32 number")
+    ev = _attribute_float("extrapolation_value", extrapolation_value)
+    exclude = _flag("exclude_outside", exclude_outside)
+    aa = _flag("antialias", antialias)
+    if aa and mode == "nearest":
+        raise ResamplexError("antialias: applies to modes 'linear' and 'cubic'; "
+                             "got mode='nearest'")
+    if flavour == "onnxruntime":
+        if rounding is not None:
+            raise ResamplexError(
+                f"rounding: flavour='onnxruntime' rounds as ONNX Runtime's kernels do "
+                f"(see resamplex.compat.onnx); rounding= applies to flavour='reference'; "
+                f"got {rounding!r}")
+        if exclude and mode != "cubic" and not (aa and mode == "linear"):
+            raise ResamplexError(
+                "exclude_outside: ONNX Runtime takes it with mode 'cubic', or 'linear' with "
+                f"antialias; got mode={mode!r}, antialias={int(aa)}")
+        rounding = "toward_zero"
+    else:
+        rounding = "half_even" if rounding is None else rounding
+        _dtypes.rounding_code(rounding)
+    if threads is not None and (not _is_int(threads) or threads < 1):
+        raise bad_value("threads", threads, "None or an integer >= 1")
+    return _Call(mode, transform, nearest_mode, a, ev, exclude, aa, policy, flavour, rounding)
+
+
+def _check_dtype(X: np.ndarray, call: _Call) -> None:
+    if call.flavour == "onnxruntime":
+        name = X.dtype.newbyteorder("=").name if X.dtype.kind in "iuf" else str(X.dtype)
+        if name not in _onnxruntime.DTYPES:
+            raise UnsupportedError(
+                f"X: ONNX Runtime's CPU Resize has no kernel for {X.dtype} (it takes "
+                f"{', '.join(_onnxruntime.DTYPES)}); flavour='reference' computes it")
+        return
+    if call.mode == "nearest":
+        _dtypes.check_nearest_dtype(X.dtype)
+    else:
+        _dtypes.weighted_info(X.dtype, call.mode)
+
+
+def _check_inputs(roi: Any, scales: Any, sizes: Any, k: int,
+                  ) -> tuple[np.ndarray | None, np.ndarray | None, np.ndarray | None]:
+    """``(roi, scales, sizes)`` as vectors (``None`` where not given); ``k`` axes."""
+    scales_v = _optional_vector("scales", scales)
+    sizes_v = _optional_vector("sizes", sizes)
+    if (scales_v is None) == (sizes_v is None):
+        raise ResamplexError("scales, sizes: give exactly one of them (ONNX Resize); got "
+                             + ("both" if scales_v is not None else "neither"))
+    roi_v = _optional_vector("roi", roi)
+    if roi_v is not None:
+        if roi_v.dtype.kind not in "fiu":
+            raise bad_value("roi", roi, "a sequence of numbers")
+        if roi_v.dtype.kind != "f" or not isinstance(roi, np.ndarray):
+            with np.errstate(over="ignore"):  # an overflow to inf is refused below
+                roi_v = roi_v.astype(np.float32)  # ONNX's usual roi type
+        if roi_v.shape[0] != 2 * k:
+            raise ResamplexError(f"roi: expected {2 * k} entries (starts then ends of "
+                                 f"{k} axes); got {roi_v.shape[0]}")
+        if not np.all(np.isfinite(roi_v)):
+            raise bad_value("roi", roi_v.tolist(), "finite numbers")
+    return roi_v, scales_v, sizes_v
+
+
+def _identity_roi(k: int) -> np.ndarray:
+    """A missing ``roi`` with ``tf_crop_and_resize``: the whole input (what ONNX Runtime and
+    ``onnx.reference`` read it as)."""
+    return np.concatenate([np.zeros(k, np.float32), np.ones(k, np.float32)])
+
+
+def _check_lengths(shape: tuple[int, ...], axes: list[int], lengths: list[int],
+                   what: str) -> None:
+    for a_, n_out in zip(axes, lengths):
+        if shape[a_] > 0 and n_out < 1:
+            raise ResamplexError(f"{what}: every output length must be >= 1; axis {a_} of "
+                                 f"length {shape[a_]} gets {n_out}")
+
+
+def _reference_plan(X: np.ndarray, call: _Call, axes: list[int], roi_v: np.ndarray | None,
+                    factors: list[float], lengths: list[int],
+                    ) -> Plan:
+    """Tables in the reference's axis order (that of ``axes``); ``plan.extra``: the outputs
+    it sets afterwards, ``(axis, outputs, "zero" | "extrapolate")``."""
+    shape = X.shape
+    tables: list[AxisTable | None] = [None] * X.ndim
+    fills: list[tuple[int, np.ndarray, str]] = []
+    k = len(axes)
+    for i, (ax, scale, n_out) in enumerate(zip(axes, factors, lengths)):
+        n_in = shape[ax]
+        if n_in == 0:
+            continue
+        start = end = None
+        if roi_v is not None:
+            start, end = roi_v[i], roi_v[k + i]
+        # The reference leaves an axis alone when it keeps its length at scale ~1 (and roi
+        # spans it); elsewhere the coordinate map may differ from the identity.
+        if (math.isclose(scale, 1.0) and n_out == n_in
+                and (roi_v is None or (math.isclose(float(start), 0.0)  # type: ignore[arg-type]
+                                       and math.isclose(float(end), 1.0)))):  # type: ignore[arg-type]
+            continue
+        x = source_coordinates(call.transform, n_in, n_out, scale, start, end)
+        outside = None
+        if call.transform == "tf_crop_and_resize":
+            outside = (x < 0) | (x > n_in - 1)
+            x = np.where(outside, 0.0, x)  # overwritten later; keeps indices small
+        table, zeroed = axis_table(n_in, n_out, scale, x, mode=call.mode,
+                                   nearest_mode=call.nearest_mode, cubic_coeff_a=call.cubic_a,
+                                   exclude_outside=call.exclude_outside,
+                                   antialias=call.antialias)
+        tables[ax] = table
+        # Within one axis the reference zeroes first and extrapolates last.
+        if zeroed is not None and zeroed.any():
+            fills.append((ax, np.flatnonzero(zeroed), "zero"))
+        if outside is not None and outside.any():
+            fills.append((ax, np.flatnonzero(outside), "extrapolate"))
+    plan = Plan(shape, tables, weighted=call.mode != "nearest", op=call.mode)
+    plan.extra = fills
+    return plan
+
+
+def _reference(X: np.ndarray, call: _Call, axes: list[int], roi_v: np.ndarray | None,
+               scales_v: np.ndarray | None, sizes_v: np.ndarray | None,
+               out: np.ndarray | None, threads: int | None, raw: Any = None) -> np.ndarray:
+    """``onnx.reference``'s numerics (see the module docstring)."""
+    shape = X.shape
+    factors, lengths = _output_geometry(shape, axes, scales_v, sizes_v, call.policy)
+    _check_lengths(shape, axes, lengths, "scales" if scales_v is not None else "sizes")
+    out_shape = list(shape)
+    for a_, n_out in zip(axes, lengths):
+        out_shape[a_] = n_out
+    check_allocation(math.prod(out_shape) * X.dtype.itemsize, "output")
+    check_allocation(sum(n_out * kernel_width(call.mode, f, call.antialias) + shape[a_]
+                         for a_, f, n_out in zip(axes, factors, lengths)) * 48, "tables")
+    key = ("onnx", X.shape, tuple(axes), tuple(factors), tuple(lengths),
+           None if roi_v is None else (roi_v.dtype.str, roi_v.tobytes()), call.transform,
+           call.mode, call.nearest_mode, call.cubic_a, call.exclude_outside, call.antialias)
+    plan = PLANS.get_or_build(key, lambda: _reference_plan(X, call, axes, roi_v, factors,
+                                                           lengths))
+    fills = plan.extra
+    # The fill values are checked before the plan runs: a refused call leaves `out` alone.
+    values = {}
+    for _, _, kind in fills:
+        if kind not in values:
+            values[kind] = (np.zeros((), dtype=X.dtype) if kind == "zero"
+                            else _fill_value(call.extrapolation_value, X.dtype, call.rounding,
+                                             "extrapolation_value"))
+    _CALLS.remember(raw, key, ("reference", values, call.rounding))
+    return _reference_finish(plan(X, out=out, threads=threads, rounding=call.rounding), fills,
+                             values)
+
+
+def _reference_finish(result: np.ndarray, fills: list[tuple[int, np.ndarray, str]],
+                      values: dict[str, np.ndarray]) -> np.ndarray:
+    """The outputs the reference sets after interpolating: later axes overwrite earlier ones."""
+    if fills and result.size:
+        for ax, where, kind in fills:
+            result[(slice(None),) * ax + (where,)] = values[kind]
+    return result
+
+
+def _onnxruntime_flavour(X: np.ndarray, call: _Call, axes: list[int],
+                         roi_v: np.ndarray | None, scales_v: np.ndarray | None,
+                         sizes_v: np.ndarray | None, out: np.ndarray | None,
+                         threads: int | None, raw: Any = None) -> np.ndarray:
+    """ONNX Runtime's CPU kernel (``_onnxruntime``): its output lengths, float32 coordinates,
+    kernels and casts."""
+    shape = X.shape
+    k = len(axes)
+    if scales_v is not None:
+        if scales_v.dtype.kind not in "fiu":
+            raise bad_value("scales", scales_v.tolist(), "positive finite numbers")
+        with np.errstate(over="ignore"):
+            s32 = scales_v.astype(np.float32)
+        if not np.all(np.isfinite(s32)) or not np.all(s32 > 0):
+            raise bad_value("scales", scales_v.tolist(), "positive finite float32 numbers")
+        if s32.shape[0] != k:
+            raise ResamplexError(f"scales: expected {k} entries (one per axis of X, or of "
+                                 f"axes); got {s32.shape[0]}: {scales_v.tolist()!r}")
+        if any(float(v) * n >= 2.0**62 for v, n in zip(s32, (shape[a] for a in axes))):
+            raise ResamplexError("scales: an output length overflows")
+    else:
+        assert sizes_v is not None
+        if sizes_v.shape[0] != k:
+            raise ResamplexError(f"sizes: expected {k} entries (one per axis of X, or of "
+                                 f"axes); got {sizes_v.shape[0]}: {sizes_v.tolist()!r}")
+        if sizes_v.dtype.kind not in "iu":
+            raise bad_value("sizes", sizes_v.tolist(), "integers (an int64 tensor)")
+        if np.any(sizes_v < 0):
+            raise bad_value("sizes", sizes_v.tolist(), "integers >= 0")
+        for a_, n in zip(axes, sizes_v.tolist()):
+            if shape[a_] == 0 and n != 0:
+                raise ResamplexError(f"sizes: axis {a_} of X has length 0 (nothing to sample "
+                                     f"from) and can only keep length 0; got {n}")
+    scale, lengths = _onnxruntime.output_geometry(shape, axes, scales_v, sizes_v, call.policy)
+    check_allocation(math.prod(lengths) * X.dtype.itemsize, "output")
+    check_allocation(sum(n * 16 + shape[a] for a, n in enumerate(lengths)) * 48, "tables")
+    if out is not None:
+        check_out_early(out, lengths, X.dtype)
+    _onnxruntime.validate(X.ndim, scale, call.mode, call.antialias)
+    if tuple(lengths) == shape or math.prod(lengths) == 0:
+        result = np.empty(lengths, X.dtype) if out is None else out
+        if math.prod(lengths):
+            np.copyto(result, X)  # no length changes: ONNX Runtime copies the input
+        return result
+    if roi_v is None:
+        roi_v = _identity_roi(k)
+    roi = [(0.0, 1.0)] * X.ndim
+    for i, a_ in enumerate(axes):
+        roi[a_] = (float(roi_v[i]), float(roi_v[k + i]))
+    key = ("onnxruntime", shape, X.dtype, tuple(scale), tuple(lengths), tuple(roi), call.mode,
+           call.transform, call.nearest_mode, call.cubic_a, call.exclude_outside,
+           call.extrapolation_value, call.antialias)
+    plan = PLANS.get(key)
+    if plan is None:
+        built = _onnxruntime.build(shape, X.dtype, scale, lengths, roi, mode=call.mode,
+                                   transform=call.transform, nearest_mode=call.nearest_mode,
+                                   cubic_a=call.cubic_a, exclude_outside=call.exclude_outside,
+                                   extrapolation_value=call.extrapolation_value,
+                                   antialias=call.antialias)
+        if built.plan is None:
+            return _ort_run(built, X, lengths, out, threads)
+        built.plan.extra = built
+        PLANS.put(key, built.plan)
+        plan = built.plan
+    _CALLS.remember(raw, key, ("onnxruntime", lengths, None))
+    return _ort_run(plan.extra, X, lengths, out, threads)
+
+
+def _ort_run(built: Any, X: np.ndarray, lengths: Sequence[int], out: np.ndarray | None,
+             threads: int | None) -> np.ndarray:
+    """Run an ``_onnxruntime.OrtPlan`` and set the outputs it extrapolates."""
+    # NHWC antialias fills address the C-ordered buffer: compute into one if needed.
+    direct = built.fill_view is None or (out is not None and out.flags.c_contiguous)
+    target_out = out if direct else np.empty(lengths, X.dtype)
+    if built.plan is None:
+        result = np.empty(lengths, X.dtype) if target_out is None else target_out
+        np.copyto(result, X)
+    else:
+        result = built.plan(X, out=target_out, threads=threads)
+    if built.fills:
+        target = result if built.fill_view is None else result.reshape(built.fill_view)
+        for ax, where in built.fills:
+            target[(slice(None),) * ax + (where,)] = built.value
+    if not direct and out is not None:
+        np.copyto(out, result)
+        return out
+    return result
+
+
 def resize(X: Any, roi: Any = None, scales: Any = None, sizes: Any = None, *,
            mode: str = "nearest", coordinate_transformation_mode: str = "half_pixel",
            nearest_mode: str = "round_prefer_floor", cubic_coeff_a: float = -0.75,
            exclude_outside: int = 0, extrapolation_value: float = 0.0, antialias: int = 0,
            axes: Any = None, keep_aspect_ratio_policy: str = "stretch",
-           out: np.ndarray | None = None, threads: int | None = None,
-           rounding: str = "half_even") -> np.ndarray:
-    """ONNX ``Resize`` (opset 19), with the ONNX reference implementation's numerics.
+           flavour: str = "onnxruntime", out: np.ndarray | None = None,
+           threads: int | None = None, rounding: str | None = None) -> np.ndarray:
+    """ONNX ``Resize`` (opset 19), as ONNX Runtime computes it (default) or as ``onnx.reference``.
 
     Inputs and attributes are those of the operator; give ``scales`` or ``sizes``, not both
     (an empty array counts as not given, as an empty ONNX input does).
@@ -394,16 +700,20 @@ def resize(X: Any, roi: Any = None, scales: Any = None, sizes: Any = None, *,
     Parameters
     ----------
     X : numpy.ndarray
-        Input of any rank >= 1. ``nearest`` copies any fixed-size dtype; ``linear`` and
-        ``cubic`` take float64, float32, float16, bfloat16, int8, uint8, int16, uint16.
+        Input of any rank >= 1. ``flavour="onnxruntime"``: float32, float16, int32, int8,
+        uint8 (ONNX Runtime's CPU kernels; ``linear`` and ``cubic`` only in the layouts it
+        takes, see ``docs/onnx.md``). ``flavour="reference"``: ``nearest`` copies any
+        fixed-size dtype; ``linear`` and ``cubic`` take float64, float32, float16, bfloat16,
+        int8, uint8, int16, uint16.
     roi : sequence of float, optional
         ``[start_1, ..., start_k, end_1, ..., end_k]`` for the ``k`` axes (all of ``X``'s, or
-        ``axes``), normalised coordinates; used only by ``tf_crop_and_resize`` (required there).
-        Kept in its dtype if it is a float array (as the reference computes with it), else
-        float32 (the usual ONNX roi type).
+        ``axes``), normalised coordinates; used only by ``tf_crop_and_resize`` (missing: the
+        whole input). Kept in its dtype if it is a float array (as the reference computes with
+        it), else float32 (the usual ONNX roi type; ONNX Runtime always reads float32).
     scales : sequence of float, optional
-        Output/input factor per axis, rounded to float32 (an ONNX float tensor). Output length
-        ``floor(n_in * scale)``; it must be >= 1.
+        Output/input factor per axis, rounded to float32 (an ONNX float tensor). Output length:
+        ``floor(n_in * scale)`` in float64 (reference; it must be >= 1) or
+        ``int64(float(scale) * float(n_in))`` (ONNX Runtime; 0 gives an empty output).
     sizes : sequence of int, optional
         Output length per axis, interpreted by ``keep_aspect_ratio_policy``.
     mode : {"nearest", "linear", "cubic"}
@@ -421,20 +731,24 @@ def resize(X: Any, roi: Any = None, scales: Any = None, sizes: Any = None, *,
     axes : sequence of int, optional
         The axes ``roi``, ``scales``, ``sizes`` refer to (negative allowed); others are copied.
     keep_aspect_ratio_policy : {"stretch", "not_larger", "not_smaller"}
-        How ``sizes`` is read (ignored with ``scales``, as in the reference).
+        How ``sizes`` is read (ignored with ``scales``).
+    flavour : {"onnxruntime", "reference"}
+        Whose numerics: ONNX Runtime's CPU kernels, bit for bit (default: what a served model
+        computes), or the ONNX reference implementation's, value for value, bugs included
+        (``docs/onnx.md`` lists them).
     out : numpy.ndarray, optional
         Destination of the output shape and dtype, any strides, not overlapping ``X``.
     threads : int, optional
         Thread count (default ``resamplex.get_num_threads()``).
-    rounding : {"half_even", "half_away_from_zero", "toward_zero"}
-        Integer outputs of ``linear``/``cubic``: ``"half_even"`` is the ONNX reference
-        (``np.round``), ``"toward_zero"`` ONNX Runtime's CPU kernels (a C++ cast). Then
-        saturated.
+    rounding : {"half_even", "half_away_from_zero", "toward_zero"}, optional
+        ``flavour="reference"`` only: integer outputs of ``linear``/``cubic`` (default
+        ``"half_even"``, the reference's ``np.round``), then saturated. The onnxruntime
+        flavour rounds as ONNX Runtime does.
 
     Returns
     -------
     numpy.ndarray
-        Same dtype as ``X``; memory order follows ``X``.
+        Same dtype as ``X``.
 
     Examples
     --------
@@ -449,145 +763,37 @@ def resize(X: Any, roi: Any = None, scales: Any = None, sizes: Any = None, *,
     >>> ronnx.resize(X, sizes=[3], axes=[-1])[0, 0]
     array([[1., 1., 2.],
            [3., 3., 4.]], dtype=float32)
+    >>> x = np.arange(13, dtype=np.float32).reshape(1, 13)
+    >>> float(ronnx.resize(x, sizes=[15], axes=[1], mode="cubic")[0, 7])       # ONNX Runtime
+    6.0
+    >>> float(ronnx.resize(x, sizes=[15], axes=[1], mode="cubic", flavour="reference")[0, 7])
+    5.0
     """
     raw = None
     if type(X) is np.ndarray and out is None:
+        # Arguments seen before: their plan in one lookup (validated again by the plan).
         raw = call_key(X.shape, X.dtype, roi, scales, sizes, mode, coordinate_transformation_mode,
                        nearest_mode, cubic_coeff_a, exclude_outside, extrapolation_value,
-                       antialias, axes, keep_aspect_ratio_policy, rounding)
+                       antialias, axes, keep_aspect_ratio_policy, flavour, rounding)
         found = _CALLS.lookup(raw)
         if found is not None:
-            return _finish(found[0](X, threads=threads, rounding=rounding), *found[1])
-    # ---- X
-    X = as_array(X, "X")
-    if X.ndim == 0:
-        raise ResamplexError("X: 0-d arrays have no axis to resample; got shape ()")
-    if X.ndim > _MAX_NDIM:
-        raise bad_value("X", X.shape, f"at most {_MAX_NDIM} dimensions")
-    shape = X.shape
-
-    # ---- attributes
-    if mode not in MODES:
-        raise bad_choice("mode", mode, MODES)
-    transform = coordinate_transformation_mode
-    if transform not in COORDINATE_TRANSFORMATION_MODES:
-        hint = (" ('tf_half_pixel_for_nn' was removed in Resize-13; resamplex.resize offers it)"
-                if transform == "tf_half_pixel_for_nn" else "")
-        raise ResamplexError(bad_choice("coordinate_transformation_mode", transform,
-                                        COORDINATE_TRANSFORMATION_MODES).args[0] + hint)
-    if nearest_mode not in NEAREST_MODES:
-        raise bad_choice("nearest_mode", nearest_mode, NEAREST_MODES)
-    if keep_aspect_ratio_policy not in KEEP_ASPECT_RATIO_POLICIES:
-        raise bad_choice("keep_aspect_ratio_policy", keep_aspect_ratio_policy,
-                         KEEP_ASPECT_RATIO_POLICIES)
-    a = _attribute_float("cubic_coeff_a", cubic_coeff_a)
-    if not math.isfinite(a):
-        raise bad_value("cubic_coeff_a", cubic_coeff_a, "a finite float32 number")
-    ev = _attribute_float("extrapolation_value", extrapolation_value)
-    exclude = _flag("exclude_outside", exclude_outside)
-    aa = _flag("antialias", antialias)
-    if aa and mode == "nearest":
-        raise ResamplexError("antialias: applies to modes 'linear' and 'cubic'; "
-                             "got mode='nearest'")
-    _dtypes.rounding_code(rounding)
-    if threads is not None and (not _is_int(threads) or threads < 1):
-        raise bad_value("threads", threads, "None or an integer >= 1")
-    if mode == "nearest":
-        _dtypes.check_nearest_dtype(X.dtype)
-    else:
-        _dtypes.weighted_info(X.dtype, mode)
-
-    # ---- inputs
+            plan, (flavour_, data, extra) = found
+            if flavour_ == "reference":
+                return _reference_finish(plan(X, threads=threads, rounding=extra), plan.extra,
+                                         data)
+            return _ort_run(plan.extra, X, data, None, threads)
+    X = _check_X(X)
+    call = _check_attributes(mode, coordinate_transformation_mode, nearest_mode, cubic_coeff_a,
+                             exclude_outside, extrapolation_value, antialias,
+                             keep_aspect_ratio_policy, flavour, rounding, threads)
+    _check_dtype(X, call)
     axes_n = _normalize_axes(axes, X.ndim)
-    scales_v = _optional_vector("scales", scales)
-    sizes_v = _optional_vector("sizes", sizes)
-    if (scales_v is None) == (sizes_v is None):
-        raise ResamplexError("scales, sizes: give exactly one of them (ONNX Resize); got "
-                             + ("both" if scales_v is not None else "neither"))
-    roi_v = _optional_vector("roi", roi)
-    if roi_v is not None:
-        if roi_v.dtype.kind not in "fiu":
-            raise bad_value("roi", roi, "a sequence of numbers")
-        if roi_v.dtype.kind != "f" or not isinstance(roi, np.ndarray):
-            with np.errstate(over="ignore"):  # an overflow to inf is refused below
-                roi_v = roi_v.astype(np.float32)  # ONNX's usual roi type
-        if roi_v.shape[0] != 2 * len(axes_n):
-            raise ResamplexError(f"roi: expected {2 * len(axes_n)} entries (starts then ends of "
-                                 f"{len(axes_n)} axes); got {roi_v.shape[0]}")
-        if not np.all(np.isfinite(roi_v)):
-            raise bad_value("roi", roi_v.tolist(), "finite numbers")
-    if transform == "tf_crop_and_resize" and roi_v is None:
-        raise ResamplexError("roi: coordinate_transformation_mode='tf_crop_and_resize' "
-                             "needs roi; got none")
-
-    factors, lengths = _output_geometry(shape, axes_n, scales_v, sizes_v,
-                                        keep_aspect_ratio_policy)
-    for a_, n_out in zip(axes_n, lengths):
-        if shape[a_] > 0 and n_out < 1:
-            raise ResamplexError(
-                f"{'scales' if scales_v is not None else 'sizes'}: every output length must "
-                f"be >= 1; axis {a_} of length {shape[a_]} gets {n_out}")
-    out_shape = list(shape)
-    for a_, n_out in zip(axes_n, lengths):
-        out_shape[a_] = n_out
-    check_allocation(math.prod(out_shape) * X.dtype.itemsize, "output")
-    check_allocation(sum(n_out * kernel_width(mode, f, aa) + shape[a_]
-                         for a_, f, n_out in zip(axes_n, factors, lengths)) * 48, "tables")
-
-    # ---- tables (in the reference's axis order: that of `axes`)
-    tables: list[AxisTable | None] = [None] * X.ndim
-    fills: list[tuple[int, np.ndarray, str]] = []  # (axis, outputs, "zero" | "extrapolate")
-    k = len(axes_n)
-    for i, (ax, scale, n_out) in enumerate(zip(axes_n, factors, lengths)):
-        n_in = shape[ax]
-        if n_in == 0:
-            continue
-        start = end = None
-        if roi_v is not None:
-            start, end = roi_v[i], roi_v[k + i]
-        # The reference leaves an axis alone when it keeps its length at scale ~1 (and roi
-        # spans it); elsewhere the coordinate map may differ from the identity.
-        if (math.isclose(scale, 1.0) and n_out == n_in
-                and (roi_v is None or (math.isclose(float(start), 0.0)  # type: ignore[arg-type]
-                                       and math.isclose(float(end), 1.0)))):  # type: ignore[arg-type]
-            continue
-        x = source_coordinates(transform, n_in, n_out, scale, start, end)
-        outside = None
-        if transform == "tf_crop_and_resize":
-            outside = (x < 0) | (x > n_in - 1)
-            x = np.where(outside, 0.0, x)  # overwritten later; keeps indices small
-        table, zeroed = axis_table(n_in, n_out, scale, x, mode=mode,
-                                   nearest_mode=nearest_mode, cubic_coeff_a=a,
-                                   exclude_outside=exclude, antialias=aa)
-        tables[ax] = table
-        # Within one axis the reference zeroes first and extrapolates last.
-        if zeroed is not None and zeroed.any():
-            fills.append((ax, np.flatnonzero(zeroed), "zero"))
-        if outside is not None and outside.any():
-            fills.append((ax, np.flatnonzero(outside), "extrapolate"))
-
-    # The fill values are checked before the plan runs: a refused call leaves `out` alone.
-    values = {}
-    for _, _, kind in fills:
-        if kind not in values:
-            values[kind] = (np.zeros((), dtype=X.dtype) if kind == "zero"
-                            else _fill_value(ev, X.dtype, rounding, "extrapolation_value"))
-    key = ("onnx", shape, tuple(axes_n), tuple(factors), tuple(lengths),
-           None if roi_v is None else (roi_v.dtype.str, roi_v.tobytes()), transform, mode,
-           nearest_mode, a, exclude, aa)
-    plan = PLANS.get_or_build(key, lambda: Plan(shape, tables, weighted=mode != "nearest",
-                                                op=mode))
-    _CALLS.remember(raw, key, (fills, values))
-    return _finish(plan(X, out=out, threads=threads, rounding=rounding), fills, values)
+    roi_v, scales_v, sizes_v = _check_inputs(roi, scales, sizes, len(axes_n))
+    if call.transform == "tf_crop_and_resize" and roi_v is None:
+        roi_v = _identity_roi(len(axes_n))
+    if call.flavour == "reference":
+        return _reference(X, call, axes_n, roi_v, scales_v, sizes_v, out, threads, raw)
+    return _onnxruntime_flavour(X, call, axes_n, roi_v, scales_v, sizes_v, out, threads, raw)
 
 
-_CALLS = CallMemo()  # raw arguments seen before -> (plan key, (fills, fill values))
-
-
-def _finish(result: np.ndarray, fills: list[tuple[int, np.ndarray, str]],
-            values: dict[str, np.ndarray]) -> np.ndarray:
-    """The outputs the reference sets after interpolating: later axes overwrite earlier ones."""
-    if fills and result.size:
-        for ax, where, kind in fills:
-            result[(slice(None),) * ax + (where,)] = values[kind]
-    return result
+_CALLS = CallMemo()  # raw arguments seen before -> (plan key, (flavour, data, extra))

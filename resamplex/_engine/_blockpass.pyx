@@ -1,0 +1,224 @@
+# cython: language_level=3
+"""Block-sum pass over two axes at once: each output averages a rectangle of the input, summed
+in a prescribed grouping (docs/engine-passes.md, "block pass").
+
+The source is viewed as ``(outer, H, W, inner)`` and the destination as ``(outer, Ho, Wo,
+inner)``; output ``(q, y, x, c)`` reads rows ``[ys[y], ys[y] + cy[y])`` and columns
+``[xs[x], xs[x] + cx[x])`` of channel ``c``.
+
+- **Full blocks** (``cy[y] == fh`` and ``cx[x] == fw``): the template's groups, in order. Group
+  ``g`` is the elements at byte offsets ``goff[k]`` from the block's first element (``dy *
+  s_y + dx * s_x`` for block offset ``(dy, dx)``) for ``k`` in ``[gptr[g], gptr[g+1])``,
+  summed left to right in the element's own arithmetic (int64 for
+  integer data, float for float32, double for float64); then ``acc = acc + group`` in the
+  accumulator type (``acc_kind`` 0 int64, 1 float, 2 double), starting from ``acc = 0``.
+- **Partial blocks**: the elements one by one in row-major order, ``acc = acc + x``.
+
+Finish, ``fin`` for full blocks and ``pfin`` for partial ones: 0 integer,
+``v = ((acc + bias) * mult) >> shift`` with ``(bias_f, mult_f, shift_f)`` for full blocks and
+``(bias_p[n], mult_p[n], shift_p)`` for a partial block of ``n`` elements; 1 float32,
+2 float64: ``v = T(acc) * T(scale_f)`` for full blocks and, for a partial block of ``n``
+elements, ``v = T(acc) * (T(1) / T(n))`` (``pop`` 0) or ``T(acc) / T(n)`` (``pop`` 1), with
+``T`` float or double. ``v`` is held in a double (exact for every value an integer finish
+gives here, |v| < 2^53) and stored as ``dst_kind``: rounded by ``rounding`` (a no-op on
+integer finishes) and saturated for integer kinds, cast for float kinds.
+
+Preconditions: every range in bounds, template offsets inside ``fh x fw``, rows of ``inner``
+elements contiguous in both arrays, no overlap; no integer overflow; ``bufs`` has ``nthreads``
+rows of ``8 * Wo * inner`` bytes.
+"""
+
+from cython.parallel cimport prange, threadid
+from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int32_t, int64_t
+
+from resamplex._engine._elem cimport (
+    E_U8, E_I8, E_U16, E_I16, E_I32, E_F32, store_f_row,
+)
+
+
+ctypedef fused in_t:
+    uint8_t
+    int8_t
+    uint16_t
+    int16_t
+    int32_t
+    float
+    double
+
+
+ctypedef fused sum_t:
+    int64_t
+    float
+    double
+
+
+cdef struct Geom:
+    const char* src
+    char* dst
+    int64_t s_outer, s_y, s_x, d_outer, d_y, d_x
+    Py_ssize_t ho, wo, inner, fh, fw, ngroups
+    const int64_t* ys
+    const int64_t* cy
+    const int64_t* xs
+    const int64_t* cx
+    const int64_t* gptr
+    const int64_t* goff
+
+
+cdef struct Finish:
+    int fin, pfin, pop, dst_kind, rounding
+    int64_t bias_f, mult_f, shift_f, shift_p
+    double scale_f
+    const int64_t* bias_p
+    const int64_t* mult_p
+
+
+cdef inline sum_t _full(const in_t* tag, const sum_t* stag, const char* p, const Geom* g,
+                        ) noexcept nogil:
+    cdef sum_t acc = 0
+    cdef Py_ssize_t gi, k
+    cdef int64_t si
+    cdef float sf
+    cdef double sd
+    for gi in range(g.ngroups):
+        k = g.gptr[gi]
+        if in_t is float:
+            sf = (<const float*>(p + g.goff[k]))[0]
+            for k in range(g.gptr[gi] + 1, g.gptr[gi + 1]):
+                sf = sf + (<const float*>(p + g.goff[k]))[0]
+            acc = acc + <sum_t>sf
+        elif in_t is double:
+            sd = (<const double*>(p + g.goff[k]))[0]
+            for k in range(g.gptr[gi] + 1, g.gptr[gi + 1]):
+                sd = sd + (<const double*>(p + g.goff[k]))[0]
+            acc = acc + <sum_t>sd
+        else:
+            si = (<const in_t*>(p + g.goff[k]))[0]
+            for k in range(g.gptr[gi] + 1, g.gptr[gi + 1]):
+                si = si + (<const in_t*>(p + g.goff[k]))[0]
+            acc = acc + <sum_t>si
+    return acc
+
+
+cdef inline sum_t _partial(const in_t* tag, const sum_t* stag, const char* p, const Geom* g,
+                           Py_ssize_t ny, Py_ssize_t nx) noexcept nogil:
+    cdef sum_t acc = 0
+    cdef Py_ssize_t i, j
+    for i in range(ny):
+        for j in range(nx):
+            acc = acc + <sum_t>(<const in_t*>(p + i * g.s_y + j * g.s_x))[0]
+    return acc
+
+
+cdef void _row(const in_t* tag, const sum_t* stag, const Geom* g, const Finish* f,
+               Py_ssize_t r, void* buf) noexcept nogil:
+    cdef Py_ssize_t q = r // g.ho, y = r - q * g.ho, x, c, n, ny = g.cy[y], nx
+    cdef const char* row = g.src + q * g.s_outer + g.ys[y] * g.s_y
+    cdef const char* p
+    cdef bint full
+    cdef int fin
+    cdef sum_t acc
+    cdef double* bd = <double*>buf
+    cdef float vf
+    cdef double vd
+    for x in range(g.wo):
+        nx = g.cx[x]
+        full = ny == g.fh and nx == g.fw
+        n = ny * nx
+        for c in range(g.inner):
+            p = row + g.xs[x] * g.s_x + c * <Py_ssize_t>sizeof(in_t)
+            if full:
+                acc = _full(tag, stag, p, g)
+            else:
+                acc = _partial(tag, stag, p, g, ny, nx)
+            fin = f.fin if full else f.pfin
+            if fin == 0:
+                if full:
+                    bd[x * g.inner + c] = <double>(((<int64_t>acc + f.bias_f) * f.mult_f)
+                                                   >> f.shift_f)
+                else:
+                    bd[x * g.inner + c] = <double>(((<int64_t>acc + f.bias_p[n]) * f.mult_p[n])
+                                                   >> f.shift_p)
+            elif fin == 1:
+                vf = <float>acc
+                if full:
+                    vf = vf * <float>f.scale_f
+                elif f.pop == 0:
+                    vf = vf * (<float>1 / <float>n)
+                else:
+                    vf = vf / <float>n
+                bd[x * g.inner + c] = vf
+            else:
+                vd = <double>acc
+                if full:
+                    vd = vd * f.scale_f
+                elif f.pop == 0:
+                    vd = vd * (1.0 / <double>n)
+                else:
+                    vd = vd / <double>n
+                bd[x * g.inner + c] = vd
+    store_f_row(bd, g.dst + q * g.d_outer + y * g.d_y, g.wo * g.inner, f.dst_kind, f.rounding)
+
+
+cdef void _run(const in_t* tag, const sum_t* stag, const Geom* g, const Finish* f,
+               Py_ssize_t items, char* bufs, Py_ssize_t blen, int nthreads) noexcept nogil:
+    cdef Py_ssize_t r
+    for r in prange(items, num_threads=nthreads, schedule="static"):
+        _row(tag, stag, g, f, r, bufs + threadid() * blen * 8)
+
+
+cdef void _dispatch(const sum_t* stag, int src_kind, const Geom* g, const Finish* f,
+                    Py_ssize_t items, char* bufs, Py_ssize_t blen, int nthreads) noexcept nogil:
+    if src_kind == E_U8:
+        _run(<const uint8_t*>NULL, stag, g, f, items, bufs, blen, nthreads)
+    elif src_kind == E_I8:
+        _run(<const int8_t*>NULL, stag, g, f, items, bufs, blen, nthreads)
+    elif src_kind == E_U16:
+        _run(<const uint16_t*>NULL, stag, g, f, items, bufs, blen, nthreads)
+    elif src_kind == E_I16:
+        _run(<const int16_t*>NULL, stag, g, f, items, bufs, blen, nthreads)
+    elif src_kind == E_I32:
+        _run(<const int32_t*>NULL, stag, g, f, items, bufs, blen, nthreads)
+    elif src_kind == E_F32:
+        _run(<const float*>NULL, stag, g, f, items, bufs, blen, nthreads)
+    else:
+        _run(<const double*>NULL, stag, g, f, items, bufs, blen, nthreads)
+
+
+def block_pass(size_t src, int64_t s_outer, int64_t s_y, int64_t s_x, size_t dst,
+               int64_t d_outer, int64_t d_y, int64_t d_x, Py_ssize_t outer, Py_ssize_t ho,
+               Py_ssize_t wo, Py_ssize_t inner, int src_kind, int dst_kind,
+               const int64_t[::1] ys, const int64_t[::1] cy, const int64_t[::1] xs,
+               const int64_t[::1] cx, Py_ssize_t fh, Py_ssize_t fw, const int64_t[::1] gptr,
+               const int64_t[::1] goff, int acc_kind, int fin,
+               int pfin,
+               int64_t bias_f, int64_t mult_f, int64_t shift_f, const int64_t[::1] bias_p,
+               const int64_t[::1] mult_p, int64_t shift_p, double scale_f, int pop,
+               int rounding, char[:, ::1] bufs, int nthreads):
+    """Average blocks as the module docstring says. ``bufs``: ``nthreads`` rows of
+    ``8 * Wo * inner`` bytes. GIL released."""
+    cdef Geom g
+    cdef Finish f
+    g.src = <const char*>src
+    g.dst = <char*>dst
+    g.s_outer, g.s_y, g.s_x = s_outer, s_y, s_x
+    g.d_outer, g.d_y, g.d_x = d_outer, d_y, d_x
+    g.ho, g.wo, g.inner, g.fh, g.fw = ho, wo, inner, fh, fw
+    g.ngroups = gptr.shape[0] - 1
+    g.ys, g.cy, g.xs, g.cx = &ys[0], &cy[0], &xs[0], &cx[0]
+    g.gptr = &gptr[0]
+    g.goff = &goff[0] if goff.shape[0] else NULL
+    f.fin, f.pfin, f.pop, f.dst_kind, f.rounding = fin, pfin, pop, dst_kind, rounding
+    f.bias_f, f.mult_f, f.shift_f, f.shift_p = bias_f, mult_f, shift_f, shift_p
+    f.scale_f = scale_f
+    f.bias_p = &bias_p[0]
+    f.mult_p = &mult_p[0]
+    cdef Py_ssize_t items = outer * ho, blen = bufs.shape[1] // 8
+    cdef char* b = &bufs[0, 0]
+    with nogil:
+        if acc_kind == 0:
+            _dispatch(<const int64_t*>NULL, src_kind, &g, &f, items, b, blen, nthreads)
+        elif acc_kind == 1:
+            _dispatch(<const float*>NULL, src_kind, &g, &f, items, b, blen, nthreads)
+        else:
+            _dispatch(<const double*>NULL, src_kind, &g, &f, items, b, blen, nthreads)

@@ -1,0 +1,196 @@
+# cython: language_level=3
+"""Float tap pass with a chosen accumulator, association order and store rounding
+(docs/engine-passes.md, "float pass").
+
+For output ``o`` of the resampled axis and every element ``j`` of the inner row, with the taps
+``t0 < t1 < ... < tk`` of ``o`` and ``p_t = w[t] * (acc_t)x_t[j]`` (one rounding each, in the
+accumulator type ``acc_t``, float or double; no fused multiply-add)::
+
+    order 0, sequential:         acc = p_t0;  acc = acc + p_t1;  ...;  acc = acc + p_tk
+    order 1, sequential from 0:  acc = 0;     acc = acc + p_t0;  ...;  acc = acc + p_tk
+    order 2, nested:             acc = p_tk;  acc = p_t(k-1) + acc;  ...;  acc = p_t0 + acc
+
+With per-output divisors ``div`` (optional), every product is instead ``(w[t] * x_t[j]) / div[o]``
+(two roundings). An output without taps is 0. The value is then stored as ``dst_kind``: a float cast (round to
+nearest) for float kinds, else rounded by ``rounding`` (0 half-even, 1 half away from zero,
+2 toward zero, 3 ``trunc(v +- 0.5)`` in ``acc_t``) and saturated (NaN -> 0). Storing into an
+integer or float32 kind between passes is how a pipeline rounds to its storage type per pass.
+
+The source element is converted to ``acc_t`` first (exact for integers up to 2^24 in float;
+float16 through float).
+
+Preconditions: as ``_intpass`` (``(outer, n_in, inner)`` views with contiguous rows, CSR taps
+in range, no overlap), weights given in ``acc_t``; ``bufs`` rows of ``inner`` (``loop == 0``)
+or ``n_out * inner`` (``loop == 1``) elements of ``acc_t``.
+"""
+
+from cython.parallel cimport prange, threadid
+from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int32_t, int64_t
+
+from resamplex._engine._fused cimport f16_t
+from resamplex._engine._elem cimport (
+    E_U8, E_I8, E_U16, E_I16, E_I32, E_F32, E_F16, acc_t, load_t, load_as, store_f_row,
+)
+
+
+cdef inline acc_t _term(acc_t w, const load_t* x, Py_ssize_t j, const acc_t* div,
+                        Py_ssize_t o) noexcept nogil:
+    if div == NULL:
+        return w * load_as(x, j, div)
+    return (w * load_as(x, j, div)) / div[o]
+
+
+cdef void _item(const load_t* tag, const acc_t* wts, const char* src, char* dst, Py_ssize_t r,
+                int loop, Py_ssize_t n_out, Py_ssize_t inner, int64_t s_outer, int64_t s_axis,
+                int64_t d_outer, int64_t d_axis, const int64_t* ptr, const int64_t* idx,
+                int order, int dst_kind, int rounding, const acc_t* div,
+                acc_t* acc) noexcept nogil:
+    cdef Py_ssize_t q, o, j, t, o0, o1, ta, tb
+    cdef const char* base
+    cdef const load_t* x
+    cdef acc_t wt, a
+    if loop == 0:
+        q = r // n_out
+        o0 = r - q * n_out
+        o1 = o0 + 1
+    else:
+        q = r
+        o0 = 0
+        o1 = n_out
+    base = src + q * s_outer
+    for o in range(o0, o1):
+        ta = ptr[o]
+        tb = ptr[o + 1]
+        if loop == 0:
+            if tb == ta or order == 1:
+                for j in range(inner):
+                    acc[j] = 0
+            if tb > ta:
+                if order == 2:
+                    x = <const load_t*>(base + idx[tb - 1] * s_axis)
+                    wt = wts[tb - 1]
+                    for j in range(inner):
+                        acc[j] = _term(wt, x, j, div, o)
+                    for t in range(tb - 2, ta - 1, -1):
+                        x = <const load_t*>(base + idx[t] * s_axis)
+                        wt = wts[t]
+                        for j in range(inner):
+                            acc[j] = _term(wt, x, j, div, o) + acc[j]
+                else:
+                    if order == 0:
+                        x = <const load_t*>(base + idx[ta] * s_axis)
+                        wt = wts[ta]
+                        for j in range(inner):
+                            acc[j] = _term(wt, x, j, div, o)
+                        ta = ta + 1
+                    for t in range(ta, tb):
+                        x = <const load_t*>(base + idx[t] * s_axis)
+                        wt = wts[t]
+                        for j in range(inner):
+                            acc[j] = acc[j] + _term(wt, x, j, div, o)
+            store_f_row(acc, dst + q * d_outer + o * d_axis, inner, dst_kind, rounding)
+        else:
+            for j in range(inner):
+                if tb == ta:
+                    a = 0
+                elif order == 2:
+                    a = _term(wts[tb - 1], <const load_t*>(base + idx[tb - 1] * s_axis), j, div, o)
+                    for t in range(tb - 2, ta - 1, -1):
+                        a = _term(wts[t], <const load_t*>(base + idx[t] * s_axis), j, div, o) + a
+                else:
+                    if order == 0:
+                        a = _term(wts[ta], <const load_t*>(base + idx[ta] * s_axis), j, div, o)
+                        t = ta + 1
+                    else:
+                        a = 0
+                        t = ta
+                    while t < tb:
+                        a = a + _term(wts[t], <const load_t*>(base + idx[t] * s_axis), j, div, o)
+                        t = t + 1
+                acc[o * inner + j] = a
+    if loop == 1:
+        for o in range(n_out):
+            store_f_row(acc + o * inner, dst + q * d_outer + o * d_axis, inner, dst_kind,
+                        rounding)
+
+
+cdef void _run(const acc_t* wts, const char* s, char* d, Py_ssize_t items, int loop,
+               Py_ssize_t n_out, Py_ssize_t inner, int64_t s_outer, int64_t s_axis,
+               int64_t d_outer, int64_t d_axis, const int64_t* ptr, const int64_t* idx,
+               int order, int src_kind, int dst_kind, int rounding, const acc_t* div, acc_t* b,
+               Py_ssize_t blen, int nthreads) noexcept nogil:
+    cdef Py_ssize_t r
+    if src_kind == E_U8:
+        for r in prange(items, num_threads=nthreads, schedule="static"):
+            _item(<const uint8_t*>NULL, wts, s, d, r, loop, n_out, inner, s_outer, s_axis,
+                  d_outer, d_axis, ptr, idx, order, dst_kind, rounding, div, b + threadid() * blen)
+    elif src_kind == E_I8:
+        for r in prange(items, num_threads=nthreads, schedule="static"):
+            _item(<const int8_t*>NULL, wts, s, d, r, loop, n_out, inner, s_outer, s_axis,
+                  d_outer, d_axis, ptr, idx, order, dst_kind, rounding, div, b + threadid() * blen)
+    elif src_kind == E_U16:
+        for r in prange(items, num_threads=nthreads, schedule="static"):
+            _item(<const uint16_t*>NULL, wts, s, d, r, loop, n_out, inner, s_outer, s_axis,
+                  d_outer, d_axis, ptr, idx, order, dst_kind, rounding, div, b + threadid() * blen)
+    elif src_kind == E_I16:
+        for r in prange(items, num_threads=nthreads, schedule="static"):
+            _item(<const int16_t*>NULL, wts, s, d, r, loop, n_out, inner, s_outer, s_axis,
+                  d_outer, d_axis, ptr, idx, order, dst_kind, rounding, div, b + threadid() * blen)
+    elif src_kind == E_I32:
+        for r in prange(items, num_threads=nthreads, schedule="static"):
+            _item(<const int32_t*>NULL, wts, s, d, r, loop, n_out, inner, s_outer, s_axis,
+                  d_outer, d_axis, ptr, idx, order, dst_kind, rounding, div, b + threadid() * blen)
+    elif src_kind == E_F16:
+        for r in prange(items, num_threads=nthreads, schedule="static"):
+            _item(<const f16_t*>NULL, wts, s, d, r, loop, n_out, inner, s_outer, s_axis,
+                  d_outer, d_axis, ptr, idx, order, dst_kind, rounding, div, b + threadid() * blen)
+    elif src_kind == E_F32:
+        for r in prange(items, num_threads=nthreads, schedule="static"):
+            _item(<const float*>NULL, wts, s, d, r, loop, n_out, inner, s_outer, s_axis,
+                  d_outer, d_axis, ptr, idx, order, dst_kind, rounding, div, b + threadid() * blen)
+    else:
+        for r in prange(items, num_threads=nthreads, schedule="static"):
+            _item(<const double*>NULL, wts, s, d, r, loop, n_out, inner, s_outer, s_axis,
+                  d_outer, d_axis, ptr, idx, order, dst_kind, rounding, div, b + threadid() * blen)
+
+
+def float_pass(size_t src, int64_t s_outer, int64_t s_axis, size_t dst, int64_t d_outer,
+               int64_t d_axis, Py_ssize_t outer, Py_ssize_t n_out, Py_ssize_t inner,
+               int src_kind, int dst_kind, const int64_t[::1] ptr, const int64_t[::1] idx,
+               weights, int order, int rounding, int loop, bufs, int nthreads, divisors=None):
+    """Resample one axis with the float arithmetic of the module docstring. GIL released.
+
+    ``weights``, ``bufs`` (and ``divisors``, one per output, optional) are float32
+    (accumulate in float) or float64 (in double) arrays, of the same dtype. ``loop`` as in
+    ``_intpass.int_pass``.
+    """
+    cdef Py_ssize_t items = outer * n_out if loop == 0 else outer
+    cdef const int64_t* pi = &idx[0] if idx.shape[0] else NULL
+    cdef const float[::1] wf
+    cdef const double[::1] wd
+    cdef float[:, ::1] bf
+    cdef double[:, ::1] bd
+    cdef const float[::1] df
+    cdef const double[::1] dd
+    cdef const float* pdf = NULL
+    cdef const double* pdd = NULL
+    if weights.dtype.itemsize == 4:
+        wf = weights
+        bf = bufs
+        if divisors is not None:
+            df = divisors
+            pdf = &df[0]
+        with nogil:
+            _run(&wf[0] if wf.shape[0] else <const float*>NULL, <const char*>src, <char*>dst,
+                 items, loop, n_out, inner, s_outer, s_axis, d_outer, d_axis, &ptr[0], pi,
+                 order, src_kind, dst_kind, rounding, pdf, &bf[0, 0], bf.shape[1], nthreads)
+    else:
+        wd = weights
+        bd = bufs
+        if divisors is not None:
+            dd = divisors
+            pdd = &dd[0]
+        with nogil:
+            _run(&wd[0] if wd.shape[0] else <const double*>NULL, <const char*>src, <char*>dst,
+                 items, loop, n_out, inner, s_outer, s_axis, d_outer, d_axis, &ptr[0], pi,
+                 order, src_kind, dst_kind, rounding, pdd, &bd[0, 0], bd.shape[1], nthreads)

@@ -1,0 +1,397 @@
+"""Exact pass pipelines: a plan whose every pass has its own arithmetic and storage type.
+
+Front doors that reproduce another library bit for bit (``compat.cv2``, ``compat.pil``, the
+ONNX Runtime flavour of ``compat.onnx``) describe each pass of that library with one of the
+pass specs below, and hand them to :class:`resamplex._engine.plan.Plan` (``passes=``) together with
+their axis tables. :func:`run` executes them in ``Plan.order``. Nothing here knows any
+library: a spec is arithmetic (accumulator, association order, shifts, rounding, storage type
+between passes); the tables say which inputs each output reads.
+
+The kernels (``_intpass``, ``_floatpass``, ``_blockpass``) and the precise contract of each
+variant are documented in ``docs/engine-passes.md``.
+
+Layout: every pass reads and writes C-contiguous arrays viewed as ``(outer, n, inner)`` around
+its axis (block passes as ``(outer, H, W, inner)``); the input is made C-contiguous first (a
+copy only when it is not), and the last pass writes into ``out`` directly when ``out`` is
+C-contiguous, else into a scratch array that is then copied.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Sequence, Union
+
+import numpy as np
+
+from .._checks import check_allocation
+from . import _blockpass, _exec, _floatpass, _intpass, _prodpass
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .plan import Plan
+    from .._tables import AxisTable
+
+#: Element codes of the exact kernels (enum Elem in ``_elem.pxd``; keep in step).
+ELEM = {"uint8": 0, "int8": 1, "uint16": 2, "int16": 3, "int32": 4, "int64": 5,
+        "float32": 6, "float64": 7, "float16": 8}
+#: Store rounding codes (enum Rnd in ``_elem.pxd``).
+ROUNDING = {"half_even": 0, "half_away_from_zero": 1, "toward_zero": 2, "add_half_trunc": 3}
+ORDERS = {"sequential": 0, "sequential_from_zero": 1, "nested": 2}
+
+# Rows at least this long are blended whole (vectorisable); shorter ones element by element.
+_ROW_LOOP_MIN = 16
+
+
+@dataclass(frozen=True)
+class IntPass:
+    """Integer taps: ``acc = sum ((x >> pre) * w) >> post`` (int64), then
+    ``((acc + bias) * mult) >> shift`` (an arithmetic shift, flooring), or with
+    ``truncate=True`` ``((acc + bias) * mult) / 2^shift`` (C division, toward zero), or
+    ``rintf(float32(acc) * fmul)`` when ``fmul`` is given; saturated into ``store``. Table
+    weights must be integers."""
+
+    store: str
+    pre: int = 0
+    post: int = 0
+    bias: int = 0
+    mult: int = 1
+    shift: int = 0
+    fmul: float | None = None
+    truncate: bool = False
+    #: Hold the stored bytes as this dtype instead (same size): a pass that saturates to
+    #: uint8 into an int8 array keeps the low byte, as a C cast from uint8 to int8 does.
+    view: str | None = None
+
+
+@dataclass(frozen=True)
+class FloatPass:
+    """Float taps in ``compute`` (float32/float64) summed in ``order``, stored into ``store``
+    (integers rounded by ``rounding`` and saturated). Table weights must be exact in
+    ``compute``; the kernel uses ``compute(w) * compute(weight_scale)`` (one rounding). With
+    ``divisors`` (one per output of the axis) each product is divided by its output's divisor
+    (``(w * x) / d``, two roundings)."""
+
+    store: str
+    compute: str = "float32"
+    order: str = "sequential"
+    rounding: str = "half_even"
+    weight_scale: float = 1.0
+    divisors: tuple[float, ...] | None = None
+
+
+@dataclass(frozen=True)
+class SplitPass:
+    """``head`` on the first ``floor(min(inner, limit) / lanes) * lanes`` elements of every
+    output row (``inner``: the elements after the pass's axis, all of them for a tap pass, the
+    ``(W, inner)`` row of outputs for a block pass, whose split must fall on a whole output),
+    ``tail`` on the rest: a vector loop and its scalar remainder. Both store the same type and
+    are both tap passes or both block passes."""
+
+    lanes: int
+    head: Union[IntPass, FloatPass, "BlockPass"]
+    tail: Union[IntPass, FloatPass, "BlockPass"]
+    limit: int | None = None
+
+    @property
+    def store(self) -> str:
+        return self.head.store
+
+
+@dataclass(frozen=True)
+class BlockPass:
+    """Block averages over two adjacent axes (this pass consumes two entries of the plan's
+    order: the outer axis, then the next one). Their tables give each output's contiguous
+    input range (first index and count). Full ``block``-sized blocks are summed group by group
+    (``groups``: tuples of ``(dy, dx)`` offsets, each group summed in the element's arithmetic
+    and then added to an ``acc`` accumulator); partial blocks element by element. ``finish``
+    ``"int"``: ``((acc + bias) * mult) >> shift`` (partial blocks of ``n`` elements:
+    ``partial_bias[n]``, ``partial_mult[n]``, ``partial_shift``); ``"float32"``/``"float64"``:
+    ``T(acc) * T(scale)``, partial ``T(acc) * (1 / T(n))`` (``partial="reciprocal"``) or
+    ``T(acc) / T(n)`` (``"divide"``), then stored into ``store`` by ``rounding``. Partial
+    blocks finish by ``partial_finish`` (default: as full ones)."""
+
+    store: str
+    block: tuple[int, int]
+    groups: tuple[tuple[tuple[int, int], ...], ...]
+    acc: str = "int64"
+    finish: str = "int"
+    partial_finish: str | None = None
+    bias: int = 0
+    mult: int = 1
+    shift: int = 0
+    partial_bias: tuple[int, ...] = ()
+    partial_mult: tuple[int, ...] = ()
+    partial_shift: int = 0
+    scale: float = 1.0
+    partial: str = "divide"
+    rounding: str = "half_even"
+
+
+@dataclass(frozen=True)
+class ProductPass:
+    """``naxes`` (2 or 3) adjacent axes at once (consumes that many entries of the plan's
+    order, outer first): every output weighs the corners of its taps' cartesian product
+    (outer axis slowest) by the product of the per-axis weights, multiplied in
+    ``coef_order`` (positions among the pass's axes), ``term = coef * x``, the terms summed in
+    order in ``compute``; stored into ``store`` by ``rounding``."""
+
+    store: str
+    naxes: int = 2
+    coef_order: tuple[int, ...] = (1, 0)
+    compute: str = "float32"
+    rounding: str = "half_even"
+
+
+PassSpec = Union[IntPass, FloatPass, SplitPass, BlockPass, ProductPass]
+
+
+def row_major_groups(fh: int, fw: int, size: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """The ``fh x fw`` block in row-major order, cut into groups of ``size`` consecutive
+    elements while at least ``size`` remain, then single elements."""
+    cells = [(i, j) for i in range(fh) for j in range(fw)]
+    full = (len(cells) // size) * size if size > 1 else 0
+    groups = [tuple(cells[k:k + size]) for k in range(0, full, size)]
+    groups += [(c,) for c in cells[full:]]
+    return tuple(groups)
+
+
+def pair_groups(fh: int, fw: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """The block as 2x2 quads (row pairs outer, column pairs inner; each quad
+    ``(y,x), (y,x+1), (y+1,x), (y+1,x+1)``), an odd last column as vertical pairs after each
+    row pair's quads, then an odd last row as horizontal pairs and a last single element."""
+    groups: list[tuple[tuple[int, int], ...]] = []
+    y = 0
+    while y + 1 < fh:
+        x = 0
+        while x + 1 < fw:
+            groups.append(((y, x), (y, x + 1), (y + 1, x), (y + 1, x + 1)))
+            x += 2
+        if fw % 2:
+            groups.append(((y, x), (y + 1, x)))
+        y += 2
+    if fh % 2:
+        x = 0
+        while x + 1 < fw:
+            groups.append(((y, x), (y, x + 1)))
+            x += 2
+        if fw % 2:
+            groups.append(((y, x),))
+    return tuple(groups)
+
+
+# ------------------------------------------------------------------------------ execution
+
+def _is_block(spec: PassSpec) -> bool:
+    return isinstance(spec, BlockPass) or (isinstance(spec, SplitPass)
+                                           and isinstance(spec.head, BlockPass))
+
+
+def _width(spec: PassSpec) -> int:
+    """How many axes of the plan's order a spec consumes."""
+    if isinstance(spec, ProductPass):
+        return spec.naxes
+    return 2 if _is_block(spec) else 1
+
+
+def _steps(plan: "Plan") -> list[tuple[tuple[int, ...], PassSpec]]:
+    """Pair each spec with the axes it resamples (block passes take two)."""
+    steps = []
+    order = list(plan.order)
+    specs = list(plan.passes or ())
+    i = 0
+    for spec in specs:
+        k = _width(spec)
+        steps.append((tuple(order[i:i + k]), spec))
+        i += k
+    if i != len(order):
+        raise ValueError(f"passes: {len(specs)} specs cover {i} axes; the order has "
+                         f"{len(order)}")
+    return steps
+
+
+def _weights(table: "AxisTable", spec: Union[IntPass, FloatPass]) -> Any:
+    if isinstance(spec, IntPass):
+        w = table.w.astype(np.int64)
+        if not np.array_equal(w, table.w):
+            raise ValueError("passes: an integer pass needs integer weights")
+        return w
+    w = table.w.astype(spec.compute)
+    if not np.array_equal(w, table.w):
+        raise ValueError(f"passes: weights are not exact in {spec.compute}")
+    if spec.weight_scale != 1.0:
+        w = w * np.dtype(spec.compute).type(spec.weight_scale)
+    return w
+
+
+def _tap_pass(src: np.ndarray, dst: np.ndarray, axis: int, table: "AxisTable",
+              spec: Any, col0: int, col1: int, threads: int | None) -> None:
+
+    shape = src.shape
+    outer = math.prod(shape[:axis])
+    inner_full = math.prod(shape[axis + 1:])
+    inner = col1 - col0
+    n_out = table.n_out
+    if outer == 0 or n_out == 0 or inner <= 0:
+        return
+    s_axis = inner_full * src.itemsize
+    d_axis = inner_full * dst.itemsize
+    s_outer, d_outer = shape[axis] * s_axis, n_out * d_axis
+    sp = src.ctypes.data + col0 * src.itemsize
+    dp = dst.ctypes.data + col0 * dst.itemsize
+    loop = 0 if inner >= _ROW_LOOP_MIN else 1
+    items = outer * n_out if loop == 0 else outer
+    n = _exec.threads_for(threads, outer * inner * max(table.nnz, n_out))
+    n = max(1, min(n, items))
+    blen = inner if loop == 0 else n_out * inner
+    w = _weights(table, spec)
+    sk, dk = ELEM[src.dtype.name], ELEM[spec.store]
+    if isinstance(spec, IntPass):
+        finish = 2 if spec.truncate else (0 if spec.fmul is None else 1)
+        _intpass.int_pass(sp, s_outer, s_axis, dp, d_outer, d_axis, outer, n_out, inner, sk, dk,
+                          table.ptr, table.idx, w, spec.pre, spec.post, spec.bias, spec.mult,
+                          spec.shift, finish, float(np.float32(spec.fmul or 0.0)), loop,
+                          np.empty((n, blen), np.int64), n)
+    else:
+        div = None if spec.divisors is None else np.asarray(spec.divisors, spec.compute)
+        _floatpass.float_pass(sp, s_outer, s_axis, dp, d_outer, d_axis, outer, n_out, inner,
+                              sk, dk, table.ptr, table.idx, w, ORDERS[spec.order],
+                              ROUNDING[spec.rounding], loop,
+                              np.empty((n, blen), spec.compute), n, div)
+
+
+def _block_pass(src: np.ndarray, dst: np.ndarray, ay: int, ty: "AxisTable", tx: "AxisTable",
+                spec: Any, col0: int, col1: int, threads: int | None) -> None:
+    """Outputs ``[col0, col1)`` of the inner axis ``ax = ay + 1``."""
+
+    shape = src.shape
+    outer = math.prod(shape[:ay])
+    inner = math.prod(shape[ay + 2:])
+    ho, wo = ty.n_out, col1 - col0
+    if outer == 0 or ho == 0 or wo <= 0 or inner == 0:
+        return
+    s_x = inner * src.itemsize
+    s_y = shape[ay + 1] * s_x
+    d_x = inner * dst.itemsize
+    d_y = tx.n_out * d_x
+    fh, fw = spec.block
+    gptr = np.zeros(len(spec.groups) + 1, np.int64)
+    np.cumsum([len(g) for g in spec.groups], out=gptr[1:])
+    cells = [c for g in spec.groups for c in g]
+    goff = np.array([c[0] * s_y + c[1] * s_x for c in cells], np.int64)
+    nmax = fh * fw + 1
+    bias_p = np.zeros(nmax, np.int64)
+    mult_p = np.zeros(nmax, np.int64)
+    bias_p[:len(spec.partial_bias)] = spec.partial_bias
+    mult_p[:len(spec.partial_mult)] = spec.partial_mult
+    fins = {"int": 0, "float32": 1, "float64": 2}
+    fin = fins[spec.finish]
+    pfin = fins[spec.partial_finish or spec.finish]
+    acc = {"int64": 0, "float32": 1, "float64": 2}[spec.acc]
+    n = _exec.threads_for(threads, outer * ho * wo * inner * fh * fw)
+    n = max(1, min(n, outer * ho))
+    xs = np.ascontiguousarray(tx.idx[tx.ptr[col0:col1]])
+    cx = np.ascontiguousarray(np.diff(tx.ptr)[col0:col1])
+    _blockpass.block_pass(
+        src.ctypes.data, shape[ay] * s_y, s_y, s_x, dst.ctypes.data + col0 * d_x, ho * d_y, d_y,
+        d_x, outer, ho, wo, inner, ELEM[src.dtype.name], ELEM[dst.dtype.name],
+        ty.idx[ty.ptr[:-1]], np.diff(ty.ptr), xs, cx,
+        fh, fw, gptr, goff, acc, fin, pfin, spec.bias, spec.mult, spec.shift, bias_p, mult_p,
+        spec.partial_shift, float(spec.scale), 0 if spec.partial == "reciprocal" else 1,
+        ROUNDING[spec.rounding], np.empty((n, 8 * wo * inner), np.uint8), n)
+
+
+def _product_pass(src: np.ndarray, dst: np.ndarray, axes: tuple[int, ...],
+                  tables: "list[AxisTable]", spec: ProductPass, threads: int | None) -> None:
+
+    shape = src.shape
+    a0 = axes[0]
+    outer = math.prod(shape[:a0])
+    inner = math.prod(shape[axes[-1] + 1:])
+    ct = np.dtype(spec.compute)
+    one = (np.zeros(2, np.int64) + np.array([0, 1]), np.zeros(1, np.int64), np.ones(1, ct))
+    tabs = [(t.ptr, t.idx, t.w.astype(ct)) for t in tables]
+    n_in = [shape[a] for a in axes]
+    n_out = [t.n_out for t in tables]
+    if spec.naxes == 2:
+        tabs = [one] + tabs
+        n_in, n_out = [1] + n_in, [1] + n_out
+        perm = [p + 1 for p in spec.coef_order] + [0]
+    else:
+        perm = list(spec.coef_order)
+    for t, (_, _, w) in zip(tables, tabs[-len(tables):]):
+        if not np.array_equal(w, t.w):
+            raise ValueError(f"passes: weights are not exact in {spec.compute}")
+    if outer == 0 or inner == 0 or 0 in n_out:
+        return
+    s_w = inner * src.itemsize
+    s_h, s_d = n_in[2] * s_w, n_in[1] * n_in[2] * s_w
+    d_w = inner * dst.itemsize
+    d_h, d_d = n_out[2] * d_w, n_out[1] * n_out[2] * d_w
+    n = _exec.threads_for(threads, outer * math.prod(n_out) * inner * 2 ** spec.naxes)
+    n = max(1, min(n, outer * n_out[0] * n_out[1]))
+    _prodpass.product_pass(
+        src.ctypes.data, n_in[0] * s_d, s_d, s_h, s_w, dst.ctypes.data, n_out[0] * d_d, d_d,
+        d_h, d_w, outer, n_out[0], n_out[1], n_out[2], inner, ELEM[src.dtype.name],
+        ELEM[dst.dtype.name], *tabs[0], *tabs[1], *tabs[2], perm, ROUNDING[spec.rounding],
+        np.empty((n, n_out[2] * inner), ct), n)
+
+
+def run(plan: "Plan", x: np.ndarray, out: np.ndarray, threads: int | None) -> None:
+    """Execute ``plan.passes`` on ``x`` into ``out`` (shapes and dtypes already checked)."""
+
+    steps = _steps(plan)
+    tables: list[Any] = list(plan.tables)  # every axis in a step has a table
+    cur = np.ascontiguousarray(x.astype(x.dtype.newbyteorder("="), copy=False))
+    shape = list(cur.shape)
+    for k, (axes, spec) in enumerate(steps):
+        for a in axes:
+            shape[a] = tables[a].n_out
+        store = np.dtype(getattr(spec, "view", None) or spec.store)
+        last = k == len(steps) - 1
+        if last and out.flags.c_contiguous and out.dtype == store and out.dtype.isnative:
+            dst = out
+        else:
+            check_allocation(math.prod(shape) * store.itemsize, "scratch")
+            dst = np.empty(shape, store)
+        if isinstance(spec, ProductPass):
+            _product_pass(cur, dst, axes, [tables[a] for a in axes], spec, threads)
+        elif _is_block(spec):
+            ay, ax = axes
+            ty, tx = tables[ay], tables[ax]
+            if isinstance(spec, SplitPass):
+                inner = math.prod(shape[ax + 1:])
+                row = tx.n_out * inner if spec.limit is None else min(tx.n_out * inner,
+                                                                      spec.limit)
+                head = (row // spec.lanes) * spec.lanes // inner
+                _block_pass(cur, dst, ay, ty, tx, spec.head, 0, head, threads)
+                _block_pass(cur, dst, ay, ty, tx, spec.tail, head, tx.n_out, threads)
+            else:
+                _block_pass(cur, dst, ay, ty, tx, spec, 0, tx.n_out, threads)
+        else:
+            a = axes[0]
+            table = tables[a]
+            inner = math.prod(shape[a + 1:])
+            if isinstance(spec, SplitPass):
+                row = inner if spec.limit is None else min(inner, spec.limit)
+                head = (row // spec.lanes) * spec.lanes
+                _tap_pass(cur, dst, a, table, spec.head, 0, head, threads)
+                _tap_pass(cur, dst, a, table, spec.tail, head, inner, threads)
+            else:
+                _tap_pass(cur, dst, a, table, spec, 0, inner, threads)
+        cur = dst
+    if cur is not out:
+        np.copyto(out, cur, casting="unsafe")
+
+
+def check_steps(order: Sequence[int], passes: Sequence[PassSpec]) -> None:
+    """Refuse a pass list that does not cover ``order`` (a programming error of a facade)."""
+    need = sum(_width(p) for p in passes)
+    if need != len(order):
+        raise ValueError(f"passes: {len(passes)} specs cover {need} axes; the order has "
+                         f"{len(order)}")
+    i = 0
+    for p in passes:
+        k = _width(p)
+        if k > 1 and list(order[i:i + k]) != list(range(order[i], order[i] + k)):
+            raise ValueError("passes: a block or product pass takes adjacent axes, outer first")
+        i += k

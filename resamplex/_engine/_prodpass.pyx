@@ -1,0 +1,160 @@
+# cython: language_level=3
+"""Tensor-product pass: up to three adjacent axes resampled at once, non-separably
+(docs/engine-passes.md, "product pass").
+
+The source is viewed as ``(outer, D, H, W, inner)`` and the destination as ``(outer, Do, Ho,
+Wo, inner)`` (a two-axis product uses ``D = Do = 1`` with one tap of weight 1). Output
+``(q, z, y, x, c)`` reads the cartesian product of the CSR taps of ``z``, ``y`` and ``x``,
+nested in that order (``x`` fastest). For each term, the coefficient is the product of the
+three tap weights taken in the order ``perm`` (``c = w[perm[0]]; c = c * w[perm[1]];
+c = c * w[perm[2]]``, with 0 = D, 1 = H, 2 = W), and ``term = c * (acc_t)x``; the terms are
+summed in order (``acc = term_0; acc = acc + term_k``), all in the accumulator type (float or
+double), with no fused multiply-add. The value is stored as ``dst_kind`` like the float pass
+does (``_elem.store_f_row``).
+
+This is the arithmetic of kernels that weigh each of the ``2^k`` corners by the product of
+per-axis weights instead of running one pass per axis; the rounding differs from separable
+passes, so it needs its own variant.
+
+Preconditions: tables in range, rows of ``inner`` elements contiguous in both arrays, no
+overlap; ``bufs`` has ``nthreads`` rows of ``Wo * inner`` accumulators; weights in ``acc_t``.
+"""
+
+from cython.parallel cimport prange, threadid
+from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int32_t, int64_t
+
+from resamplex._engine._fused cimport f16_t
+from resamplex._engine._elem cimport (
+    E_U8, E_I8, E_U16, E_I16, E_I32, E_F16, E_F32, acc_t, load_t, load_as, store_f_row,
+)
+
+
+cdef struct Geom:
+    const char* src
+    char* dst
+    int64_t s_o, s_d, s_h, s_w, d_o, d_d, d_h, d_w
+    Py_ssize_t do_, ho, wo, inner
+    const int64_t* pd
+    const int64_t* id_
+    const int64_t* ph
+    const int64_t* ih
+    const int64_t* pw
+    const int64_t* iw
+    int p0, p1, p2, dst_kind, rounding
+
+
+cdef void _row(const load_t* tag, const acc_t* wd, const acc_t* wh, const acc_t* ww,
+               const Geom* g, Py_ssize_t r, acc_t* buf) noexcept nogil:
+    # The (z, y) tap pairs are the outer loops and the outputs x the inner one: for every
+    # output the terms still come in (z, y, x)-tap order, and the row address and the product
+    # of the fixed weights are computed once per pair instead of once per term.
+    cdef Py_ssize_t plane = g.do_ * g.ho
+    cdef Py_ssize_t q = r // plane, rem = r - q * plane
+    cdef Py_ssize_t z = rem // g.ho, y = rem - z * g.ho, x, c, td, th, tw, k
+    cdef const char* base = g.src + q * g.s_o
+    cdef const char* row
+    cdef const load_t* p
+    cdef acc_t a, b, coef, term
+    cdef int where  # position of the W weight in the product: 0 first, 1 second, 2 last
+    cdef bint first_pair = True
+    where = 0 if g.p0 == 2 else (1 if g.p1 == 2 else 2)
+    for x in range(g.wo):
+        if g.pw[x + 1] == g.pw[x]:  # no taps on this output: 0
+            for c in range(g.inner):
+                buf[x * g.inner + c] = 0
+    for td in range(g.pd[z], g.pd[z + 1]):
+        for th in range(g.ph[y], g.ph[y + 1]):
+            # the two fixed weights, in product order
+            if (g.p0 == 0) or (g.p0 == 2 and g.p1 == 0):
+                a = wd[td]
+                b = wh[th]
+            else:
+                a = wh[th]
+                b = wd[td]
+            row = base + g.id_[td] * g.s_d + g.ih[th] * g.s_h
+            for x in range(g.wo):
+                for tw in range(g.pw[x], g.pw[x + 1]):
+                    if where == 0:
+                        coef = (ww[tw] * a) * b
+                    elif where == 1:
+                        coef = (a * ww[tw]) * b
+                    else:
+                        coef = (a * b) * ww[tw]
+                    p = <const load_t*>(row + g.iw[tw] * g.s_w)
+                    k = x * g.inner
+                    if first_pair and tw == g.pw[x]:
+                        for c in range(g.inner):
+                            buf[k + c] = coef * load_as(p, c, wd)
+                    else:
+                        for c in range(g.inner):
+                            term = coef * load_as(p, c, wd)
+                            buf[k + c] = buf[k + c] + term
+            first_pair = False
+    if first_pair:  # no (z, y) taps at all: every output is 0
+        for x in range(g.wo * g.inner):
+            buf[x] = 0
+    store_f_row(buf, g.dst + q * g.d_o + z * g.d_d + y * g.d_h, g.wo * g.inner, g.dst_kind,
+                g.rounding)
+
+
+cdef void _run(const load_t* tag, const acc_t* wd, const acc_t* wh, const acc_t* ww,
+               const Geom* g, Py_ssize_t items, acc_t* bufs, Py_ssize_t blen,
+               int nthreads) noexcept nogil:
+    cdef Py_ssize_t r
+    for r in prange(items, num_threads=nthreads, schedule="static"):
+        _row(tag, wd, wh, ww, g, r, bufs + threadid() * blen)
+
+
+cdef void _dispatch(int src_kind, const acc_t* wd, const acc_t* wh, const acc_t* ww,
+                    const Geom* g, Py_ssize_t items, acc_t* bufs, Py_ssize_t blen,
+                    int nthreads) noexcept nogil:
+    if src_kind == E_U8:
+        _run(<const uint8_t*>NULL, wd, wh, ww, g, items, bufs, blen, nthreads)
+    elif src_kind == E_I8:
+        _run(<const int8_t*>NULL, wd, wh, ww, g, items, bufs, blen, nthreads)
+    elif src_kind == E_U16:
+        _run(<const uint16_t*>NULL, wd, wh, ww, g, items, bufs, blen, nthreads)
+    elif src_kind == E_I16:
+        _run(<const int16_t*>NULL, wd, wh, ww, g, items, bufs, blen, nthreads)
+    elif src_kind == E_I32:
+        _run(<const int32_t*>NULL, wd, wh, ww, g, items, bufs, blen, nthreads)
+    elif src_kind == E_F16:
+        _run(<const f16_t*>NULL, wd, wh, ww, g, items, bufs, blen, nthreads)
+    elif src_kind == E_F32:
+        _run(<const float*>NULL, wd, wh, ww, g, items, bufs, blen, nthreads)
+    else:
+        _run(<const double*>NULL, wd, wh, ww, g, items, bufs, blen, nthreads)
+
+
+def product_pass(size_t src, int64_t s_o, int64_t s_d, int64_t s_h, int64_t s_w, size_t dst,
+                 int64_t d_o, int64_t d_d, int64_t d_h, int64_t d_w, Py_ssize_t outer,
+                 Py_ssize_t do_, Py_ssize_t ho, Py_ssize_t wo, Py_ssize_t inner, int src_kind,
+                 int dst_kind, const int64_t[::1] pd, const int64_t[::1] id_, wd,
+                 const int64_t[::1] ph, const int64_t[::1] ih, wh, const int64_t[::1] pw,
+                 const int64_t[::1] iw, ww, perm, int rounding, bufs, int nthreads):
+    """Resample up to three adjacent axes as the module docstring says. Weights and ``bufs``
+    (``nthreads`` rows of ``Wo * inner``) are all float32 or all float64. GIL released."""
+    cdef Geom g
+    g.src = <const char*>src
+    g.dst = <char*>dst
+    g.s_o, g.s_d, g.s_h, g.s_w = s_o, s_d, s_h, s_w
+    g.d_o, g.d_d, g.d_h, g.d_w = d_o, d_d, d_h, d_w
+    g.do_, g.ho, g.wo, g.inner = do_, ho, wo, inner
+    g.pd, g.id_, g.ph, g.ih, g.pw, g.iw = &pd[0], &id_[0], &ph[0], &ih[0], &pw[0], &iw[0]
+    g.p0, g.p1, g.p2 = int(perm[0]), int(perm[1]), int(perm[2])
+    g.dst_kind, g.rounding = dst_kind, rounding
+    cdef Py_ssize_t items = outer * do_ * ho
+    cdef const float[::1] fd, fh, fw
+    cdef const double[::1] dd, dh, dw
+    cdef float[:, ::1] bf
+    cdef double[:, ::1] bd
+    if bufs.dtype.itemsize == 4:
+        fd, fh, fw, bf = wd, wh, ww, bufs
+        with nogil:
+            _dispatch(src_kind, &fd[0], &fh[0], &fw[0], &g, items, &bf[0, 0], bf.shape[1],
+                      nthreads)
+    else:
+        dd, dh, dw, bd = wd, wh, ww, bufs
+        with nogil:
+            _dispatch(src_kind, &dd[0], &dh[0], &dw[0], &g, items, &bd[0, 0], bd.shape[1],
+                      nthreads)

@@ -1,0 +1,616 @@
+"""OpenCV ``cv2.resize`` on NumPy arrays, bit for bit (SPEC §6).
+
+``resize(src, dsize, dst=None, fx=0, fy=0, interpolation=INTER_LINEAR)`` takes OpenCV's
+arguments and arrays (``(H, W)`` or ``(H, W, C)`` with 1 <= C <= 128, interleaved channels) and
+reproduces the C++ code path of ``opencv-python-headless`` 5.0 (``modules/imgproc/src/
+resize.cpp``, ``cv::resize`` / ``cv::hal::resize``) with IPP switched off
+(``cv2.ipp.setUseIPP(False)``); ``docs/cv2.md`` lists what IPP changes and every remaining
+difference. The rules, from ``research/opencv_pillow.md`` §1 and checked against the wheel:
+
+- **Sizes.** ``dsize = (width, height)``; if either is <= 0, ``fx``/``fy`` (both > 0) give
+  ``cvRound(W * fx)`` (half to even) and become the scale factors themselves (not ``dw / W``).
+  ``fx``/``fy`` are ignored when ``dsize`` is given. Same size: a copy, whatever the mode.
+- **Dispatch** (``hal::resize``): with ``scale = 1 / inv_scale`` (float64), an exact integer
+  factor of 2 on both axes turns ``INTER_LINEAR`` (and ``INTER_LINEAR_EXACT`` unless C == 2)
+  into ``INTER_AREA``; ``INTER_AREA`` shrinking both axes uses the integer-block path when both
+  factors are integers, else the fractional-area tables; ``INTER_AREA`` enlarging either axis
+  is bilinear with "area" coefficients; ``INTER_LINEAR_EXACT`` on float data is
+  ``INTER_LINEAR``.
+- **Tables** (:func:`linear_table`, :func:`cubic_table`, :func:`lanczos4_table`,
+  :func:`area_table`, :func:`nearest_indices`): coordinates in float64 cast to float32,
+  coefficients in float32 (``libm`` ``sin``/``cos`` in float64 for Lanczos), Q11 integers
+  (``cvRound(c * 2048)``) for uint8; LINEAR_EXACT in float64 with Q8/Q16 integers.
+- **Passes** (``_engine/_pipeline.py`` specs, run by the shared ``Plan``): horizontal then
+  vertical. uint8: int32 horizontal sums, then ``((b0*(D0>>4))>>16 + (b1*(D1>>4))>>16 + 2) >> 2``
+  (linear), ``(sum + 2^21) >> 22`` (Lanczos; cubic's scalar tail) or float32 nested sums with
+  weights ``b * 2^-22`` (cubic's 8-lane vector head). Other depths: float32 (float64 for
+  float64) sums, sequential, except the vertical cubic / Lanczos passes whose vector heads
+  (8 lanes for 16-bit output, 4 for float32) associate right to left; then ``cvRound`` and
+  saturation. Area: integer or float block sums in OpenCV's grouping; fractional area
+  ``buf += x * alpha`` then ``sum = beta * buf (+ ...)`` in float32.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from typing import Any
+
+import numpy as np
+
+from .._checks import as_array, check_allocation, check_threads
+from .._engine._pipeline import (
+    BlockPass, FloatPass, IntPass, SplitPass, row_major_groups,
+)
+from .._engine.plan import PLANS, Plan
+from .._errors import ResamplexError, UnsupportedError, bad_value
+from .._tables import AxisTable
+
+__all__ = [
+    "INTER_AREA", "INTER_CUBIC", "INTER_LANCZOS4", "INTER_LINEAR", "INTER_LINEAR_EXACT",
+    "INTER_NEAREST", "INTER_NEAREST_EXACT", "INTER_MAX", "DTYPES", "MAX_CHANNELS",
+    "resize", "nearest_indices", "nearest_exact_indices", "linear_table", "cubic_table",
+    "lanczos4_table", "linear_exact_table", "area_table", "cubic_coeffs", "lanczos4_coeffs",
+]
+
+INTER_NEAREST = 0
+INTER_LINEAR = 1
+INTER_CUBIC = 2
+INTER_AREA = 3
+INTER_LANCZOS4 = 4
+INTER_LINEAR_EXACT = 5
+INTER_NEAREST_EXACT = 6
+INTER_MAX = 7
+
+_NAMES = {INTER_NEAREST: "INTER_NEAREST", INTER_LINEAR: "INTER_LINEAR",
+          INTER_CUBIC: "INTER_CUBIC", INTER_AREA: "INTER_AREA",
+          INTER_LANCZOS4: "INTER_LANCZOS4", INTER_LINEAR_EXACT: "INTER_LINEAR_EXACT",
+          INTER_NEAREST_EXACT: "INTER_NEAREST_EXACT"}
+
+#: OpenCV's channel limit for a NumPy ``(H, W, C)`` array (``CV_CN_MAX`` in 5.0's bindings).
+MAX_CHANNELS = 128
+
+_DEPTH = {"uint8": "CV_8U", "int8": "CV_8S", "uint16": "CV_16U", "int16": "CV_16S",
+          "int32": "CV_32S", "float32": "CV_32F", "float64": "CV_64F", "float16": "CV_16F",
+          "uint32": "CV_32U", "bool": "CV_Bool"}
+_WEIGHTED = ("uint8", "uint16", "int16", "float32", "float64")
+_EXACT = ("uint8", "int8", "uint16", "int16")
+
+#: dtypes per interpolation, as OpenCV 5.0 accepts them (others: its ``func != 0`` assertion).
+#: ``INTER_LINEAR_EXACT`` also takes int32 in OpenCV (Q32 fixed point), which resamplex does
+#: not reproduce; float data there is ``INTER_LINEAR``.
+DTYPES = {
+    INTER_NEAREST: ("uint8", "int8", "uint16", "int16", "int32", "uint32", "bool", "float16",
+                    "float32", "float64"),
+    INTER_NEAREST_EXACT: ("uint8", "int8", "uint16", "int16", "int32", "uint32", "bool",
+                          "float16", "float32", "float64"),
+    INTER_LINEAR: _WEIGHTED,
+    INTER_CUBIC: _WEIGHTED,
+    INTER_LANCZOS4: _WEIGHTED,
+    INTER_AREA: _WEIGHTED,
+    INTER_LINEAR_EXACT: _EXACT + ("float32", "float64"),
+}
+
+_DBL_EPSILON = float(np.finfo(np.float64).eps)
+_COEF_SCALE = 2048  # INTER_RESIZE_COEF_SCALE (Q11)
+F32 = np.float32
+
+
+# ------------------------------------------------------------------------------ numerics
+
+def cv_round(v: float) -> int:
+    """``cvRound`` / ``saturate_cast<int>(double)``: round half to even."""
+    return int(np.rint(v))
+
+
+def _q11(c: np.ndarray) -> np.ndarray:
+    """``saturate_cast<short>(c * INTER_RESIZE_COEF_SCALE)``: a float32 product, rounded half
+    to even, clamped to int16."""
+    return np.clip(np.rint(c * F32(_COEF_SCALE)), -32768, 32767)
+
+
+def cubic_coeffs(x: np.ndarray) -> np.ndarray:
+    """``interpolateCubic`` (A = -0.75), every operation in float32: ``(len(x), 4)``."""
+    A = F32(-0.75)
+    one = F32(1)
+    x = x.astype(F32)
+    x1 = x + one
+    c0 = ((A * x1 - F32(5) * A) * x1 + F32(8) * A) * x1 - F32(4) * A
+    c1 = ((A + F32(2)) * x - (A + F32(3))) * x * x + one
+    y = one - x
+    c2 = ((A + F32(2)) * y - (A + F32(3))) * y * y + one
+    c3 = one - c0 - c1 - c2
+    return np.stack([c0, c1, c2, c3], axis=1)
+
+
+_S45 = 0.70710678118654752440084436210485
+_CS = ((1, 0), (-_S45, -_S45), (0, 1), (_S45, -_S45), (-1, 0), (_S45, _S45), (0, -1),
+       (-_S45, _S45))
+
+
+def lanczos4_coeffs(x: np.ndarray) -> np.ndarray:
+    """``interpolateLanczos4``: ``(len(x), 8)`` float32 coefficients.
+
+    ``y0 = -(float)(x + 3) * pi / 4`` (float64), ``s0, c0 = sin(y0), cos(y0)`` (the C library's,
+    through :mod:`math`); tap ``i``: ``y = -(float)(x + 3 - i) * pi / 4``, coefficient
+    ``(float)((cs[i][0] * s0 + cs[i][1] * c0) / (y * y))`` or ``1e30f`` where
+    ``|x + 3 - i| < 1e-6``; then each is multiplied by ``1.f / sum`` (float32, sequential sum).
+    """
+    x = x.astype(F32)
+    x3 = x + F32(3)
+    y0 = -x3.astype(np.float64) * math.pi * 0.25
+    s0 = np.array([math.sin(v) for v in y0.tolist()])
+    c0 = np.array([math.cos(v) for v in y0.tolist()])
+    out = np.empty((x.shape[0], 8), F32)
+    total = np.zeros(x.shape[0], F32)
+    for i in range(8):
+        yi = x3 - F32(i)
+        y = -yi.astype(np.float64) * math.pi * 0.25
+        with np.errstate(divide="ignore", invalid="ignore"):
+            c = ((_CS[i][0] * s0 + _CS[i][1] * c0) / (y * y)).astype(F32)
+        c = np.where(np.abs(yi) >= F32(1e-6), c, F32(1e30))
+        out[:, i] = c
+        total = total + c
+    inv = F32(1) / total
+    return out * inv[:, None]
+
+
+def nearest_indices(n_in: int, n_out: int, inv_scale: float) -> np.ndarray:
+    """``INTER_NEAREST`` (``resizeNN``): ``min(floor(o * (1 / inv_scale)), n_in - 1)``, in
+    float64 (``inv_scale`` is ``dw / W`` or the user's ``fx``)."""
+    ifx = 1.0 / inv_scale
+    o = np.arange(n_out, dtype=np.float64)
+    return np.minimum(np.floor(o * ifx), n_in - 1).astype(np.int64)
+
+
+def nearest_exact_indices(n_in: int, n_out: int) -> np.ndarray:
+    """``INTER_NEAREST_EXACT`` of OpenCV 5.0 (``resizeNN_bitexact``): the accumulating float64
+    recurrence ``v = a / 2; index = min((int)v, n_in - 1); v += a`` with ``a = n_in / n_out``
+    (sizes only; ``fx``/``fy`` do not enter)."""
+    a = n_in / n_out
+    steps = np.full(n_out, a)
+    steps[0] = a * 0.5
+    v = np.cumsum(steps)  # sequential float64 additions, as the loop does
+    return np.minimum(v.astype(np.int64), n_in - 1)
+
+
+def _generic_coords(n_in: int, n_out: int, inv_scale: float,
+                    area_mode: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Source index ``sx`` and float32 fraction ``fx`` of every output (``hal::resize``)."""
+    scale = 1.0 / inv_scale
+    d = np.arange(n_out, dtype=np.float64)
+    if not area_mode:
+        f = ((d + 0.5) * scale - 0.5).astype(F32)
+        s = np.floor(f)
+        f = f - s
+    else:
+        s = np.floor(d * scale)
+        f = ((d + 1) - (s + 1) * inv_scale).astype(F32)
+        f = np.where(f <= 0, F32(0), f - np.floor(f))
+    return s.astype(np.int64), f.astype(F32)
+
+
+def _table(n_in: int, idx: np.ndarray, w: np.ndarray,
+           counts: np.ndarray | None = None) -> AxisTable:
+    """Dense ``(n_out, K)`` taps as a table, every tap kept (duplicates and zero weights
+    too: OpenCV computes them), the first ``counts[o]`` of row ``o`` if given."""
+    n_out, k = idx.shape
+    if counts is None:
+        ptr = np.arange(n_out + 1, dtype=np.int64) * k
+        return AxisTable(n_in, n_out, ptr, np.ascontiguousarray(idx.reshape(-1), np.int64),
+                         np.ascontiguousarray(w.reshape(-1), np.float64))
+    keep = np.arange(k)[None, :] < counts[:, None]
+    ptr = np.zeros(n_out + 1, dtype=np.int64)
+    np.cumsum(counts, out=ptr[1:])
+    return AxisTable(n_in, n_out, ptr, np.ascontiguousarray(idx[keep], np.int64),
+                     np.ascontiguousarray(w[keep], np.float64))
+
+
+def linear_table(n_in: int, n_out: int, inv_scale: float, *, horizontal: bool,
+                 fixed: bool, area_mode: bool = False) -> AxisTable:
+    """Bilinear taps of one axis (``INTER_LINEAR``; ``INTER_AREA`` enlarging with
+    ``area_mode``).
+
+    ``fx = (float)((o + 0.5) * scale - 0.5)``, ``sx = floor(fx)``, ``fx -= sx``; weights
+    ``(1.f - fx, fx)`` (Q11 integers when ``fixed``). Horizontally, ``sx < 0`` becomes
+    ``(0, fx = 0)`` and outputs from the first with ``sx + 1 >= n_in`` on read only sample
+    ``n_in - 1`` (weight 1 or 2048); vertically nothing is clamped but the two row indices.
+
+    Examples
+    --------
+    >>> from resamplex.compat.cv2 import linear_table
+    >>> t = linear_table(2, 4, 2.0, horizontal=True, fixed=True)
+    >>> t.ptr.tolist(), t.idx.tolist(), t.w.tolist()
+    ([0, 2, 4, 6, 7], [0, 1, 0, 1, 0, 1, 1], [2048.0, 0.0, 1536.0, 512.0, 512.0, 1536.0, 2048.0])
+    """
+    s, f = _generic_coords(n_in, n_out, inv_scale, area_mode)
+    counts = None
+    if horizontal:
+        left = s < 0
+        f = np.where(left, F32(0), f)
+        s = np.where(left, 0, s)
+        right = s + 1 >= n_in
+        beyond = np.zeros(n_out, dtype=bool)
+        if right.any():
+            beyond[int(np.argmax(right)):] = True
+        clamp = s >= n_in - 1
+        f = np.where(clamp, F32(0), f)
+        s = np.where(clamp, n_in - 1, s)
+        counts = np.where(beyond, 1, 2)
+    w = np.stack([F32(1) - f, f], axis=1)
+    if fixed:
+        w = _q11(w)
+    if counts is not None:
+        w[counts == 1, 0] = _COEF_SCALE if fixed else 1.0
+    idx = np.clip(s[:, None] + np.arange(2), 0, n_in - 1)
+    return _table(n_in, idx, w.astype(np.float64), counts)
+
+
+def _kernel_table(n_in: int, n_out: int, inv_scale: float, taps: int,
+                  coeffs: Any, fixed: bool) -> AxisTable:
+    s, f = _generic_coords(n_in, n_out, inv_scale, False)
+    w = coeffs(f)
+    if fixed:
+        w = _q11(w)
+    idx = np.clip(s[:, None] + np.arange(1 - taps // 2, taps // 2 + 1), 0, n_in - 1)
+    return _table(n_in, idx, w.astype(np.float64))
+
+
+def cubic_table(n_in: int, n_out: int, inv_scale: float, *, fixed: bool) -> AxisTable:
+    """``INTER_CUBIC`` taps ``sx - 1 .. sx + 2`` (clamped to the edge) with
+    :func:`cubic_coeffs` of the unclamped fraction (Q11 integers when ``fixed``)."""
+    return _kernel_table(n_in, n_out, inv_scale, 4, cubic_coeffs, fixed)
+
+
+def lanczos4_table(n_in: int, n_out: int, inv_scale: float, *, fixed: bool) -> AxisTable:
+    """``INTER_LANCZOS4`` taps ``sx - 3 .. sx + 4`` (clamped) with :func:`lanczos4_coeffs`."""
+    return _kernel_table(n_in, n_out, inv_scale, 8, lanczos4_coeffs, fixed)
+
+
+def linear_exact_table(n_in: int, n_out: int, inv_scale: float, bits: int) -> AxisTable:
+    """``INTER_LINEAR_EXACT`` taps (``interpolationLinear::getCoeffs``), in float64:
+    ``f = scale * (o + 0.5) - 0.5``, ``i = floor(f)``; inside (``0 <= i < n_in - 1``) weights
+    ``(2^bits - c, c)`` with ``c = cvRound((f - i) * 2^bits)``; otherwise one tap on the first
+    or last sample with weight ``2^bits``."""
+    scale = 1.0 / inv_scale
+    f = scale * (np.arange(n_out, dtype=np.float64) + 0.5) - 0.5
+    i = np.floor(f)
+    one = 1 << bits
+    inside = (i >= 0) & (i < n_in - 1) & (n_in > 1)
+    c = np.rint((f - i) * one)
+    idx = np.stack([np.where(inside, i, np.where(i < 0, 0, n_in - 1)), i + 1], axis=1)
+    idx = np.clip(idx, 0, n_in - 1).astype(np.int64)
+    w = np.stack([np.where(inside, one - c, one), c], axis=1)
+    return _table(n_in, idx, w, np.where(inside, 2, 1))
+
+
+def area_table(n_in: int, n_out: int, scale: float) -> AxisTable:
+    """Fractional ``INTER_AREA`` taps (``computeResizeAreaTab``): output ``o`` covers
+    ``[o * scale, o * scale + scale)`` in float64; partial cells get weight
+    ``(float)(overlap / cellWidth)``, whole ones ``(float)(1 / cellWidth)``, with
+    ``cellWidth = min(scale, n_in - o * scale)`` and the 1e-3 threshold of OpenCV."""
+    rows: list[int] = []
+    idx: list[int] = []
+    w: list[float] = []
+    for o in range(n_out):
+        fsx1 = o * scale
+        fsx2 = fsx1 + scale
+        cell = min(scale, n_in - fsx1)
+        sx1, sx2 = math.ceil(fsx1), math.floor(fsx2)
+        sx2 = min(sx2, n_in - 1)
+        sx1 = min(sx1, sx2)
+        if sx1 - fsx1 > 1e-3:
+            rows.append(o); idx.append(sx1 - 1); w.append(float(F32((sx1 - fsx1) / cell)))
+        for sx in range(sx1, sx2):
+            rows.append(o); idx.append(sx); w.append(float(F32(1.0 / cell)))
+        if fsx2 - sx2 > 1e-3:
+            rows.append(o); idx.append(sx2)
+            w.append(float(F32(min(min(fsx2 - sx2, 1.0), cell) / cell)))
+    ptr = np.zeros(n_out + 1, dtype=np.int64)
+    np.cumsum(np.bincount(np.array(rows, dtype=np.int64), minlength=n_out), out=ptr[1:])
+    return AxisTable(n_in, n_out, ptr, np.array(idx, dtype=np.int64), np.array(w))
+
+
+def _block_table(n_in: int, n_out: int, step: int) -> AxisTable:
+    """Integer-factor area: output ``o`` covers ``[o * step, min(o * step + step, n_in))``."""
+    start = np.arange(n_out, dtype=np.int64) * step
+    counts = np.minimum(start + step, n_in) - start
+    ptr = np.zeros(n_out + 1, dtype=np.int64)
+    np.cumsum(counts, out=ptr[1:])
+    idx = np.repeat(start, counts) + (np.arange(ptr[-1]) - np.repeat(ptr[:-1], counts))
+    return AxisTable(n_in, n_out, ptr, idx, np.ones(ptr[-1]))
+
+
+# ------------------------------------------------------------------------------ passes
+
+def _v_store(dtype: np.dtype) -> str:
+    return dtype.name
+
+
+def _generic_passes(mode: int, dtype: np.dtype) -> tuple[Any, Any]:
+    """(horizontal, vertical) pass specs of ``resizeGeneric_`` for ``mode`` and ``dtype``."""
+    name = dtype.name
+    h: Any
+    if name == "uint8":
+        h = IntPass("int32")
+        if mode == INTER_LINEAR:
+            v: Any = IntPass("uint8", pre=4, post=16, bias=2, shift=2)
+        elif mode == INTER_CUBIC:
+            v = SplitPass(8, FloatPass("uint8", "float32", "nested", weight_scale=2.0**-22),
+                          IntPass("uint8", bias=1 << 21, shift=22))
+        else:
+            v = IntPass("uint8", bias=1 << 21, shift=22)
+        return h, v
+    compute = "float64" if name == "float64" else "float32"
+    h = FloatPass(compute, compute)
+    seq = FloatPass(name, compute)
+    if mode == INTER_LINEAR or name == "float64" or (mode == INTER_LANCZOS4
+                                                    and name == "uint16"):
+        return h, seq
+    lanes = 4 if name == "float32" else 8
+    return h, SplitPass(lanes, FloatPass(name, compute, "nested"), seq)
+
+
+# ------------------------------------------------------------------------------ arguments
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_))
+
+
+def _check_src(src: Any) -> np.ndarray:
+    src = as_array(src, "src")
+    if src.dtype.hasobject or src.dtype.names is not None:
+        raise UnsupportedError(f"src: OpenCV takes numeric arrays; got dtype {src.dtype}")
+    if src.ndim == 1:
+        src = src.reshape(src.shape[0], 1)  # OpenCV reads a 1-d array as one column
+    if src.ndim not in (2, 3):
+        raise UnsupportedError(f"src: expected a 2-d (H, W) or 3-d (H, W, C) array; got "
+                               f"{src.ndim}-d shape {src.shape}")
+    if src.ndim == 3 and not 1 <= src.shape[2] <= MAX_CHANNELS:
+        raise UnsupportedError(f"src: OpenCV takes 1 to {MAX_CHANNELS} channels; got shape "
+                               f"{src.shape}")
+    if src.shape[0] == 0 or src.shape[1] == 0:
+        raise ResamplexError(f"src: empty image (OpenCV's !ssize.empty()); got shape "
+                             f"{src.shape}")
+    return src
+
+
+def _check_interpolation(interpolation: Any) -> int:
+    if not _is_int(interpolation) or int(interpolation) not in _NAMES:
+        raise bad_value("interpolation", interpolation,
+                        "one of INTER_NEAREST (0), INTER_LINEAR (1), INTER_CUBIC (2), "
+                        "INTER_AREA (3), INTER_LANCZOS4 (4), INTER_LINEAR_EXACT (5), "
+                        "INTER_NEAREST_EXACT (6)")
+    return int(interpolation)
+
+
+def _real(name: str, v: Any) -> float:
+    if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Real):
+        raise bad_value(name, v, "a number")
+    return float(v)
+
+
+def _geometry(shape: tuple[int, int], dsize: Any, fx: Any,
+              fy: Any) -> tuple[int, int, float, float]:
+    """``(dw, dh, inv_scale_x, inv_scale_y)`` by ``cv::resize``'s rules."""
+    H, W = shape
+    fxv, fyv = _real("fx", fx), _real("fy", fy)
+    if dsize is None:
+        dw = dh = 0
+    else:
+        try:
+            pair = tuple(dsize)
+        except TypeError:
+            raise bad_value("dsize", dsize, "None or a (width, height) pair of integers") \
+                from None
+        if len(pair) != 2 or not all(_is_int(v) for v in pair):
+            raise bad_value("dsize", dsize, "None or a (width, height) pair of integers")
+        dw, dh = int(pair[0]), int(pair[1])
+    if dw <= 0 or dh <= 0:
+        if not (fxv > 0 and fyv > 0) or not (math.isfinite(fxv) and math.isfinite(fyv)):
+            raise ResamplexError(
+                f"fx, fy: with an empty dsize ({dsize!r}) both must be positive finite "
+                f"numbers (OpenCV's inv_scale_x > 0); got fx={fx!r}, fy={fy!r}")
+        wf, hf = W * fxv, H * fyv
+        if max(wf, hf) >= 2.0**31:
+            raise ResamplexError(f"fx, fy: the output size {wf!r} x {hf!r} overflows int")
+        dw, dh = cv_round(wf), cv_round(hf)
+        if dw <= 0 or dh <= 0:
+            raise ResamplexError(
+                f"fx, fy: the output size rounds to {dw} x {dh} (OpenCV's !dsize.empty()); "
+                f"got fx={fx!r}, fy={fy!r} for a {W} x {H} image")
+        return dw, dh, fxv, fyv
+    if dw >= 2**31 or dh >= 2**31:
+        raise bad_value("dsize", dsize, "sizes below 2^31")
+    return dw, dh, dw / W, dh / H
+
+
+# ------------------------------------------------------------------------------ the operator
+
+def _plan(shape: tuple[int, ...], dtype: np.dtype, dw: int, dh: int, inv_x: float,
+          inv_y: float, mode: int) -> Plan:
+    """The plan of ``hal::resize`` for this call (dispatch of research §1.2)."""
+    H, W = shape[0], shape[1]
+    cn = shape[2] if len(shape) == 3 else 1
+    name = dtype.name
+    scale_x, scale_y = 1.0 / inv_x, 1.0 / inv_y
+    iscale_x, iscale_y = cv_round(scale_x), cv_round(scale_y)
+    area_fast = (abs(scale_x - iscale_x) < _DBL_EPSILON
+                 and abs(scale_y - iscale_y) < _DBL_EPSILON)
+
+    def refuse(what: str) -> UnsupportedError:
+        return UnsupportedError(f"src: {what} does not take {_DEPTH.get(name, name)} "
+                                f"({name}) data in OpenCV (its func != 0 assertion)")
+
+    tables: list[AxisTable | None] = [None] * len(shape)
+    if mode == INTER_LINEAR_EXACT:
+        if area_fast and iscale_x == 2 and iscale_y == 2 and cn != 2:
+            mode = INTER_AREA
+        else:
+            if name == "int32":
+                raise UnsupportedError(
+                    "src: INTER_LINEAR_EXACT on int32 (OpenCV's Q32 fixed point with rounded "
+                    "128-bit products) is not reproduced by resamplex")
+            if name not in _EXACT:
+                raise refuse("INTER_LINEAR_EXACT")
+            bits = 8 if name == "uint8" else 16
+            tables[1] = linear_exact_table(W, dw, inv_x, bits)
+            tables[0] = linear_exact_table(H, dh, inv_y, bits)
+            mid = "int32" if name != "uint16" else "int64"
+            v = IntPass(name, bias=1 << (2 * bits - 1), shift=2 * bits)
+            return Plan(shape, tables, weighted=True, order=[1, 0], keep_order=True,
+                        passes=[IntPass(mid), v], op="INTER_LINEAR_EXACT")
+    if mode in (INTER_NEAREST, INTER_NEAREST_EXACT):
+        if mode == INTER_NEAREST:
+            ix, iy = nearest_indices(W, dw, inv_x), nearest_indices(H, dh, inv_y)
+        else:
+            ix, iy = nearest_exact_indices(W, dw), nearest_exact_indices(H, dh)
+        tables[1], tables[0] = AxisTable.gather(W, ix), AxisTable.gather(H, iy)
+        return Plan(shape, tables, weighted=False, op=_NAMES[mode])
+    if mode == INTER_LINEAR and area_fast and iscale_x == 2 and iscale_y == 2:
+        mode = INTER_AREA
+    if mode == INTER_AREA and scale_x >= 1 and scale_y >= 1:
+        if name not in _WEIGHTED:
+            raise refuse("INTER_AREA")
+        if area_fast:
+            return _area_fast_plan(shape, dtype, dw, dh, iscale_x, iscale_y)
+        if cn > 4:
+            raise UnsupportedError(f"src: INTER_AREA with a fractional factor takes at most "
+                                   f"4 channels in OpenCV (CV_Assert(cn <= 4)); got {cn}")
+        tables[1] = area_table(W, dw, scale_x)
+        tables[0] = area_table(H, dh, scale_y)
+        compute = "float64" if name == "float64" else "float32"
+        passes = [FloatPass(compute, compute, "sequential_from_zero"),
+                  FloatPass(name, compute, "sequential")]
+        return Plan(shape, tables, weighted=True, order=[1, 0], keep_order=True,
+                    passes=passes, op="INTER_AREA")
+    if name not in _WEIGHTED:
+        raise refuse(_NAMES[mode])
+    fixed = name == "uint8"
+    if mode == INTER_CUBIC:
+        tables[1] = cubic_table(W, dw, inv_x, fixed=fixed)
+        tables[0] = cubic_table(H, dh, inv_y, fixed=fixed)
+    elif mode == INTER_LANCZOS4:
+        tables[1] = lanczos4_table(W, dw, inv_x, fixed=fixed)
+        tables[0] = lanczos4_table(H, dh, inv_y, fixed=fixed)
+    else:
+        area = mode == INTER_AREA
+        tables[1] = linear_table(W, dw, inv_x, horizontal=True, fixed=fixed, area_mode=area)
+        tables[0] = linear_table(H, dh, inv_y, horizontal=False, fixed=fixed, area_mode=area)
+        mode = INTER_LINEAR
+    h, v = _generic_passes(mode, dtype)
+    return Plan(shape, tables, weighted=True, order=[1, 0], keep_order=True, passes=[h, v],
+                op=_NAMES[mode])
+
+
+def _area_fast_plan(shape: tuple[int, ...], dtype: np.dtype, dw: int, dh: int, sx: int,
+                    sy: int) -> Plan:
+    """``resizeAreaFast_``: ``sy x sx`` blocks (partial at the edges only with ``fx``/``fy``)."""
+    H, W = shape[0], shape[1]
+    cn = shape[2] if len(shape) == 3 else 1
+    name = dtype.name
+    tables: list[AxisTable | None] = [None] * len(shape)
+    tables[0] = _block_table(H, dh, sy)
+    tables[1] = _block_table(W, dw, sx)
+    acc = {"uint8": "int64", "float64": "float64"}.get(name, "float32")
+    fin = "float64" if name == "float64" else "float32"
+    # Partial blocks (only with fx/fy) finish as (float)sum / n for every depth.
+    common = dict(block=(sy, sx), acc=acc, finish=fin, partial_finish="float32",
+                  scale=float(F32(1.0) / F32(sx * sy)), partial="divide", rounding="half_even")
+    generic = BlockPass(name, groups=row_major_groups(sy, sx, 4), **common)  # type: ignore[arg-type]
+    if sx == 2 and sy == 2 and cn in (1, 3, 4) and name in ("uint8", "uint16", "int16"):
+        # (a + b + c + d + 2) >> 2 on full blocks; partial blocks as the generic path, which
+        # finishes in float32: (float)sum / n, rounded half to even.
+        spec: Any = BlockPass(name, block=(2, 2), groups=row_major_groups(2, 2, 4),
+                              acc="int64", finish="int", bias=2, shift=2, mult=1,
+                              partial_finish="float32", scale=0.25, partial="divide")
+    elif sx == 2 and sy == 2 and cn in (1, 4) and name == "float32":
+        pairs = BlockPass(name, groups=(((0, 0), (0, 1)), ((1, 0), (1, 1))), **common)  # type: ignore[arg-type]
+        full_cols = (W // sx) * cn
+        spec = SplitPass(4, pairs, generic, limit=full_cols)
+    else:
+        spec = generic
+    return Plan(shape, tables, weighted=True, order=[0, 1], keep_order=True, passes=[spec],
+                op="INTER_AREA")
+
+
+def resize(src: Any, dsize: Any, dst: np.ndarray | None = None, fx: float = 0, fy: float = 0,
+           interpolation: int = INTER_LINEAR, *, threads: int | None = None) -> np.ndarray:
+    """``cv2.resize``, bit for bit with OpenCV's C++ path (IPP off).
+
+    Parameters
+    ----------
+    src : numpy.ndarray
+        ``(H, W)`` or ``(H, W, C)`` (``1 <= C <= 128``, interleaved channels); a 1-d array is
+        one column, as in OpenCV. dtypes per interpolation: :data:`DTYPES`.
+    dsize : (width, height) or None
+        Output size. If None or either entry <= 0, ``fx`` and ``fy`` give it.
+    dst : numpy.ndarray, optional
+        Written in place and returned when it has the output's shape and dtype (otherwise a
+        new array is returned, as OpenCV reallocates).
+    fx, fy : float
+        Scale factors along x (width) and y (height), used only when ``dsize`` is empty; they
+        are then the exact factors of the coordinate map, not ``dw / W``.
+    interpolation : int
+        ``INTER_NEAREST``, ``INTER_LINEAR`` (default), ``INTER_CUBIC``, ``INTER_AREA``,
+        ``INTER_LANCZOS4``, ``INTER_LINEAR_EXACT``, ``INTER_NEAREST_EXACT``.
+    threads : int, optional
+        Thread count (default ``resamplex.get_num_threads()``); results do not depend on it.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(dh, dw)`` or ``(dh, dw, C)`` (a 1-channel ``(H, W, 1)`` input gives ``(dh, dw)``, as
+        OpenCV does), same dtype as ``src``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from resamplex.compat import cv2 as rcv
+    >>> s = np.array([[0, 64, 128, 255]], dtype=np.uint8)
+    >>> rcv.resize(s, (8, 1))
+    array([[  0,  16,  48,  80, 112, 160, 223, 255]], dtype=uint8)
+    >>> rcv.resize(s, (8, 1), interpolation=rcv.INTER_CUBIC)
+    array([[  0,  12,  43,  81, 102, 164, 228, 255]], dtype=uint8)
+    """
+    src = _check_src(src)
+    mode = _check_interpolation(interpolation)
+    if threads is not None:
+        check_threads(threads)
+    name = src.dtype.name if src.dtype.isnative or src.dtype.itemsize == 1 else src.dtype.str
+    native = src.dtype.newbyteorder("=")
+    allowed = DTYPES[INTER_LINEAR_EXACT if mode == INTER_LINEAR_EXACT else mode]
+    if mode == INTER_LINEAR_EXACT and native.name == "int32":
+        allowed = allowed + ("int32",)
+    if native.name not in allowed and not (native.name in DTYPES[INTER_NEAREST]
+                                           and mode in (INTER_NEAREST, INTER_NEAREST_EXACT)):
+        depth = _DEPTH.get(native.name)
+        if depth is None:
+            raise UnsupportedError(f"src: OpenCV has no depth for dtype {name}")
+        raise UnsupportedError(f"src: {_NAMES[mode]} does not take {depth} ({name}) data in "
+                               f"OpenCV; it takes {', '.join(allowed)}")
+    if mode == INTER_LINEAR_EXACT and native.name in ("float32", "float64"):
+        mode = INTER_LINEAR
+    H, W = src.shape[:2]
+    dw, dh, inv_x, inv_y = _geometry((H, W), dsize, fx, fy)
+    out_shape = (dh, dw) + src.shape[2:]
+    check_allocation(dh * dw * (src.shape[2] if src.ndim == 3 else 1) * src.dtype.itemsize,
+                     "dsize")
+    result_shape = (dh, dw) if src.ndim == 3 and src.shape[2] == 1 else out_shape
+    # OpenCV writes into dst when it already has the output's size and type (a 1-channel
+    # output may come with or without its channel axis), else it allocates a new array.
+    fits = {result_shape, out_shape} | ({(dh, dw, 1)} if len(result_shape) == 2 else set())
+    use_dst = (isinstance(dst, np.ndarray) and dst.shape in fits
+               and dst.dtype == src.dtype and dst.flags.writeable)
+    out = dst.reshape(out_shape) if use_dst and dst is not None else None  # a view
+    if (dh, dw) == (H, W):
+        result = np.array(src, copy=True) if out is None else out
+        if out is not None:
+            np.copyto(out, src)
+    else:
+        plan = PLANS.get_or_build(("cv2.resize", src.shape, native, dw, dh, inv_x, inv_y, mode),
+                                  lambda: _plan(src.shape, native, dw, dh, inv_x, inv_y, mode))
+        result = plan(src, out=out, threads=threads)
+    if use_dst:
+        return dst  # type: ignore[return-value]
+    return result.reshape(result_shape) if result.shape != result_shape else result

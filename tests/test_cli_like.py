@@ -1,0 +1,64 @@
+"""``resamplex resize --like``: a framework's resize on files, equal to the framework itself."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from resamplex.cli import main
+
+
+@pytest.fixture
+def image(tmp_path):
+    a = np.random.default_rng(0).integers(0, 256, (23, 31, 3), dtype=np.uint8)
+    path = tmp_path / "img.npy"
+    np.save(path, a)
+    return a, path
+
+
+def run(path, out, *extra):
+    assert main(["resize", str(path), "-o", str(out), "--axes", "0", "1", *extra]) == 0
+    return np.load(out / path.name)
+
+
+def test_like_cv2(image, tmp_path):
+    cv2 = pytest.importorskip("cv2")
+    a, path = image
+    before = cv2.ipp.useIPP()
+    cv2.ipp.setUseIPP(False)
+    try:
+        got = run(path, tmp_path / "o1", "--size", "9", "40", "--mode", "cubic", "--like", "cv2")
+        np.testing.assert_array_equal(got, cv2.resize(a, (40, 9), interpolation=cv2.INTER_CUBIC))
+        got = run(path, tmp_path / "o2", "--scale", "0.5", "--mode", "area", "--like", "cv2")
+        np.testing.assert_array_equal(
+            got, cv2.resize(a, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA))
+    finally:
+        cv2.ipp.setUseIPP(before)
+
+
+def test_like_pil(image, tmp_path):
+    Image = pytest.importorskip("PIL.Image")
+    a, path = image
+    got = run(path, tmp_path / "o", "--size", "9", "40", "--mode", "cubic", "--like", "pil")
+    np.testing.assert_array_equal(got, np.asarray(Image.fromarray(a).resize((40, 9),
+                                                                            Image.BICUBIC)))
+
+
+def test_like_onnxruntime_and_torch(image, tmp_path):
+    a, path = image
+    from resamplex.compat import onnx as ronnx, torch as rtorch
+
+    got = run(path, tmp_path / "o1", "--size", "9", "40", "--like", "onnxruntime")
+    np.testing.assert_array_equal(got, ronnx.resize(a, sizes=[9, 40], axes=[0, 1],
+                                                    mode="linear"))
+    got = run(path, tmp_path / "o2", "--size", "9", "40", "--like", "torch")
+    ref = rtorch.interpolate(np.moveaxis(a, 2, 0)[None], size=(9, 40), mode="bilinear")[0]
+    np.testing.assert_array_equal(got, np.moveaxis(ref, 0, 2))
+
+
+def test_like_refuses_what_the_framework_cannot_do(image, tmp_path, capsys):
+    _, path = image
+    code = main(["resize", str(path), "-o", str(tmp_path / "o"), "--size", "4", "5", "6",
+                 "--like", "cv2"])
+    assert code != 0
+    assert "--like cv2" in capsys.readouterr().err

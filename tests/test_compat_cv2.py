@@ -1,0 +1,318 @@
+"""``resamplex.compat.cv2.resize`` against the installed OpenCV, bit for bit (SPEC §6).
+
+OpenCV's own C++ path is the oracle: IPP is switched off for this module
+(``cv2.ipp.setUseIPP(False)``, restored afterwards), since IPP's closed kernels change 16-bit
+and float linear and every cubic/Lanczos result (``docs/cv2.md``). Random cases (fixed seeds)
+cover every interpolation and dtype OpenCV takes, 2-D and ``(H, W, C)`` arrays with 1-6 and 128
+channels, 1-wide and 1-tall images, ``dsize`` and ``fx``/``fy`` (which give exact integer
+factors, partial area blocks and scales other than ``dw / W``), up- and downscaling; OpenCV's
+refusals must be refused too. The golden cases are research/opencv_pillow.md §4.1 (OpenCV's
+own regression tests and values read off the wheels).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+cv2 = pytest.importorskip("cv2")
+
+import resamplex as rx  # noqa: E402
+from resamplex.compat import cv2 as rcv  # noqa: E402
+
+
+@pytest.fixture(scope="module", autouse=True)
+def opencv_without_ipp():
+    before = cv2.ipp.useIPP()
+    cv2.ipp.setUseIPP(False)
+    yield
+    cv2.ipp.setUseIPP(before)
+
+
+MODES = [rcv.INTER_NEAREST, rcv.INTER_LINEAR, rcv.INTER_CUBIC, rcv.INTER_AREA,
+         rcv.INTER_LANCZOS4, rcv.INTER_LINEAR_EXACT, rcv.INTER_NEAREST_EXACT]
+DTYPES = [np.uint8, np.int8, np.uint16, np.int16, np.int32, np.float16, np.float32,
+          np.float64]
+
+
+def random_image(rng, shape, dtype):
+    if np.dtype(dtype).kind == "f":
+        return (rng.standard_normal(shape) * 100).astype(dtype)
+    info = np.iinfo(dtype)
+    return rng.integers(info.min, int(info.max) + 1, shape).astype(dtype)
+
+
+def random_call(rng, max_side):
+    H, W = (int(v) for v in rng.integers(1, max_side, 2))
+    if rng.random() < 0.15:
+        H = 1 if rng.random() < 0.5 else H
+        W = 1 if H != 1 else W
+    cn = int(rng.choice([0, 1, 2, 3, 4, 6]))
+    shape = (H, W) if cn == 0 else (H, W, cn)
+    r = rng.random()
+    if r < 0.3:
+        fx = float(rng.choice([0.5, 0.25, 1 / 3, 2.0, 3.0, 0.3, 1.7, rng.uniform(0.1, 4)]))
+        fy = float(rng.choice([fx, 0.5, rng.uniform(0.1, 4)]))
+        return shape, dict(dsize=None, fx=fx, fy=fy)
+    if r < 0.45:
+        k = int(rng.integers(2, 5))
+        return shape, dict(dsize=(max(1, W // k), max(1, H // int(rng.integers(1, 5)))))
+    return shape, dict(dsize=(int(rng.integers(1, 1.6 * W + 3)),
+                              int(rng.integers(1, 1.6 * H + 3))))
+
+
+def compare(a, kwargs, mode):
+    try:
+        expected = cv2.resize(a, interpolation=mode, **kwargs)
+    except cv2.error:
+        expected = None
+    if expected is None:
+        with pytest.raises(rx.ResamplexError):
+            rcv.resize(a, interpolation=mode, **kwargs)
+        return False
+    if mode == rcv.INTER_LINEAR_EXACT and a.dtype == np.int32:
+        with pytest.raises(rx.UnsupportedError, match="int32"):
+            rcv.resize(a, interpolation=mode, **kwargs)
+        return False
+    got = rcv.resize(a, interpolation=mode, **kwargs)
+    assert got.shape == expected.shape and got.dtype == expected.dtype
+    assert np.array_equal(got.view(np.uint8) if got.dtype == np.float16 else got,
+                          expected.view(np.uint8) if got.dtype == np.float16 else expected,
+                          equal_nan=True), (
+        f"{a.shape} {a.dtype} {kwargs} mode {mode}: "
+        f"{int((got != expected).sum())} of {got.size} differ")
+    return True
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_random_against_opencv(mode):
+    rng = np.random.default_rng(100 + mode)
+    compared = 0
+    for i in range(120):
+        dtype = DTYPES[i % len(DTYPES)]
+        shape, kwargs = random_call(rng, 48 if i % 3 else 130)
+        compared += compare(random_image(rng, shape, dtype), kwargs, mode)
+    assert compared >= 40
+
+
+@pytest.mark.parametrize("mode", [rcv.INTER_LINEAR, rcv.INTER_CUBIC, rcv.INTER_AREA,
+                                  rcv.INTER_LANCZOS4, rcv.INTER_LINEAR_EXACT])
+def test_integer_factors_and_partial_blocks(mode):
+    """Exact factors take OpenCV's block paths (2x2 fast path, grouped sums, partial blocks
+    with fx/fy); 128 channels is OpenCV's limit."""
+    rng = np.random.default_rng(7 + mode)
+    for dtype in (np.uint8, np.uint16, np.int16, np.float32, np.float64):
+        for sx, sy, extra, cn in ((2, 2, 1, 1), (2, 2, 1, 4), (3, 2, 2, 3), (4, 4, 3, 0),
+                                  (2, 2, 0, 128), (5, 3, 4, 2)):
+            H, W = 4 * sy + extra % sy, 5 * sx + extra % sx
+            a = random_image(rng, (H, W) if cn == 0 else (H, W, cn), dtype)
+            compare(a, dict(dsize=None, fx=1 / sx, fy=1 / sy), mode)
+            compare(a, dict(dsize=(W // sx, H // sy)), mode)
+
+
+def test_large_images_all_modes():
+    rng = np.random.default_rng(3)
+    a = rng.integers(0, 256, (270, 480, 3), dtype=np.uint8)
+    for mode in MODES:
+        for dsize in ((240, 135), (960, 540), (301, 199)):
+            compare(a, dict(dsize=dsize), mode)
+
+
+def test_threads_and_layout_do_not_change_results():
+    rng = np.random.default_rng(4)
+    a = random_image(rng, (37, 53, 3), np.uint8)
+    for mode in MODES:
+        one = rcv.resize(a, (71, 29), interpolation=mode, threads=1)
+        np.testing.assert_array_equal(rcv.resize(a, (71, 29), interpolation=mode, threads=2),
+                                      one)
+        np.testing.assert_array_equal(
+            rcv.resize(np.asfortranarray(a), (71, 29), interpolation=mode), one)
+        strided = np.zeros((37, 106, 3), np.uint8)[:, ::2]
+        strided[...] = a
+        np.testing.assert_array_equal(rcv.resize(strided, (71, 29), interpolation=mode), one)
+
+
+# ------------------------------------------------------------------------------ golden cases
+
+def test_golden_o1_fractional_area_u16():
+    inp = np.array([
+        90, 94, 80, 3, 231, 2, 186, 245, 188, 165, 10, 19, 201, 169, 8, 228,
+        86, 5, 203, 120, 136, 185, 24, 94, 81, 150, 163, 137, 88, 105, 132, 132,
+        236, 48, 250, 218, 19, 52, 54, 221, 159, 112, 45, 11, 152, 153, 112, 134,
+        78, 133, 136, 83, 65, 76, 82, 250, 9, 235, 148, 26, 236, 179, 200, 50,
+        99, 51, 103, 142, 201, 65, 176, 33, 49, 226, 177, 109, 46, 21, 67, 130,
+        54, 125, 107, 154, 145, 51, 199, 189, 161, 142, 231, 240, 139, 162, 240, 22,
+        231, 86, 79, 106, 92, 47, 146, 156, 36, 207, 71, 33, 2, 244, 221, 71,
+        44, 127, 71, 177, 75, 126, 68, 119, 200, 129, 191, 251, 6, 236, 247, 6,
+        133, 175, 56, 239, 147, 221, 243, 154, 242, 82, 106, 99, 77, 158, 60, 229,
+        2, 42, 24, 174, 27, 198, 14, 204, 246, 251, 141, 31, 114, 163, 29, 147,
+        121, 53, 74, 31, 147, 189, 42, 98, 202, 17, 228, 123, 209, 40, 77, 49,
+        112, 203, 30, 12, 205, 25, 19, 106, 145, 185, 163, 201, 237, 223, 247, 38,
+        33, 105, 243, 117, 92, 179, 204, 248, 160, 90, 73, 126, 2, 41, 213, 204,
+        6, 124, 195, 201, 230, 187, 210, 167, 48, 79, 123, 159, 145, 218, 105, 209,
+        240, 152, 136, 235, 235, 164, 157, 9, 152, 38, 27, 209, 120, 77, 238, 196,
+        240, 233, 10, 241, 90, 67, 12, 79, 0, 43, 58, 27, 83, 199, 190, 182],
+        np.uint16).reshape(16, 16)
+    got = rcv.resize(inp, None, fx=0.3, fy=0.3, interpolation=rcv.INTER_AREA)
+    np.testing.assert_array_equal(got, [[120, 100, 151, 101, 130], [106, 115, 141, 130, 127],
+                                        [91, 136, 170, 114, 140], [104, 122, 131, 147, 133],
+                                        [161, 163, 70, 107, 182]])
+
+
+def test_golden_o2_o3_area_rounding():
+    i = np.arange(1024)
+    src = (i % 2 + 253 + i // 512).astype(np.uint8).reshape(32, 32)
+    half = rcv.resize(src, None, fx=0.5, fy=0.5, interpolation=rcv.INTER_AREA)
+    assert (half[:8] == 254).all() and (half[8:] == 255).all()
+    quarter = rcv.resize(src, None, fx=0.25, fy=0.25, interpolation=rcv.INTER_AREA)
+    assert (quarter == 254).all()
+
+
+def test_golden_o4_lanczos4_constant():
+    src = np.full((17, 11, 3), 128, np.uint8)
+    assert (rcv.resize(src, (11, 153), interpolation=rcv.INTER_LANCZOS4) == 128).all()
+
+
+def test_golden_o5_nearest():
+    src = np.zeros((12, 12, 5), np.uint8)
+    src[5, 5, :] = 1
+    out = rcv.resize(src, (11, 11), interpolation=rcv.INTER_NEAREST)
+    assert out.sum() == 5 and (out[5, 5] == 1).all()
+
+
+@pytest.mark.parametrize("mode, dtype, expected", [
+    (rcv.INTER_LINEAR, np.uint8, [0, 16, 48, 80, 112, 160, 223, 255]),
+    (rcv.INTER_LINEAR_EXACT, np.uint8, [0, 16, 48, 80, 112, 160, 223, 255]),
+    (rcv.INTER_CUBIC, np.uint8, [0, 12, 43, 81, 102, 164, 228, 255]),
+    (rcv.INTER_LANCZOS4, np.uint8, [0, 13, 48, 77, 104, 160, 230, 255]),
+    (rcv.INTER_LINEAR, np.float32, [0, 16, 48, 80, 112, 159.75, 223.25, 255]),
+    (rcv.INTER_CUBIC, np.float32, [-6.75, 12.25, 42.75, 80.78515625, 102.35546875,
+                                   163.5234375, 228.4765625, 268.39453125]),
+])
+def test_golden_o6_ramp(mode, dtype, expected):
+    s = np.array([[0, 64, 128, 255]], dtype)
+    np.testing.assert_array_equal(rcv.resize(s, (8, 1), interpolation=mode)[0],
+                                  np.array(expected, dtype))
+
+
+def test_golden_o7_linear_vs_linear_exact():
+    s = np.array([[10, 20, 30], [40, 50, 60], [70, 80, 91]], np.uint8)
+    lin = [[10, 14, 20, 26, 30], [22, 26, 32, 38, 42], [40, 44, 50, 56, 60],
+           [58, 62, 68, 74, 78], [70, 74, 80, 87, 91]]
+    np.testing.assert_array_equal(rcv.resize(s, (5, 5)), lin)
+    exact = np.array(lin)
+    exact[3, 4] = 79  # the research note says [3, 3]; the wheel (and the arithmetic) say [3, 4]
+    np.testing.assert_array_equal(rcv.resize(s, (5, 5), interpolation=rcv.INTER_LINEAR_EXACT),
+                                  exact)
+
+
+def test_golden_o8_nearest_vs_nearest_exact():
+    a = np.arange(4, dtype=np.uint8).reshape(1, 4)
+    assert rcv.resize(a, (10, 1), interpolation=rcv.INTER_NEAREST)[0].tolist() == \
+        [0, 0, 0, 1, 1, 2, 2, 2, 3, 3]
+    assert rcv.resize(a, (10, 1), interpolation=rcv.INTER_NEAREST_EXACT)[0].tolist() == \
+        [0, 0, 1, 1, 1, 2, 2, 2, 3, 3]
+    b = np.arange(10, dtype=np.uint8).reshape(1, 10)
+    assert rcv.resize(b, (4, 1), interpolation=rcv.INTER_NEAREST)[0].tolist() == [0, 2, 5, 7]
+    assert rcv.resize(b, (4, 1), interpolation=rcv.INTER_NEAREST_EXACT)[0].tolist() == \
+        [1, 3, 6, 8]
+
+
+def test_golden_o9_area_rounding_depends_on_channels():
+    s = np.array([[1, 2], [3, 4]], np.uint8)
+    assert rcv.resize(s, (1, 1), interpolation=rcv.INTER_AREA)[0, 0] == 3
+    assert rcv.resize(np.dstack([s, s]), (1, 1), interpolation=rcv.INTER_AREA)[0, 0, 0] == 2
+    assert rcv.resize(np.dstack([s, s, s]), (1, 1), interpolation=rcv.INTER_AREA)[0, 0, 0] == 3
+    assert rcv.resize(np.dstack([s, s]), (1, 1),
+                      interpolation=rcv.INTER_LINEAR_EXACT)[0, 0, 0] == 3
+
+
+def test_golden_o10_fx_versus_dsize():
+    s = np.arange(25, dtype=np.uint8).reshape(5, 5)
+    np.testing.assert_array_equal(
+        rcv.resize(s, None, fx=0.5, fy=0.5, interpolation=rcv.INTER_NEAREST), [[0, 2], [10, 12]])
+    np.testing.assert_array_equal(rcv.resize(s, None, fx=0.5, fy=0.5), [[3, 5], [13, 15]])
+    np.testing.assert_array_equal(rcv.resize(s, (2, 2)), [[4, 7], [17, 19]])
+
+
+def test_golden_o11_without_ipp():
+    s = np.array([[0, 1.1], [2.2, 3.3]], np.float32)
+    assert rcv.resize(s, (5, 2))[1, 1] == np.float32(2.309999942779541)
+
+
+# ------------------------------------------------------------------------------ arguments
+
+def test_argument_rules():
+    a = np.arange(20, dtype=np.uint8).reshape(4, 5)
+    assert rcv.resize(a, (3, 2), fx=10).shape == (2, 3)           # dsize wins over fx
+    assert rcv.resize(a, (0, 0), fx=0.5, fy=0.5).shape == (2, 2)   # 2.5 -> 2 (half to even)
+    assert rcv.resize(a, (0, 7), fx=0.5, fy=0.5).shape == (2, 2)   # empty dsize: fx, fy
+    assert rcv.resize(np.zeros((7, 7), np.uint8), None, fx=0.5, fy=0.5).shape == (4, 4)
+    np.testing.assert_array_equal(rcv.resize(a, (5, 4)), a)        # same size: a copy
+    assert rcv.resize(np.arange(6, dtype=np.uint8), (3, 5)).shape == (5, 3)  # 1-d: a column
+    assert rcv.resize(np.zeros((4, 5, 1), np.uint8), (3, 2)).shape == (2, 3)  # like OpenCV
+    assert rcv.resize(np.zeros((4, 5, 1), np.uint8), (3, 2)).shape == \
+        cv2.resize(np.zeros((4, 5, 1), np.uint8), (3, 2)).shape
+    assert rcv.INTER_LINEAR == cv2.INTER_LINEAR and rcv.INTER_MAX == cv2.INTER_MAX
+    for name in ("INTER_NEAREST", "INTER_NEAREST_EXACT", "INTER_CUBIC", "INTER_AREA",
+                 "INTER_LANCZOS4", "INTER_LINEAR_EXACT"):
+        assert getattr(rcv, name) == getattr(cv2, name)
+
+
+def test_dst_is_written_when_it_fits():
+    a = np.arange(20, dtype=np.uint8).reshape(4, 5)
+    dst = np.zeros((2, 3), np.uint8)
+    assert rcv.resize(a, (3, 2), dst) is dst and dst.any()
+    wrong = np.zeros((3, 3), np.uint8)
+    out = rcv.resize(a, (3, 2), wrong)
+    assert out is not wrong and out.shape == (2, 3) and not wrong.any()
+    unit = np.zeros((2, 3, 1), np.uint8)
+    assert rcv.resize(a, (3, 2), unit) is unit and unit.any()
+
+
+@pytest.mark.parametrize("args, kwargs, match", [
+    ((None,), dict(), "fx, fy"),
+    (((-1, 2),), dict(), "fx, fy"),
+    ((None,), dict(fx=0.1, fy=0.1), "rounds to 0"),
+    ((None,), dict(fx=-1.0, fy=1.0), "fx, fy"),
+    (((3.5, 2),), dict(), "dsize"),
+    (((3, 2, 1),), dict(), "dsize"),
+    (((3, 2),), dict(interpolation=7), "interpolation"),
+    (((3, 2),), dict(interpolation=True), "interpolation"),
+    (((3, 2),), dict(fx=True), "fx"),
+    (((3, 2),), dict(threads=0), "threads"),
+])
+def test_bad_arguments(args, kwargs, match):
+    with pytest.raises(rx.ResamplexError, match=match):
+        rcv.resize(np.zeros((4, 5), np.uint8), *args, **kwargs)
+
+
+@pytest.mark.parametrize("a, mode, match", [
+    (np.zeros((4, 5), np.int8), rcv.INTER_LINEAR, "CV_8S"),
+    (np.zeros((4, 5), np.int8), rcv.INTER_AREA, "CV_8S"),
+    (np.zeros((4, 5), np.int32), rcv.INTER_CUBIC, "CV_32S"),
+    (np.zeros((4, 5), np.float16), rcv.INTER_LINEAR_EXACT, "CV_16F"),
+    (np.zeros((4, 5), np.int32), rcv.INTER_LINEAR_EXACT, "int32"),
+    (np.zeros((4, 5), np.int64), rcv.INTER_NEAREST, "int64"),
+    (np.zeros((4, 5), np.complex64), rcv.INTER_NEAREST, "complex64"),
+    (np.zeros((4, 5, 129), np.uint8), rcv.INTER_NEAREST, "128 channels"),
+    (np.zeros((2, 4, 5, 1), np.uint8), rcv.INTER_NEAREST, "2-d"),
+    (np.zeros((4, 10, 5), np.uint8), rcv.INTER_AREA, "4 channels"),
+])
+def test_refusals(a, mode, match):
+    dsize = (3, 3) if mode != rcv.INTER_AREA else (3, 3)
+    with pytest.raises(rx.UnsupportedError, match=match):
+        rcv.resize(a, dsize, interpolation=mode)
+
+
+def test_int8_exact_half_goes_to_area_and_fails_like_opencv():
+    a = np.zeros((4, 6), np.int8)
+    with pytest.raises(cv2.error):
+        cv2.resize(a, (3, 2), interpolation=cv2.INTER_LINEAR_EXACT)
+    with pytest.raises(rx.UnsupportedError, match="INTER_AREA"):
+        rcv.resize(a, (3, 2), interpolation=rcv.INTER_LINEAR_EXACT)
+
+
+def test_empty_image_is_refused():
+    with pytest.raises(rx.ResamplexError, match="empty"):
+        rcv.resize(np.zeros((0, 5), np.uint8), (3, 3))
