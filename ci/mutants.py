@@ -10,18 +10,25 @@ copy, and reports how many tests failed. A mutant that no test catches (0 failur
 script exit 1. The working tree is never touched.
 
 Run it by hand after every change of the table builders or kernels (not in CI: a full run
-takes about 10-15 minutes on 2 cores):
+takes about 6-10 minutes on 2 cores; a native mutant rebuilds only the extension it edits):
 
     python ci/mutants.py                 # every mutant, the default test files
     python ci/mutants.py --list          # the mutants, and whether each still applies
     python ci/mutants.py -m cubic-ignores-cubic-a -m linear-weights-swapped
     python ci/mutants.py --tests tests/test_modes.py     # other test files for every mutant
 
-Keeping it current: the edits are exact text. When the code a mutant edits moves or changes
-(e.g. the table builders becoming Cython loops), the script stops before running anything and
-names each stale mutant and the file it looked in; rewrite that mutant's ``file``/``old``/
-``new`` against the new code so that it plants the same bug. ``--list`` checks every mutant
-without running tests.
+Keeping it current: the edits are exact text. When the code a mutant edits moves or changes,
+the script stops before running anything and names each stale mutant and the file it looked
+in; rewrite that mutant's ``file``/``old``/``new`` against the new code so that it plants the
+same bug (its ``why``), wherever that code now computes it, and check with ``-m NAME`` that the
+tests still catch it. ``--list`` checks every mutant without running tests. Where the code
+lives now: the core table builders are the Cython loops of ``resamplex/_engine/_tablegen.pyx``
+(``TableBuilder``, driven by ``resamplex._tables.AxisSpec``), the adjoint's table is
+``AxisTable.transpose`` in ``resamplex/_tables.py``, and the kernels' stores are in
+``resamplex/_engine/_taps.pyx.tp``. Edit a template (``.pyx.tp``), never the ``.pyx`` that
+setup.py renders from it (ignored by git, rewritten at every build). Where one bug needs the
+same change in several places (``exclude_outside`` renormalises in the cubic and the
+antialiased cubic rows), the mutant lists one edit for each.
 """
 
 from __future__ import annotations
@@ -54,38 +61,47 @@ class Mutant:
     tests: tuple[str, ...] = field(default=DEFAULT_TESTS)
 
 
+TABLEGEN = "resamplex/_engine/_tablegen.pyx"
+
 MUTANTS = [
     Mutant(
-        "linear-weights-swapped", "resamplex/_tables.py",
-        (("    w0 = 1.0 - f\n    w1 = f.copy()\n",
-          "    w0 = f.copy()\n    w1 = 1.0 - f\n"),),
-        "linear_taps gives i0 the weight f and i0 + 1 the weight 1 - f"),
+        "linear-weights-swapped", TABLEGEN,
+        (("    w0 = 1.0 - f\n    w1 = f\n",
+          "    w0 = f\n    w1 = 1.0 - f\n"),),
+        "row_linear gives i0 the weight f and i0 + 1 the weight 1 - f"),
     Mutant(
-        "round-prefer-ceil-ties-down", "resamplex/_tables.py",
-        (('    if nearest_mode == "round_prefer_ceil":\n        k = k + (frac >= 0.5)\n',
-          '    if nearest_mode == "round_prefer_ceil":\n        k = k + (frac > 0.5)\n'),),
-        "nearest_indices: round_prefer_ceil breaks ties downwards (as round_prefer_floor)"),
+        "round-prefer-ceil-ties-down", TABLEGEN,
+        (("    if s.rule == N_ROUND_PREFER_CEIL:\n"
+          "        k = k + (1.0 if frac >= 0.5 else 0.0)\n",
+          "    if s.rule == N_ROUND_PREFER_CEIL:\n"
+          "        k = k + (1.0 if frac > 0.5 else 0.0)\n"),),
+        "row_nearest: round_prefer_ceil breaks ties downwards (as round_prefer_floor)"),
     Mutant(
-        "cubic-ignores-cubic-a", "resamplex/_tables.py",
-        (("        w = keys_weights(np.where(np.isfinite(u), u - i0, 0.0), a)\n",
-          "        w = keys_weights(np.where(np.isfinite(u), u - i0, 0.0), -0.75)\n"),),
-        "cubic_taps always uses a = -0.75"),
+        "cubic-ignores-cubic-a", TABLEGEN,
+        (("        s.a = a\n",
+          "        if scheme == SCHEME_TAPS:\n            a = -0.75\n        s.a = a\n"),),
+        "the cubic taps (SCHEME_TAPS) always use a = -0.75"),
     Mutant(
-        "area-overlap-off-by-one", "resamplex/_tables.py",
-        (("    overlap = np.clip(np.minimum(hi_c, idx + 1) - np.maximum(lo_c, idx), 0.0, None)\n",
-          "    overlap = np.clip(np.minimum(hi_c, idx + 2) - np.maximum(lo_c, idx + 1), 0.0,"
-          " None)\n"),),
-        "area_taps weights pixel i by the overlap of [i + 1, i + 2)"),
+        "area-overlap-off-by-one", TABLEGEN,
+        (("        rw[j] = np_maximum(np_minimum(hi_c, <double>(start + j + 1))\n"
+          "                           - np_maximum(lo_c, <double>(start + j)), 0.0)\n",
+          "        rw[j] = np_maximum(np_minimum(hi_c, <double>(start + j + 2))\n"
+          "                           - np_maximum(lo_c, <double>(start + j + 1)), 0.0)\n"),),
+        "row_area weights pixel i by the overlap of [i + 1, i + 2)"),
     Mutant(
-        "antialias-cubic-not-normalised", "resamplex/_tables.py",
-        (("    w = keys_kernel(np.abs((idx - u[:, None]) / r), a)\n"
-          "    w = w / w.sum(axis=1, keepdims=True)\n",
-          "    w = keys_kernel(np.abs((idx - u[:, None]) / r), a)\n"),),
-        "antialias_cubic_taps leaves the stretched weights unnormalised (they sum to ~r)"),
+        "antialias-cubic-not-normalised", TABLEGEN,
+        (("    c.total = 0.0 + pw_stream(win_raw_fn, &c, 0, K)\n",
+          "    c.total = 1.0\n"),),
+        "row_window_exact (antialiased cubic) leaves the stretched weights unnormalised "
+        "(they sum to ~r)"),
     Mutant(
-        "exclude-outside-not-renormalised", "resamplex/_tables.py",
-        (("    return idx, w / total\n", "    return idx, w\n"),),
-        "_exclude_outside drops the outside taps but does not renormalise the rest"),
+        "exclude-outside-not-renormalised", TABLEGEN,
+        (("        for j in range(n):\n            rw[j] = rw[j] / total\n",
+          "        for j in range(n):\n            rw[j] = rw[j]\n"),
+         ("        v = win_inside(&c, j) / c.total2\n",
+          "        v = win_inside(&c, j)\n")),
+        "exclude_outside drops the outside taps but does not renormalise the rest (cubic: "
+        "row_taps; antialiased cubic: row_window_exact)"),
     Mutant(
         "adjoint-weights-not-permuted", "resamplex/_tables.py",
         (("        return AxisTable(self.n_out, self.n_in, ptr, np.ascontiguousarray(rows[order]),\n"
@@ -94,7 +110,7 @@ MUTANTS = [
           "                         np.ascontiguousarray(self.w))\n"),),
         "AxisTable.transpose reorders the indices by input but not the weights"),
     Mutant(
-        "int-store-rounds-half-up", "resamplex/_engine/_taps.pyx",
+        "int-store-rounds-half-up", "resamplex/_engine/_taps.pyx.tp",
         (("from libc.math cimport roundf, round as round_d\n",
           "from libc.math cimport roundf, round as round_d, floor as floor_d\n"),
          ("            p[j] = <int_t>(<int>((v + magic) - magic))\n",
@@ -103,7 +119,9 @@ MUTANTS = [
         "outputs of float64 sums)"),
 ]
 
-NATIVE_SUFFIXES = (".pyx", ".pxd", ".h")
+#: Edits of these files rebuild the extensions (``.pyx.tp``: a Tempita template that setup.py
+#: renders to the ``.pyx`` it builds).
+NATIVE_SUFFIXES = (".pyx", ".pxd", ".h", ".pyx.tp")
 
 
 class StaleMutant(Exception):
@@ -144,14 +162,18 @@ def check_all(mutants: list[Mutant]) -> list[str]:
 
 
 def _copy_tree(dest: Path, with_build: bool) -> None:
-    """The files git tracks or would track, the in-place extension modules and generated C,
-    and (for a native rebuild) build/ -- so that only the mutated extension recompiles."""
+    """The files git tracks or would track, the in-place extension modules, generated C and
+    .pyx rendered from templates, and (for a native rebuild) build/ -- so that only the
+    mutated extension recompiles."""
     listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others",
                              "--exclude-standard"], cwd=ROOT, check=True,
                             capture_output=True).stdout.split(b"\0")
     files = [f.decode() for f in listed if f]
+    # A .pyx rendered from a template is ignored by git, but copying it (mtime kept) spares
+    # setup.py re-rendering it and so recompiling its extension for every native mutant.
     files += [str(p.relative_to(ROOT)) for p in (ROOT / "resamplex").rglob("*")
-              if p.suffix in (".so", ".pyd", ".c") or p.name == "_build_config.py"]
+              if p.suffix in (".so", ".pyd", ".c") or p.name == "_build_config.py"
+              or (p.suffix == ".pyx" and p.with_name(p.name + ".tp").exists())]
     for rel in sorted(set(files)):
         src = ROOT / rel
         if src.is_file():
