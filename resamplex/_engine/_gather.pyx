@@ -23,7 +23,9 @@ from cython.parallel cimport prange
 from libc.stdint cimport int64_t, uint8_t
 from libc.string cimport memcpy
 
-from resamplex._engine._pass cimport PassDesc
+from cpython.pycapsule cimport PyCapsule_New
+
+from resamplex._engine._pass cimport KernelTable, PassDesc
 
 
 cdef inline void _gather_row(const char* s, char* d, Py_ssize_t n, const int64_t* off,
@@ -115,3 +117,16 @@ cdef void gather_run(const PassDesc* p, const char* src, char* dst, void* bufs,
     for c in prange(nchunks, num_threads=nthreads, schedule="static"):
         _gather_rows(src, dst, c * per, min(rows, (c + 1) * per), ndim, p.shape, p.sstr, p.dstr,
                      off, p.idx2, p.itemsize)
+
+
+# ---- the kernel table of this module (the executor picks one per instruction-set level) ----
+
+cdef KernelTable _table
+_table.gather = gather_run
+
+
+def kernel_table():
+    """This module's entry points (the kernel contract, ``_pass.pxd``) as a PyCapsule named
+    ``resamplex.kernels`` holding a ``KernelTable``; the executor (``_exec.pyx``) reads it."""
+    return PyCapsule_New(<void*>&_table, b"resamplex.kernels", NULL)
+
