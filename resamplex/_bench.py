@@ -29,6 +29,7 @@ class Workload:
     target: str  # the SPEC's target, in words
     make: Callable[[], dict]  # -> {"resamplex": runner, "floor": runner, peer: runner, ...}
     results: dict[str, float] = field(default_factory=dict)  # runner -> median seconds
+    results_1t: dict[str, float] = field(default_factory=dict)  # the same, on one thread
 
 
 def _median_time(fn: Runner, repeat: int, budget: float) -> float:
@@ -233,21 +234,27 @@ def workloads(threads: int, quick: bool) -> list[Workload]:
 
 def run(quick: bool = False, threads: int | None = None,
         progress: Callable[[str], None] | None = None) -> list[Workload]:
-    """Time every workload; returns them with ``results`` filled (median seconds)."""
+    """Time every workload; returns them with ``results`` filled (median seconds), and
+    ``results_1t`` (the same on one thread) when ``threads`` > 1."""
     threads = get_num_threads() if threads is None else threads
     repeat, budget = (3, 1.0) if quick else (9, 4.0)
     items = workloads(threads, quick)
-    for w in items:
+    single = workloads(1, quick) if threads > 1 else [None] * len(items)
+    for w, w1 in zip(items, single):
         if progress:
             progress(w.name)
-        for name, fn in w.make().items():
-            w.results[name] = _median_time(fn, repeat, budget)
+        for n, item, results in ((threads, w, w.results), (1, w1, w.results_1t)):
+            if item is None:
+                continue
+            _torch(n), _cv2(n)  # the peers' thread counts are global: set them per side
+            for name, fn in item.make().items():
+                results[name] = _median_time(fn, repeat, budget)
     return items
 
 
-def ratio_line(w: Workload) -> str:
-    """The ratios the SPEC's targets speak of, for one workload."""
-    r = w.results
+def ratio_line(w: Workload, r: dict[str, float] | None = None) -> str:
+    """The ratios the SPEC's targets speak of, for one workload (``r``: which results)."""
+    r = w.results if r is None else r
     ours = r["resamplex"]
     parts = []
     for name, t in r.items():
@@ -263,18 +270,34 @@ def ratio_line(w: Workload) -> str:
     return ", ".join(parts)
 
 
+def cpu_level_line() -> str:
+    """The instruction-set level the kernels run at, and those this machine offers."""
+    from ._engine import _exec
+
+    return (f"kernels at cpu level {_exec.cpu_level()} (available here: "
+            f"{', '.join(_exec.cpu_levels())}; RESAMPLEX_CPU_LEVEL caps it)")
+
+
 def format_table(items: list[Workload]) -> str:
     names = ["resamplex", "floor"] + sorted({k for w in items for k in w.results}
                                             - {"resamplex", "floor"})
-    head = f"{'workload':46s}" + "".join(f"{n[:12]:>13s}" for n in names)
-    lines = [head, "-" * len(head)]
+    one = any(w.results_1t for w in items)
+    columns = [(n, False) for n in names] + ([(n, True) for n in names] if one else [])
+    head = f"{'workload':46s}" + "".join(
+        f"{(n[:9] + ' 1t') if single else n[:12]:>13s}" for n, single in columns)
+    lines = [cpu_level_line(), head, "-" * len(head)]
     for w in items:
-        cells = "".join(f"{w.results[n] * 1e3:11.1f}ms" if n in w.results else f"{'-':>13s}"
-                        for n in names)
+        cells = ""
+        for n, single in columns:
+            r = w.results_1t if single else w.results
+            cells += f"{r[n] * 1e3:11.1f}ms" if n in r else f"{'-':>13s}"
         lines.append(f"{w.name:46s}{cells}")
     lines.append("")
     for w in items:
-        lines.append(f"{w.name}: {ratio_line(w)}   [target: {w.target}]")
+        line = f"{w.name}: {ratio_line(w)}"
+        if w.results_1t:
+            line += f"; 1 thread: {ratio_line(w, w.results_1t)}"
+        lines.append(f"{line}   [target: {w.target}]")
     return "\n".join(lines)
 
 
