@@ -439,4 +439,66 @@ static inline void rx_store_bf16(const float *buf, uint16_t *d, ptrdiff_t n)
     }
 }
 
+/* Repeat each of n elements (itemsize 1, 2, 4 or 8 bytes) f times, contiguous rows: integer-
+ * factor nearest upsampling of the innermost axis, by duplication instead of a gather through
+ * a table of offsets. Bytes move unchanged (NaN payloads included). */
+static inline void rx_repeat(const char *s, char *d, ptrdiff_t n, ptrdiff_t f, ptrdiff_t itemsize)
+{
+    ptrdiff_t i = 0, r;
+    if (f == 2) {
+#if defined(RX_AVX2)
+        /* 32 bytes in, 64 out: the unpacks work within 128-bit lanes, the permutes restore
+         * the order. */
+        for (; i * itemsize + 32 <= n * itemsize; i += 32 / itemsize) {
+            __m256i v = _mm256_loadu_si256((const __m256i *)(s + i * itemsize)), lo, hi;
+            switch (itemsize) {
+            case 1: lo = _mm256_unpacklo_epi8(v, v); hi = _mm256_unpackhi_epi8(v, v); break;
+            case 2: lo = _mm256_unpacklo_epi16(v, v); hi = _mm256_unpackhi_epi16(v, v); break;
+            case 4: lo = _mm256_unpacklo_epi32(v, v); hi = _mm256_unpackhi_epi32(v, v); break;
+            default: lo = _mm256_unpacklo_epi64(v, v); hi = _mm256_unpackhi_epi64(v, v); break;
+            }
+            _mm256_storeu_si256((__m256i *)(d + 2 * i * itemsize),
+                                _mm256_permute2x128_si256(lo, hi, 0x20));
+            _mm256_storeu_si256((__m256i *)(d + 2 * i * itemsize + 32),
+                                _mm256_permute2x128_si256(lo, hi, 0x31));
+        }
+#endif
+#if defined(RX_SSE2)
+        for (; i * itemsize + 16 <= n * itemsize; i += 16 / itemsize) {
+            __m128i v = _mm_loadu_si128((const __m128i *)(s + i * itemsize)), lo, hi;
+            switch (itemsize) {
+            case 1: lo = _mm_unpacklo_epi8(v, v); hi = _mm_unpackhi_epi8(v, v); break;
+            case 2: lo = _mm_unpacklo_epi16(v, v); hi = _mm_unpackhi_epi16(v, v); break;
+            case 4: lo = _mm_unpacklo_epi32(v, v); hi = _mm_unpackhi_epi32(v, v); break;
+            default: lo = _mm_unpacklo_epi64(v, v); hi = _mm_unpackhi_epi64(v, v); break;
+            }
+            _mm_storeu_si128((__m128i *)(d + 2 * i * itemsize), lo);
+            _mm_storeu_si128((__m128i *)(d + 2 * i * itemsize + 16), hi);
+        }
+#endif
+    }
+    switch (itemsize) {   /* the rest, and other factors: constant-size copies */
+    case 1:
+        for (; i < n; i++)
+            for (r = 0; r < f; r++)
+                d[i * f + r] = s[i];
+        break;
+    case 2:
+        for (; i < n; i++)
+            for (r = 0; r < f; r++)
+                memcpy(d + (i * f + r) * 2, s + i * 2, 2);
+        break;
+    case 4:
+        for (; i < n; i++)
+            for (r = 0; r < f; r++)
+                memcpy(d + (i * f + r) * 4, s + i * 4, 4);
+        break;
+    default:
+        for (; i < n; i++)
+            for (r = 0; r < f; r++)
+                memcpy(d + (i * f + r) * 8, s + i * 8, 8);
+        break;
+    }
+}
+
 #endif

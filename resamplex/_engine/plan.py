@@ -372,8 +372,21 @@ class Plan:
         spec = dict(op=OP_GATHER, itemsize=itemsize, shape=shape,
                     sstr=[xs[a] for a in perm], dstr=[os_[a] for a in perm],
                     off=np.concatenate(offsets) if offsets else np.empty(0, np.int64),
-                    idx2=starts, units=math.prod(shape[:-1]))
+                    idx2=starts, units=math.prod(shape[:-1]),
+                    k=self._repeat_factor(perm[-1], itemsize, xs, os_))
         return Program([spec], [], float(math.prod(shape)))
+
+    def _repeat_factor(self, a: int, itemsize: int, xs: Sequence[int],
+                       os_: Sequence[int]) -> int:
+        """``f`` if nearest along the innermost axis ``a`` repeats each input element ``f``
+        times over contiguous rows (output ``i`` reads ``i // f``): the gather then writes the
+        row by duplication. 1 otherwise."""
+        t = self.tables[a]
+        if t is None or itemsize not in (1, 2, 4, 8) or xs[a] != itemsize \
+                or os_[a] != itemsize or t.n_out <= t.n_in or t.n_out % t.n_in:
+            return 1
+        f = t.n_out // t.n_in
+        return f if np.array_equal(t.idx, np.arange(t.n_out) // f) else 1
 
     def _compile_fixed(self, xs: Sequence[int], os_: Sequence[int]) -> Program:
         """uint8 passes in fixed point, each rounding to uint8, in ``self.order``."""
