@@ -386,7 +386,8 @@ class Plan:
                 or os_[a] != itemsize or t.n_out <= t.n_in or t.n_out % t.n_in:
             return 1
         f = t.n_out // t.n_in
-        return f if np.array_equal(t.idx, np.arange(t.n_out) // f) else 1
+        rows = t.idx.reshape(t.n_in, f)     # one table entry per output for a gather
+        return f if bool((rows == np.arange(t.n_in)[:, None]).all()) else 1
 
     def _compile_fixed(self, xs: Sequence[int], os_: Sequence[int]) -> Program:
         """uint8 passes in fixed point, each rounding to uint8, in ``self.order``."""
