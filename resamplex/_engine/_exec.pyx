@@ -258,6 +258,16 @@ cdef const void* _vec(list keep, object a, object dtype) except? NULL:
     return <const void*>cnp.PyArray_DATA(arr)
 
 
+cdef inline double _smoothed(double old, double seconds) noexcept:
+    # A faster run is believed at once: slow runs are the noisy ones (a worker descheduled, a
+    # storm of page faults on a fresh output), and one of them averaged in would keep a
+    # program on the slower thread count for dozens of calls. Slower runs are averaged in, so
+    # a machine that stays busy still moves the estimate within a few calls.
+    if old == 0.0 or seconds < old:
+        return seconds
+    return 0.5 * old + 0.5 * seconds
+
+
 cdef class Program:
     """A plan compiled for one layout; ``run(src, dst, nthreads)`` executes it.
 
@@ -280,6 +290,7 @@ cdef class Program:
     cdef double _t_parallel
     cdef int _since_probe
     cdef int _probe_every
+    cdef int _parallel_runs
 
     def __cinit__(self, list passes, list scratch_sizes, double work):
         cdef Py_ssize_t i, at = 0, esize
@@ -300,6 +311,7 @@ cdef class Program:
         self._t_serial = self._t_parallel = 0.0
         self._since_probe = 0
         self._probe_every = PROBE_FIRST
+        self._parallel_runs = 0
         for i, spec in enumerate(passes):
             p = &self.passes[i]
             p.op = spec["op"]
@@ -409,13 +421,18 @@ cdef class Program:
             if self._t_serial == 0.0:
                 self._t_serial = seconds
             return
+        if nthreads > 1:
+            self._parallel_runs += 1
+            if self._parallel_runs == 1:
+                # The first parallel run is not a fair sample: it may wake the thread pool,
+                # or share the cores with another library's workers still spinning after
+                # their last task (OpenMP, ONNX Runtime). Measure the second.
+                return
         was_parallel = self._t_parallel < self._t_serial
         if nthreads > 1:
-            self._t_parallel = seconds if self._t_parallel == 0.0 else \
-                0.5 * self._t_parallel + 0.5 * seconds
+            self._t_parallel = _smoothed(self._t_parallel, seconds)
         else:
-            self._t_serial = seconds if self._t_serial == 0.0 else \
-                0.5 * self._t_serial + 0.5 * seconds
+            self._t_serial = _smoothed(self._t_serial, seconds)
         if self._t_parallel == 0.0 or self._t_serial == 0.0:
             return
         now_parallel = self._t_parallel < self._t_serial
