@@ -114,6 +114,7 @@ class Workload:
     targets: list[Target]
     make: Callable[[], dict[str, Runner]]  # -> {"resamplex": runner, "floor": ..., peer: ...}
     results: dict[str, float] = field(default_factory=dict)  # runner -> median seconds
+    results_1t: dict[str, float] = field(default_factory=dict)  # the same, on one thread
 
 
 def _median_time(fn: Runner, repeat: int, budget: float) -> float:
@@ -319,15 +320,21 @@ def workloads(threads: int, quick: bool) -> list[Workload]:
 
 def run(quick: bool = False, threads: int | None = None,
         progress: Callable[[str], None] | None = None) -> list[Workload]:
-    """Time every workload; returns them with ``results`` filled (median seconds)."""
+    """Time every workload; returns them with ``results`` filled (median seconds), and
+    ``results_1t`` (the same on one thread) when ``threads`` > 1."""
     threads = get_num_threads() if threads is None else threads
     repeat, budget = (3, 1.0) if quick else (9, 4.0)
     items = workloads(threads, quick)
-    for w in items:
+    single = workloads(1, quick) if threads > 1 else [None] * len(items)
+    for w, w1 in zip(items, single):
         if progress:
             progress(w.name)
-        for name, fn in w.make().items():
-            w.results[name] = _median_time(fn, repeat, budget)
+        for n, item, results in ((threads, w, w.results), (1, w1, w.results_1t)):
+            if item is None:
+                continue
+            _torch(n), _cv2(n)  # the peers' thread counts are global: set them per side
+            for name, fn in item.make().items():
+                results[name] = _median_time(fn, repeat, budget)
     return items
 
 
@@ -362,15 +369,29 @@ def _verdict(met: bool | None) -> str:
     return {True: "met", False: "MISSED", None: "n/a"}[met]
 
 
+def cpu_level_line() -> str:
+    """The instruction-set level the kernels run at, and those this machine offers."""
+    from ._engine import _exec
+
+    return (f"kernels at cpu level {_exec.cpu_level()} (available here: "
+            f"{', '.join(_exec.cpu_levels())}; RESAMPLEX_CPU_LEVEL caps it)")
+
+
 def format_table(items: list[Workload]) -> str:
-    """The medians (ms), then each workload's targets marked met or missed, then a summary."""
+    """The medians (ms; a "1t" column per runner for the same workloads on one thread), then
+    each workload's targets marked met or missed at the run's threads and on one thread, then
+    a summary."""
     names = _runner_names(items)
+    one = any(w.results_1t for w in items)
+    columns = [(n, False) for n in names] + ([(n, True) for n in names] if one else [])
     first = max([len("workload")] + [len(w.name) for w in items])
-    cells = [[("-" if n not in w.results else f"{w.results[n] * 1e3:.2f}") for n in names]
-             for w in items]
-    widths = [max([len(n)] + [len(row[j]) for row in cells]) for j, n in enumerate(names)]
-    head = f"{'workload':<{first}}" + "".join(f"  {n:>{wd}}" for n, wd in zip(names, widths))
-    lines = ["median time per call, ms", head, "-" * len(head)]
+    cells = [[("-" if n not in (w.results_1t if single else w.results) else
+               f"{(w.results_1t if single else w.results)[n] * 1e3:.2f}")
+              for n, single in columns] for w in items]
+    titles = [f"{n} 1t" if single else n for n, single in columns]
+    widths = [max([len(t)] + [len(row[j]) for row in cells]) for j, t in enumerate(titles)]
+    head = f"{'workload':<{first}}" + "".join(f"  {t:>{wd}}" for t, wd in zip(titles, widths))
+    lines = [cpu_level_line(), "median time per call, ms", head, "-" * len(head)]
     for w, row in zip(items, cells):
         lines.append(f"{w.name:<{first}}" + "".join(f"  {c:>{wd}}" for c, wd in zip(row, widths)))
     lines += ["", "targets (SPEC §9)"]
@@ -381,7 +402,11 @@ def format_table(items: list[Workload]) -> str:
         for t in w.targets:
             met = t.met(w.results)
             counts[met] += 1
-            lines.append(f"  {_verdict(met):<6}  {t.describe(w.results):<34}  target: {t.text}")
+            line = f"  {_verdict(met):<6}  {t.describe(w.results):<34}  target: {t.text}"
+            if w.results_1t:
+                line += (f"  (1 thread: {_verdict(t.met(w.results_1t))}, "
+                         f"{t.describe(w.results_1t)})")
+            lines.append(line)
         for n in w.results:  # peers measured without a target of their own: for information
             if n not in versus and n not in ("resamplex", "floor"):
                 lines.append(f"  {'':<6}  {speed_words(w.results['resamplex'] / w.results[n], n)}")

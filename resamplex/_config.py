@@ -28,7 +28,10 @@ def show_config(print_: bool = True) -> dict[str, Any]:
     """Report how this copy of resamplex was built and will run.
 
     Returns a dict (``version``, ``openmp``, ``threads``, ``max_threads``, ``compile_args``,
-    ``link_args``, ``native``, ``dtypes``, ``modes``) and, unless ``print_=False``, prints it.
+    ``link_args``, ``native``, ``cpu_level``, ``cpu_levels``, ``dtypes``, ``modes``) and,
+    unless ``print_=False``, prints it. ``cpu_level`` is the instruction-set level the kernels
+    run at: the best of ``cpu_levels`` (the levels built that this CPU runs), capped by the
+    environment variable ``RESAMPLEX_CPU_LEVEL`` (``baseline``, ``avx2``, ``avx512``).
 
     Examples
     --------
@@ -48,6 +51,8 @@ def show_config(print_: bool = True) -> dict[str, Any]:
         "compile_args": list(_BUILD.get("compile_args", [])),
         "link_args": list(_BUILD.get("link_args", [])),
         "native": bool(_BUILD.get("native", False)),
+        "cpu_level": _exec.cpu_level(),
+        "cpu_levels": _exec.cpu_levels(),
         "numpy_build": _BUILD.get("numpy_build", "unknown"),
         "dtypes": {
             "nearest": "any fixed-size dtype (byte copy)",

@@ -1,18 +1,31 @@
 """Exhaustive checks of the kernels' float16 / bfloat16 <-> float32 conversions (SPEC §3).
 
-The hooks in ``resamplex._engine._taps`` run the very inline functions the kernels use. They are
+The hooks in ``resamplex._engine._taps`` (and its builds per instruction-set level,
+``_taps_avx2``, ...) run the very inline functions the kernels use. They are
 compared with NumPy (float16) and ml_dtypes (bfloat16) over every 16-bit pattern, every
 midpoint between neighbours (ties to even, decided here from the bit patterns, independently of
 any library), the values one float32 ulp either side of each midpoint, and a few million random
 float32 patterns.
 """
 
+import importlib
+
 import numpy as np
 import pytest
 
-from resamplex._engine import _taps
+from resamplex._engine import _exec, _taps
 
 ml_dtypes = pytest.importorskip("ml_dtypes")
+
+
+@pytest.fixture(autouse=True, params=_exec.cpu_levels())
+def kernel_level(request):
+    """Every test here runs the hooks of each instruction-set level this machine has (the
+    kernel modules built per level, setup.py LEVELS): each must pass on its own."""
+    global _taps
+    suffix = "" if request.param == "baseline" else "_" + request.param
+    _taps = importlib.import_module("resamplex._engine._taps" + suffix)
+    return request.param
 
 BF16 = np.dtype(ml_dtypes.bfloat16)
 ALL_BITS = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16)

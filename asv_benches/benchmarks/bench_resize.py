@@ -124,3 +124,70 @@ class Adjoint:
 
     def time_adjoint(self, mode):
         rx.resize_adjoint(self.g, (8, 64, 128, 128), (256, 256), axes=(2, 3), mode=mode)
+
+
+class ImagesHWC:
+    """8-bit images as they arrive: (H, W, C) with C = 1, 3, 4, 1080p down to 540p and up to
+    4K, linear (the ``u8 HWC`` rows of SPEC §9 for every channel count), 1 thread and default."""
+
+    params = [[1, 3, 4], ["down", "up"], [1, None]]
+    param_names = ["channels", "direction", "threads"]
+    timeout = 120
+
+    def setup(self, channels, direction, threads):
+        self.x = array((1080, 1920, channels), "uint8")
+        self.size = (540, 960) if direction == "down" else (2160, 3840)
+        rx.resize(self.x, self.size, axes=(0, 1), threads=threads)
+
+    def time_resize(self, channels, direction, threads):
+        rx.resize(self.x, self.size, axes=(0, 1), threads=threads)
+
+    def peakmem_resize(self, channels, direction, threads):
+        rx.resize(self.x, self.size, axes=(0, 1), threads=threads)
+
+
+class ImagesHWCOpenCV:
+    """The same calls through ``cv2.resize`` (INTER_LINEAR), the peer the SPEC compares with."""
+
+    params = ImagesHWC.params
+    param_names = ImagesHWC.param_names
+    timeout = 120
+
+    def setup(self, channels, direction, threads):
+        try:
+            import cv2
+        except ImportError:
+            raise NotImplementedError("OpenCV is not installed")
+        self.cv2 = cv2
+        self.x = array((1080, 1920, channels), "uint8")
+        self.dsize = (960, 540) if direction == "down" else (3840, 2160)
+        cv2.setNumThreads(threads if threads else -1)  # -1: OpenCV's default (0 is serial)
+
+    def time_resize(self, channels, direction, threads):
+        self.cv2.resize(self.x, self.dsize, interpolation=self.cv2.INTER_LINEAR)
+
+
+class CpuLevels:
+    """A few SPEC §9 workloads at each instruction-set level this machine runs (the kernels are
+    built per level; ``_exec.set_cpu_level`` picks one): what each level buys."""
+
+    params = [["f32 NCHW x2 linear", "f32 NHWC x2 linear", "f16 NCHW x2 linear",
+               "f32 NCHW x0.5 antialias", "u8 HWC 1080p->540p", "i8 NCHW x2 nearest"],
+              ["baseline", "avx2", "avx512"]]
+    param_names = ["workload", "level"]
+    timeout = 120
+
+    def setup(self, workload, level):
+        from resamplex._engine import _exec
+
+        if level not in _exec.cpu_levels():
+            raise NotImplementedError(f"cpu level {level} is not available here")
+        self._exec = _exec
+        self.before = _exec.set_cpu_level(level)
+        Spec9.setup(self, workload)
+
+    def teardown(self, workload, level):
+        self._exec.set_cpu_level(self.before)
+
+    def time_resize(self, workload, level):
+        rx.resize(self.x, self.size, **self.kw)

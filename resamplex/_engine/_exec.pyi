@@ -1,7 +1,8 @@
 """Type stub for the compiled ``resamplex._engine._exec`` (see ``_exec.pyx``).
 
 The executor: compiled programs (a plan for one memory layout), the thread policy, the fast
-checks of a plan's call and the call keys of the facades' fast paths.
+checks of a plan's call, the call keys of the facades' fast paths, and the CPU dispatch
+(the instruction-set level the kernels run at).
 """
 
 from typing import Any
@@ -14,6 +15,12 @@ OPS: dict[str, int]
 COMPUTES: dict[str, int]
 LOOPS: dict[str, int]
 LIMITS: dict[str, int]
+LEVELS: tuple[str, ...]
+
+def cpu_supported_level() -> str: ...
+def cpu_levels() -> list[str]: ...
+def cpu_level() -> str: ...
+def set_cpu_level(level: str) -> str: ...
 
 class Program:
     """A plan compiled for one layout (see ``plan.py``)."""

@@ -9,31 +9,39 @@ released and frees it: nothing of a call goes through Python but the call itself
 
 The thread policy lives here too (``threads_for``): one rule for every facade and pass,
 decided once per call from the work of the whole program.
+
+So does the CPU dispatch: the kernel modules are built once per instruction-set level (setup.py
+``LEVELS``: ``_taps``, ``_taps_avx2``, ...), each exporting its entry points as a
+``KernelTable`` capsule. At import the executor takes the best level that was built and that the
+CPU reports (``__builtin_cpu_supports``, which also checks that the OS saves the wide
+registers), capped by ``RESAMPLEX_CPU_LEVEL``; ``set_cpu_level`` switches at run time (tests
+compare every level with the baseline bit for bit). Every level computes the same arithmetic in
+the same order, so the choice changes speed only.
 """
 
 cimport numpy as cnp
+from cpython.pycapsule cimport PyCapsule_GetPointer
 from cpython.time cimport perf_counter
 from libc.stdint cimport int64_t, uintptr_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 
 import enum
+import importlib
 import os
+import warnings
 
 import numpy as np
 
-from resamplex._engine._fixed cimport fixed_run
-from resamplex._engine._gather cimport gather_run
 from resamplex._engine._openmp cimport RESAMPLEX_OPENMP, resamplex_max_threads
 from resamplex._engine._fused cimport (
     K_BF16, K_F16, K_F32, K_F64, K_I16, K_I8, K_U16, K_U8, R_HALF_AWAY, R_HALF_EVEN,
     R_TOWARD_ZERO,
 )
 from resamplex._engine._pass cimport (
-    BLOCK, C_DOUBLE, C_FLOAT, MAX_CHANNELS, MAX_ROW, OP_FIXED, OP_FUSED, OP_GATHER,
-    OP_WEIGHTED, PassDesc, SHAPE_LAST, SHAPE_LAST_CSR, SHAPE_MID, SHAPE_OUTER,
+    BLOCK, C_DOUBLE, C_FLOAT, KernelTable, MAX_CHANNELS, MAX_ROW, OP_FIXED, OP_FUSED,
+    OP_GATHER, OP_WEIGHTED, PassDesc, SHAPE_LAST, SHAPE_LAST_CSR, SHAPE_MID, SHAPE_OUTER,
 )
-from resamplex._engine._taps cimport fused_run, weighted_run
 
 cnp.import_array()
 
@@ -123,6 +131,109 @@ cpdef int threads_for(object requested, double work):
     return n if n > 1 else 1
 
 
+# ------------------------------------------------------------------------------ CPU dispatch
+
+cdef extern from *:
+    """
+    /* What the CPU (and the OS, which must save the wide registers) supports: 0 = baseline,
+       1 = AVX2 + F16C, 2 = AVX-512 F/BW/VL as well. GCC and Clang on x86 only. */
+    static int resamplex_cpu_level(void) {
+    #if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
+        __builtin_cpu_init();
+        if (!(__builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c")))
+            return 0;
+        if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw")
+                && __builtin_cpu_supports("avx512vl"))
+            return 2;
+        return 1;
+    #else
+        return 0;
+    #endif
+    }
+    """
+    int resamplex_cpu_level() noexcept nogil
+
+#: Instruction-set levels, lowest first (setup.py LEVELS builds them; "baseline" always).
+LEVELS = ("baseline", "avx2", "avx512")
+_DISPATCHED = ("_gather", "_taps", "_fixed")
+
+cdef KernelTable _kernels      # the entry points every program runs (one level's)
+cdef str _level = "baseline"
+cdef dict _tables = {}          # level -> its modules (kept alive: the table points into them)
+
+
+def _load_level(str level):
+    """The kernel modules of ``level``, or None if this build lacks one of them."""
+    if level in _tables:
+        return _tables[level]
+    suffix = "" if level == "baseline" else "_" + level
+    try:
+        mods = [importlib.import_module(f"resamplex._engine.{m}{suffix}") for m in _DISPATCHED]
+    except ImportError:
+        return None
+    _tables[level] = mods
+    return mods
+
+
+def cpu_supported_level():
+    """The highest level of ``LEVELS`` this CPU supports (whatever was built)."""
+    return LEVELS[resamplex_cpu_level()]
+
+
+def cpu_levels():
+    """The levels this build has and this CPU runs, lowest first."""
+    top = resamplex_cpu_level()
+    return [lv for i, lv in enumerate(LEVELS) if i <= top and _load_level(lv) is not None]
+
+
+def cpu_level():
+    """The level the kernels run at now."""
+    return _level
+
+
+def set_cpu_level(str level):
+    """Run the kernels at ``level`` (one of ``cpu_levels()``) from now on; returns the level
+    before. Results do not depend on it (every level gives the same bits): it is for tests,
+    benchmarks and debugging. Not meant to be called while other threads run resamplex."""
+    global _kernels, _level
+    if level not in cpu_levels():
+        raise ValueError(f"resamplex: cpu level {level!r} is not available here; "
+                         f"available: {cpu_levels()}")
+    cdef KernelTable merged
+    cdef KernelTable* t
+    memset(&merged, 0, sizeof(KernelTable))
+    for mod in _load_level(level):
+        t = <KernelTable*>PyCapsule_GetPointer(mod.kernel_table(), b"resamplex.kernels")
+        if t.gather != NULL:
+            merged.gather = t.gather
+        if t.weighted != NULL:
+            merged.weighted = t.weighted
+        if t.fused != NULL:
+            merged.fused = t.fused
+        if t.fixed != NULL:
+            merged.fixed = t.fixed
+    previous = _level
+    _kernels = merged
+    _level = level
+    return previous
+
+
+def _initial_level():
+    """The best available level, capped by RESAMPLEX_CPU_LEVEL (baseline, avx2, avx512)."""
+    levels = cpu_levels()
+    cap = os.environ.get("RESAMPLEX_CPU_LEVEL", "").strip().lower()
+    if cap:
+        if cap not in LEVELS:
+            warnings.warn(f"resamplex: RESAMPLEX_CPU_LEVEL={cap!r} is not one of {LEVELS}; "
+                          "ignored", RuntimeWarning, stacklevel=2)
+        else:
+            levels = [lv for lv in levels if LEVELS.index(lv) <= LEVELS.index(cap)]
+    return levels[len(levels) - 1]   # (wraparound is off in this module)
+
+
+set_cpu_level(_initial_level())
+
+
 # ------------------------------------------------------------------------------ programs
 
 cdef inline Py_ssize_t _round_up(Py_ssize_t n) noexcept nogil:
@@ -147,6 +258,16 @@ cdef const void* _vec(list keep, object a, object dtype) except? NULL:
     return <const void*>cnp.PyArray_DATA(arr)
 
 
+cdef inline double _smoothed(double old, double seconds) noexcept:
+    # A faster run is believed at once: slow runs are the noisy ones (a worker descheduled, a
+    # storm of page faults on a fresh output), and one of them averaged in would keep a
+    # program on the slower thread count for dozens of calls. Slower runs are averaged in, so
+    # a machine that stays busy still moves the estimate within a few calls.
+    if old == 0.0 or seconds < old:
+        return seconds
+    return 0.5 * old + 0.5 * seconds
+
+
 cdef class Program:
     """A plan compiled for one layout; ``run(src, dst, nthreads)`` executes it.
 
@@ -169,6 +290,7 @@ cdef class Program:
     cdef double _t_parallel
     cdef int _since_probe
     cdef int _probe_every
+    cdef int _parallel_runs
 
     def __cinit__(self, list passes, list scratch_sizes, double work):
         cdef Py_ssize_t i, at = 0, esize
@@ -189,6 +311,7 @@ cdef class Program:
         self._t_serial = self._t_parallel = 0.0
         self._since_probe = 0
         self._probe_every = PROBE_FIRST
+        self._parallel_runs = 0
         for i, spec in enumerate(passes):
             p = &self.passes[i]
             p.op = spec["op"]
@@ -250,6 +373,7 @@ cdef class Program:
         cdef const char* s
         cdef char* d
         cdef int i, nt
+        cdef KernelTable k = _kernels   # one level for the whole call
         if total > 0:
             raw = <char*>malloc(total + ALIGN)
             if raw == NULL:
@@ -262,13 +386,13 @@ cdef class Program:
             d = dst if p.dst == -2 else block + self._scratch_at[p.dst]
             nt = nthreads if nthreads < p.units else <int>p.units
             if p.op == OP_GATHER:
-                gather_run(p, s, d, NULL, nt)
+                k.gather(p, s, d, NULL, nt)
             elif p.op == OP_WEIGHTED:
-                weighted_run(p, s, d, block + self._scratch_bytes, nt)
+                k.weighted(p, s, d, block + self._scratch_bytes, nt)
             elif p.op == OP_FUSED:
-                fused_run(p, s, d, block + self._scratch_bytes, nt)
+                k.fused(p, s, d, block + self._scratch_bytes, nt)
             elif p.op == OP_FIXED:
-                fixed_run(p, s, d, block + self._scratch_bytes, nt)
+                k.fixed(p, s, d, block + self._scratch_bytes, nt)
         free(raw)
         return 0
 
@@ -297,13 +421,18 @@ cdef class Program:
             if self._t_serial == 0.0:
                 self._t_serial = seconds
             return
+        if nthreads > 1:
+            self._parallel_runs += 1
+            if self._parallel_runs == 1:
+                # The first parallel run is not a fair sample: it may wake the thread pool,
+                # or share the cores with another library's workers still spinning after
+                # their last task (OpenMP, ONNX Runtime). Measure the second.
+                return
         was_parallel = self._t_parallel < self._t_serial
         if nthreads > 1:
-            self._t_parallel = seconds if self._t_parallel == 0.0 else \
-                0.5 * self._t_parallel + 0.5 * seconds
+            self._t_parallel = _smoothed(self._t_parallel, seconds)
         else:
-            self._t_serial = seconds if self._t_serial == 0.0 else \
-                0.5 * self._t_serial + 0.5 * seconds
+            self._t_serial = _smoothed(self._t_serial, seconds)
         if self._t_parallel == 0.0 or self._t_serial == 0.0:
             return
         now_parallel = self._t_parallel < self._t_serial

@@ -21,7 +21,9 @@ Preconditions (the planner guarantees them; nothing here is checked):
 from cython.parallel cimport prange, threadid
 from libc.stdint cimport int32_t, int64_t, uint8_t
 
-from resamplex._engine._pass cimport PassDesc
+from cpython.pycapsule cimport PyCapsule_New
+
+from resamplex._engine._pass cimport KernelTable, PassDesc
 
 
 cdef inline uint8_t _clip8(int32_t acc, int shift) noexcept nogil:
@@ -98,3 +100,16 @@ cdef void fixed_run(const PassDesc* p, const char* src, char* dst, void* bufs,
     for r in prange(rows, num_threads=nthreads, schedule="static"):
         _fixed_row(src, dst, r, ndim, p.shape, p.sstr, p.dstr, p.axis, p.loop, p.ptr, p.off, w,
                    p.shift, b + threadid() * p.buf_len)
+
+
+# ---- the kernel table of this module (the executor picks one per instruction-set level) ----
+
+cdef KernelTable _table
+_table.fixed = fixed_run
+
+
+def kernel_table():
+    """This module's entry points (the kernel contract, ``_pass.pxd``) as a PyCapsule named
+    ``resamplex.kernels`` holding a ``KernelTable``; the executor (``_exec.pyx``) reads it."""
+    return PyCapsule_New(<void*>&_table, b"resamplex.kernels", NULL)
+

@@ -13,7 +13,11 @@ Preconditions (the planner guarantees them; nothing here is checked):
   and ``starts[d + 1] - starts[d] == shape[d]``; or, for an axis that is copied,
   ``starts[d + 1] == starts[d]`` and output index ``i`` reads ``i * src_strides[d]`` (no table,
   so a copied axis of 2^31 elements costs nothing);
-- ``itemsize`` bytes at every such address are readable, at every output address writable.
+- ``itemsize`` bytes at every such address are readable, at every output address writable;
+- ``k`` (the kernel contract's field) > 1 only when the innermost axis repeats each input
+  element ``k`` times (integer-factor upsampling: output ``i`` reads input ``i // k``),
+  ``itemsize`` is 1, 2, 4 or 8 and both rows are contiguous; the row is then written by
+  duplication rather than through the table.
 
 Elements are moved as bytes (memcpy of a constant size, which compilers turn into one load and
 one store), so the copy is bit-exact for every dtype, NaN payloads included.
@@ -23,15 +27,25 @@ from cython.parallel cimport prange
 from libc.stdint cimport int64_t, uint8_t
 from libc.string cimport memcpy
 
-from resamplex._engine._pass cimport PassDesc
+from cpython.pycapsule cimport PyCapsule_New
+
+from resamplex._engine._pass cimport KernelTable, PassDesc
+
+
+cdef extern from "_simd.h" nogil:
+    void rx_repeat(const char* s, char* d, Py_ssize_t n, Py_ssize_t f, Py_ssize_t itemsize)
 
 
 cdef inline void _gather_row(const char* s, char* d, Py_ssize_t n, const int64_t* off,
-                             int64_t ss, int64_t ds, Py_ssize_t itemsize) noexcept nogil:
-    # One output row. With a table (off != NULL) element o reads s + off[o], else s + o * ss.
+                             int64_t ss, int64_t ds, Py_ssize_t itemsize,
+                             Py_ssize_t rep) noexcept nogil:
+    # One output row. With a table (off != NULL) element o reads s + off[o], else s + o * ss;
+    # rep > 1: the row repeats each element of a contiguous input row rep times.
     # The branch on itemsize is taken once per row; each loop below is branch-free.
     cdef Py_ssize_t o
-    if off == NULL:
+    if rep > 1:
+        rx_repeat(s, d, n // rep, rep, itemsize)
+    elif off == NULL:
         if ss == itemsize and ds == itemsize:
             memcpy(d, s, n * itemsize)
         else:
@@ -60,7 +74,8 @@ cdef inline void _gather_row(const char* s, char* d, Py_ssize_t n, const int64_t
 cdef inline void _gather_rows(const char* src, char* dst, Py_ssize_t r0, Py_ssize_t r1,
                               int ndim, const int64_t* shape, const int64_t* sstr,
                               const int64_t* dstr, const int64_t* offsets,
-                              const int64_t* starts, Py_ssize_t itemsize) noexcept nogil:
+                              const int64_t* starts, Py_ssize_t itemsize,
+                              Py_ssize_t rep) noexcept nogil:
     # Rows [r0, r1) of the output (all axes but the last, in C order). A row that reads the
     # same input row as the one before it (upsampling an outer axis) is a copy of the output
     # row just written, when rows are contiguous: one memcpy instead of a gather.
@@ -88,7 +103,7 @@ cdef inline void _gather_rows(const char* src, char* dst, Py_ssize_t r0, Py_ssiz
         if contiguous and r > r0 and so == prev_so:
             memcpy(dst + do, dst + prev_do, n * itemsize)
         else:
-            _gather_row(src + so, dst + do, n, last, sstr[ndim - 1], ds, itemsize)
+            _gather_row(src + so, dst + do, n, last, sstr[ndim - 1], ds, itemsize, rep)
         prev_so = so
         prev_do = do
 
@@ -108,10 +123,24 @@ cdef void gather_run(const PassDesc* p, const char* src, char* dst, void* bufs,
     for d in range(ndim - 1):
         rows *= p.shape[d]
     if nthreads == 1:
-        _gather_rows(src, dst, 0, rows, ndim, p.shape, p.sstr, p.dstr, off, p.idx2, p.itemsize)
+        _gather_rows(src, dst, 0, rows, ndim, p.shape, p.sstr, p.dstr, off, p.idx2, p.itemsize,
+                     p.k)
         return
     nchunks = min(rows, 4 * nthreads)
     per = (rows + nchunks - 1) // nchunks
     for c in prange(nchunks, num_threads=nthreads, schedule="static"):
         _gather_rows(src, dst, c * per, min(rows, (c + 1) * per), ndim, p.shape, p.sstr, p.dstr,
-                     off, p.idx2, p.itemsize)
+                     off, p.idx2, p.itemsize, p.k)
+
+
+# ---- the kernel table of this module (the executor picks one per instruction-set level) ----
+
+cdef KernelTable _table
+_table.gather = gather_run
+
+
+def kernel_table():
+    """This module's entry points (the kernel contract, ``_pass.pxd``) as a PyCapsule named
+    ``resamplex.kernels`` holding a ``KernelTable``; the executor (``_exec.pyx``) reads it."""
+    return PyCapsule_New(<void*>&_table, b"resamplex.kernels", NULL)
+

@@ -44,7 +44,7 @@ cdef struct PassDesc:
     int dst
     int ndim          # 1 <= ndim <= 64
     int axis          # the resampled axis in this pass's (coalesced) iteration order
-    int loop          # loop shape (see _taps.pyx / _fixed.pyx)
+    int loop          # loop shape (see _taps.pyx / _fixed.pyx; fused: SHAPE_MID = pixels)
     int src_kind      # _dtypes kind codes (gather: unused)
     int dst_kind
     int rounding      # _dtypes rounding code
@@ -52,7 +52,7 @@ cdef struct PassDesc:
     int shift         # fixed point: the final right shift
     Py_ssize_t itemsize   # gather: bytes per element
     Py_ssize_t n_in   # weighted loop 0: input row length; fused: unused
-    Py_ssize_t k      # taps per output of a dense table
+    Py_ssize_t k      # taps per output of a dense table; gather: innermost repeat factor
     Py_ssize_t n_mid  # fused: length of the row between the two passes
     Py_ssize_t buf_len    # per-thread scratch, in elements of the compute type (int32: fixed)
     Py_ssize_t units  # independent units of work (rows): more threads than this would idle

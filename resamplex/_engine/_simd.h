@@ -4,6 +4,12 @@
  * compilers get the scalar loop. Both compute, per lane, exactly the scalar expression
  * (w0 * p + w1 * q, each operation rounded to float, no contraction: the build passes
  * -ffp-contract=off), so every path gives the same bits.
+ *
+ * The kernel modules are compiled once per instruction-set level (setup.py LEVELS); at the
+ * AVX2 level (-mavx2 -mf16c, and at the AVX-512 level, which includes them) the helpers below
+ * take their 8-lane AVX2 / F16C forms. Each form computes the same values as the SSE2 and
+ * scalar ones: the same operations per lane, or (F16C) a conversion that rounds the same way,
+ * with the lanes where it would not (NaN payloads) sent through the scalar rule.
  */
 #ifndef RESAMPLEX_SIMD_H
 #define RESAMPLEX_SIMD_H
@@ -16,6 +22,10 @@
 #include <emmintrin.h>
 #define RX_SSE2 1
 #endif
+#if defined(__AVX2__) && defined(__F16C__)
+#include <immintrin.h>
+#define RX_AVX2 1
+#endif
 
 /* Four interleaved rows (tmp4[4*i + b] is element i of row b), two taps per output:
  * r_b[o] = w[2o] * tmp4[4*idx[2o] + b] + w[2o+1] * tmp4[4*idx[2o+1] + b]. */
@@ -24,6 +34,32 @@ static inline void rx_dense4x2_f32(const float *tmp4, float *r0, float *r1, floa
                                    const float *w)
 {
     ptrdiff_t o = 0;
+#if defined(RX_AVX2)
+    /* Eight outputs at a time: outputs o..o+3 in the low 128-bit lane, o+4..o+7 in the high
+     * one; the same 4x4 transpose as below, within each lane. */
+    for (; o + 8 <= n; o += 8) {
+        __m256 a[4], t0, t1, t2, t3;
+        int q;
+        for (q = 0; q < 4; q++) {
+            ptrdiff_t lo = 2 * (o + q), hi = 2 * (o + q + 4);
+            __m256 p = _mm256_set_m128(_mm_loadu_ps(tmp4 + 4 * idx[hi]),
+                                       _mm_loadu_ps(tmp4 + 4 * idx[lo]));
+            __m256 r = _mm256_set_m128(_mm_loadu_ps(tmp4 + 4 * idx[hi + 1]),
+                                       _mm_loadu_ps(tmp4 + 4 * idx[lo + 1]));
+            __m256 wa = _mm256_set_m128(_mm_set1_ps(w[hi]), _mm_set1_ps(w[lo]));
+            __m256 wb = _mm256_set_m128(_mm_set1_ps(w[hi + 1]), _mm_set1_ps(w[lo + 1]));
+            a[q] = _mm256_add_ps(_mm256_mul_ps(wa, p), _mm256_mul_ps(wb, r));
+        }
+        t0 = _mm256_unpacklo_ps(a[0], a[1]);
+        t1 = _mm256_unpackhi_ps(a[0], a[1]);
+        t2 = _mm256_unpacklo_ps(a[2], a[3]);
+        t3 = _mm256_unpackhi_ps(a[2], a[3]);
+        _mm256_storeu_ps(r0 + o, _mm256_shuffle_ps(t0, t2, 0x44));
+        _mm256_storeu_ps(r1 + o, _mm256_shuffle_ps(t0, t2, 0xEE));
+        _mm256_storeu_ps(r2 + o, _mm256_shuffle_ps(t1, t3, 0x44));
+        _mm256_storeu_ps(r3 + o, _mm256_shuffle_ps(t1, t3, 0xEE));
+    }
+#endif
 #if defined(RX_SSE2)
     /* Four outputs of the four rows at a time: a 4x4 transpose turns lanes-by-row into
      * lanes-by-output, so each row gets one vector store. */
@@ -85,6 +121,29 @@ static inline void rx_store8_f32(const float *buf, void *dst, ptrdiff_t n, float
 {
     ptrdiff_t j = 0;
     unsigned char *d = (unsigned char *)dst;
+#if defined(RX_AVX2)
+    {
+        /* 32 at a time, as the SSE2 loop below; the packs work within 128-bit lanes, so a
+         * final permutation puts the 4-byte groups back in order. */
+        const __m256 vlo = _mm256_set1_ps(lo), vhi = _mm256_set1_ps(hi);
+        const __m256 magic = _mm256_set1_ps(12582912.0f);
+        const __m256i bias = _mm256_set1_epi32(0x4B400000);
+        const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+        for (; j + 32 <= n; j += 32) {
+            __m256i r[4], a, b, c;
+            int q;
+            for (q = 0; q < 4; q++) {
+                __m256 v = _mm256_loadu_ps(buf + j + 8 * q);
+                v = _mm256_add_ps(_mm256_min_ps(_mm256_max_ps(v, vlo), vhi), magic);
+                r[q] = _mm256_sub_epi32(_mm256_castps_si256(v), bias);
+            }
+            a = _mm256_packs_epi32(r[0], r[1]);
+            b = _mm256_packs_epi32(r[2], r[3]);
+            c = lo < 0.0f ? _mm256_packs_epi16(a, b) : _mm256_packus_epi16(a, b);
+            _mm256_storeu_si256((__m256i *)(d + j), _mm256_permutevar8x32_epi32(c, order));
+        }
+    }
+#endif
 #if defined(RX_SSE2)
     /* 16 at a time: max/min (MAXPS returns its second operand for NaN: -> lo), the magic add,
      * then two saturating packs (values are already in range, so they only narrow). */
@@ -204,6 +263,24 @@ static inline __m128i rx_f32_to_f16x4(__m128 f)
 static inline void rx_store_f16(const float *buf, uint16_t *d, ptrdiff_t n)
 {
     ptrdiff_t j = 0;
+#if defined(RX_AVX2)
+    /* F16C rounds to nearest-even with subnormals and overflow as the rule above; it would
+     * quiet a signalling NaN, so a group of eight holding a NaN takes the scalar rule. */
+    for (; j + 8 <= n; j += 8) {
+        __m256 v = _mm256_loadu_ps(buf + j);
+        if (_mm256_movemask_ps(_mm256_cmp_ps(v, v, _CMP_UNORD_Q))) {
+            int q;
+            for (q = 0; q < 8; q++) {
+                uint32_t x;
+                memcpy(&x, buf + j + q, 4);
+                d[j + q] = rx_f32_to_f16_scalar(x);
+            }
+        } else {
+            _mm_storeu_si128((__m128i *)(d + j),
+                             _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
+        }
+    }
+#endif
 #if defined(RX_SSE2)
     for (; j + 8 <= n; j += 8) {
         __m128i a = rx_f32_to_f16x4(_mm_loadu_ps(buf + j));
@@ -248,10 +325,44 @@ static inline void rx_store_f16(const float *buf, uint16_t *d, ptrdiff_t n)
     }
 }
 
+static inline float rx_f16_to_f32_scalar(uint32_t h)
+{
+    uint32_t o = (h & 0x7FFFu) << 13, e = o & 0x0F800000u;
+    float f;
+    o += 0x38000000u;
+    if (e == 0x0F800000u) {
+        o += 0x38000000u;
+    } else if (e == 0u) {
+        o += 0x00800000u;
+        memcpy(&f, &o, 4);
+        f -= 6.103515625e-05f;
+        memcpy(&o, &f, 4);
+    }
+    o |= (h & 0x8000u) << 16;
+    memcpy(&f, &o, 4);
+    return f;
+}
+
 static inline void rx_load_f16(const uint16_t *s, float *out, ptrdiff_t n)
 {
     ptrdiff_t j = 0;
-#if defined(__GNUC__) || defined(__clang__)
+#if defined(RX_AVX2)
+    /* F16C is exact for every finite value and infinity; it would quiet a signalling NaN,
+     * so a group of eight holding an exponent of all ones takes the scalar rule. */
+    {
+        const __m128i expmask = _mm_set1_epi16(0x7C00);
+        for (; j + 8 <= n; j += 8) {
+            __m128i h = _mm_loadu_si128((const __m128i *)(s + j));
+            if (_mm_movemask_epi8(_mm_cmpeq_epi16(_mm_and_si128(h, expmask), expmask))) {
+                int q;
+                for (q = 0; q < 8; q++)
+                    out[j + q] = rx_f16_to_f32_scalar(s[j + q]);
+            } else {
+                _mm256_storeu_ps(out + j, _mm256_cvtph_ps(h));
+            }
+        }
+    }
+#elif defined(__GNUC__) || defined(__clang__)
     typedef unsigned int v4u __attribute__((vector_size(16)));
     typedef int v4i __attribute__((vector_size(16)));
     typedef float v4f __attribute__((vector_size(16)));
@@ -273,27 +384,35 @@ static inline void rx_load_f16(const uint16_t *s, float *out, ptrdiff_t n)
         memcpy(out + j, &o, 16);
     }
 #endif
-    for (; j < n; j++) {
-        uint32_t h = s[j], o = (h & 0x7FFFu) << 13, e = o & 0x0F800000u;
-        float f;
-        o += 0x38000000u;
-        if (e == 0x0F800000u) {
-            o += 0x38000000u;
-        } else if (e == 0u) {
-            o += 0x00800000u;
-            memcpy(&f, &o, 4);
-            f -= 6.103515625e-05f;
-            memcpy(&o, &f, 4);
-        }
-        o |= (h & 0x8000u) << 16;
-        memcpy(out + j, &o, 4);
-    }
+    for (; j < n; j++)
+        out[j] = rx_f16_to_f32_scalar(s[j]);
 }
 
 /* float32 -> bfloat16, round to nearest-even; NaN keeps sign and top payload, made quiet. */
 static inline void rx_store_bf16(const float *buf, uint16_t *d, ptrdiff_t n)
 {
     ptrdiff_t j = 0;
+#if defined(RX_AVX2)
+    for (; j + 16 <= n; j += 16) {
+        __m256i r[2];
+        int q;
+        for (q = 0; q < 2; q++) {
+            __m256i u = _mm256_castps_si256(_mm256_loadu_ps(buf + j + 8 * q));
+            __m256i ax = _mm256_and_si256(u, _mm256_set1_epi32(0x7FFFFFFF));
+            __m256i odd = _mm256_and_si256(_mm256_srli_epi32(u, 16), _mm256_set1_epi32(1));
+            __m256i rounded = _mm256_srli_epi32(
+                _mm256_add_epi32(_mm256_add_epi32(u, _mm256_set1_epi32(0x7FFF)), odd), 16);
+            __m256i nanv = _mm256_or_si256(_mm256_srli_epi32(u, 16), _mm256_set1_epi32(0x0040));
+            /* ax <= 0x7FFFFFFF: the signed compare is the unsigned one */
+            __m256i isnan = _mm256_cmpgt_epi32(ax, _mm256_set1_epi32(0x7F800000));
+            r[q] = _mm256_blendv_epi8(rounded, nanv, isnan);
+        }
+        /* every lane is in [0, 0xFFFF]: the saturating pack only narrows; then undo the
+         * per-128-bit-lane interleave */
+        _mm256_storeu_si256((__m256i *)(d + j),
+                            _mm256_permute4x64_epi64(_mm256_packus_epi32(r[0], r[1]), 0xD8));
+    }
+#endif
 #if defined(RX_SSE2)
     for (; j + 8 <= n; j += 8) {
         __m128i r[2];
@@ -317,6 +436,68 @@ static inline void rx_store_bf16(const float *buf, uint16_t *d, ptrdiff_t n)
             d[j] = (uint16_t)((u >> 16) | 0x0040u);
         else
             d[j] = (uint16_t)((u + 0x7FFFu + ((u >> 16) & 1u)) >> 16);
+    }
+}
+
+/* Repeat each of n elements (itemsize 1, 2, 4 or 8 bytes) f times, contiguous rows: integer-
+ * factor nearest upsampling of the innermost axis, by duplication instead of a gather through
+ * a table of offsets. Bytes move unchanged (NaN payloads included). */
+static inline void rx_repeat(const char *s, char *d, ptrdiff_t n, ptrdiff_t f, ptrdiff_t itemsize)
+{
+    ptrdiff_t i = 0, r;
+    if (f == 2) {
+#if defined(RX_AVX2)
+        /* 32 bytes in, 64 out: the unpacks work within 128-bit lanes, the permutes restore
+         * the order. */
+        for (; i * itemsize + 32 <= n * itemsize; i += 32 / itemsize) {
+            __m256i v = _mm256_loadu_si256((const __m256i *)(s + i * itemsize)), lo, hi;
+            switch (itemsize) {
+            case 1: lo = _mm256_unpacklo_epi8(v, v); hi = _mm256_unpackhi_epi8(v, v); break;
+            case 2: lo = _mm256_unpacklo_epi16(v, v); hi = _mm256_unpackhi_epi16(v, v); break;
+            case 4: lo = _mm256_unpacklo_epi32(v, v); hi = _mm256_unpackhi_epi32(v, v); break;
+            default: lo = _mm256_unpacklo_epi64(v, v); hi = _mm256_unpackhi_epi64(v, v); break;
+            }
+            _mm256_storeu_si256((__m256i *)(d + 2 * i * itemsize),
+                                _mm256_permute2x128_si256(lo, hi, 0x20));
+            _mm256_storeu_si256((__m256i *)(d + 2 * i * itemsize + 32),
+                                _mm256_permute2x128_si256(lo, hi, 0x31));
+        }
+#endif
+#if defined(RX_SSE2)
+        for (; i * itemsize + 16 <= n * itemsize; i += 16 / itemsize) {
+            __m128i v = _mm_loadu_si128((const __m128i *)(s + i * itemsize)), lo, hi;
+            switch (itemsize) {
+            case 1: lo = _mm_unpacklo_epi8(v, v); hi = _mm_unpackhi_epi8(v, v); break;
+            case 2: lo = _mm_unpacklo_epi16(v, v); hi = _mm_unpackhi_epi16(v, v); break;
+            case 4: lo = _mm_unpacklo_epi32(v, v); hi = _mm_unpackhi_epi32(v, v); break;
+            default: lo = _mm_unpacklo_epi64(v, v); hi = _mm_unpackhi_epi64(v, v); break;
+            }
+            _mm_storeu_si128((__m128i *)(d + 2 * i * itemsize), lo);
+            _mm_storeu_si128((__m128i *)(d + 2 * i * itemsize + 16), hi);
+        }
+#endif
+    }
+    switch (itemsize) {   /* the rest, and other factors: constant-size copies */
+    case 1:
+        for (; i < n; i++)
+            for (r = 0; r < f; r++)
+                d[i * f + r] = s[i];
+        break;
+    case 2:
+        for (; i < n; i++)
+            for (r = 0; r < f; r++)
+                memcpy(d + (i * f + r) * 2, s + i * 2, 2);
+        break;
+    case 4:
+        for (; i < n; i++)
+            for (r = 0; r < f; r++)
+                memcpy(d + (i * f + r) * 4, s + i * 4, 4);
+        break;
+    default:
+        for (; i < n; i++)
+            for (r = 0; r < f; r++)
+                memcpy(d + (i * f + r) * 8, s + i * 8, 8);
+        break;
     }
 }
 

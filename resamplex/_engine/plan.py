@@ -409,8 +409,22 @@ class Plan:
         spec = dict(op=OP_GATHER, itemsize=itemsize, shape=shape,
                     sstr=[xs[a] for a in perm], dstr=[os_[a] for a in perm],
                     off=np.concatenate(offsets) if offsets else np.empty(0, np.int64),
-                    idx2=starts, units=math.prod(shape[:-1]))
+                    idx2=starts, units=math.prod(shape[:-1]),
+                    k=self._repeat_factor(perm[-1], itemsize, xs, os_))
         return Program([spec], [], float(math.prod(shape)))
+
+    def _repeat_factor(self, a: int, itemsize: int, xs: Sequence[int],
+                       os_: Sequence[int]) -> int:
+        """``f`` if nearest along the innermost axis ``a`` repeats each input element ``f``
+        times over contiguous rows (output ``i`` reads ``i // f``): the gather then writes the
+        row by duplication. 1 otherwise."""
+        t = self.tables[a]
+        if t is None or itemsize not in (1, 2, 4, 8) or xs[a] != itemsize \
+                or os_[a] != itemsize or t.n_out <= t.n_in or t.n_out % t.n_in:
+            return 1
+        f = t.n_out // t.n_in
+        rows = t.idx.reshape(t.n_in, f)     # one table entry per output for a gather
+        return f if bool((rows == np.arange(t.n_in)[:, None]).all()) else 1
 
     def _compile_fixed(self, xs: Sequence[int], os_: Sequence[int]) -> Program:
         """uint8 passes in fixed point, each rounding to uint8, in ``self.order``."""
@@ -462,6 +476,7 @@ class Plan:
         inner = self.tables[perm[-1]]
         fuse = (len(order) >= 2 and order[-1] == perm[-1]
                 and inner.n_in + inner.n_out <= MAX_ROW)
+        pixels = not fuse and self._pixel_sweep(order, perm, xs, os_)
         shape = list(self.in_shape)
         src, src_strides = -1, list(xs)
         passes: list[dict[str, Any]] = []
@@ -469,13 +484,19 @@ class Plan:
         work = 0.0
         for i, a in enumerate(order):
             table = self.tables[a]
-            last = i == len(order) - 1 or (fuse and i == len(order) - 2)
+            last = i == len(order) - 1 or ((fuse or pixels) and i == len(order) - 2)
             common = dict(src=src, src_kind=info.kind if i == 0 else ckind,
                           dst_kind=info.kind if last else ckind, rounding=rcode,
                           compute=cflag)
             if fuse and i == len(order) - 2:
                 spec, pass_work = self._fused_spec(shape, perm, a, order[-1], src_strides,
                                                    os_, common)
+                passes.append(spec)
+                work += pass_work
+                break
+            if pixels and i == len(order) - 2:
+                spec, pass_work = self._pixels_spec(shape, perm, a, order[-1], src_strides,
+                                                    os_, common)
                 passes.append(spec)
                 work += pass_work
                 break
@@ -535,6 +556,44 @@ class Plan:
             buf_len=(5 * n_mid + 4 + 4 * t2.n_out if pos == len(perm) - 2
                      else n_mid + 1 + t2.n_out),
             units=size // t2.n_out)
+        return spec, size * (t1.mean_taps + t2.mean_taps)
+
+    def _pixel_sweep(self, order: Sequence[int], perm: Sequence[int], xs: Sequence[int],
+                     os_: Sequence[int]) -> bool:
+        """Channels-last with many channels: whether the last two passes can share one sweep
+        over whole pixel vectors. The innermost axis (channels) is copied, the axis before it
+        (pixels) is the last pass, and both arrays of that sweep are contiguous over the two:
+        its input is the program's input when there are two passes, else a contiguous
+        scratch array."""
+        if len(order) < 2 or len(perm) < 2 or order[-1] != perm[-2]:
+            return False
+        w_ax, c_ax = perm[-2], perm[-1]
+        c = self.in_shape[c_ax]
+        table = self.tables[w_ax]
+        if self.tables[c_ax] is not None or c < 2 \
+                or (table.n_in + 1 + table.n_out) * c > MAX_ROW:
+            return False
+        return os_[w_ax] == c * os_[c_ax] and (len(order) > 2 or xs[w_ax] == c * xs[c_ax])
+
+    def _pixels_spec(self, shape: list[int], perm: list[int], a: int, inner: int,
+                     src_strides: Sequence[int], os_: Sequence[int],
+                     common: dict[str, Any]) -> tuple[dict[str, Any], float]:
+        """The last two passes (outer axis ``a``, then the pixel axis ``inner`` before the
+        copied channel axis) in one sweep: the fused pass in its ``SHAPE_MID`` form."""
+        t1, t2 = self.tables[a], self.tables[inner]
+        c = shape[perm[-1]]
+        n_mid = shape[inner]
+        shape = list(shape)
+        shape[a], shape[inner] = t1.n_out, t2.n_out
+        idx2, w2 = t2.dense
+        out_shape = [shape[p] for p in perm]
+        size = math.prod(out_shape)
+        spec = dict(
+            common, op=OP_FUSED, loop=SHAPE_MID, dst=-2, shape=out_shape,
+            sstr=[src_strides[p] for p in perm], dstr=[os_[p] for p in perm],
+            axis=perm.index(a), n_mid=n_mid, ptr=t1.ptr, off=t1.idx * src_strides[a], w=t1.w,
+            k=idx2.shape[1], idx2=idx2.reshape(-1), w2=w2.reshape(-1),
+            buf_len=(n_mid + 1 + t2.n_out) * c, units=size // (t2.n_out * c))
         return spec, size * (t1.mean_taps + t2.mean_taps)
 
     # --------------------------------------------------------------- pass order and layout

@@ -1,7 +1,0 @@
-# Entry points of _taps.pyx for the executor (the kernel contract is _pass.pxd).
-from resamplex._engine._pass cimport PassDesc
-
-cdef void weighted_run(const PassDesc* p, const char* src, char* dst, void* bufs,
-                       int nthreads) noexcept nogil
-cdef void fused_run(const PassDesc* p, const char* src, char* dst, void* bufs,
-                    int nthreads) noexcept nogil

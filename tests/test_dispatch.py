@@ -1,0 +1,191 @@
+"""Runtime CPU dispatch: every instruction-set level gives the baseline's bits (SPEC §3).
+
+The kernel modules are built once per level (setup.py ``LEVELS``) and the executor runs one
+level's entry points (``_exec.set_cpu_level``). The arithmetic is the same at every level, so
+the results must be the same bytes: each level the machine has is compared with the baseline
+over many modes, dtypes, layouts, loop shapes and thread counts, with NaN, infinities and
+signed zeros in the float inputs. The values themselves are checked against the float64
+reference (tests/reference.py) at the best level by the rest of the suite, and here for the
+channels-last sweep over whole pixel vectors.
+"""
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import reference as ref
+import resamplex as rx
+from resamplex._engine import _exec
+
+ml_dtypes = pytest.importorskip("ml_dtypes")
+
+LEVELS = _exec.cpu_levels()
+WIDE = LEVELS[1:]          # the levels compared with the baseline on this machine
+
+
+@pytest.fixture
+def at_level():
+    """``at_level(name)`` switches the kernels; the level in force before comes back after."""
+    before = _exec.cpu_level()
+    yield _exec.set_cpu_level
+    _exec.set_cpu_level(before)
+
+
+def _bytes(a):
+    return np.ascontiguousarray(a).reshape(-1).view(np.uint8)
+
+
+def _assert_same_bytes(got, want, what):
+    assert got.shape == want.shape and got.dtype == want.dtype, what
+    bad = _bytes(got) != _bytes(want)
+    if bad.any():
+        raise AssertionError(f"{what}: {int(bad.sum())} differing bytes of {bad.size}")
+
+
+def _data(rng, shape, dtype):
+    x = ref.random_array(rng, shape, dtype)
+    if np.dtype(dtype).kind == "f" or np.dtype(dtype) == np.dtype(ml_dtypes.bfloat16):
+        flat = x.reshape(-1)
+        specials = np.array([np.nan, np.inf, -np.inf, -0.0, 0.0], np.float32).astype(dtype)
+        picks = rng.choice(flat.size, size=min(flat.size, 7), replace=False)
+        flat[picks[:5]] = specials[: len(picks[:5])]
+    return x
+
+
+def _layouts(x):
+    """The same values in several memory layouts (each a different loop shape)."""
+    yield "C", x
+    yield "F", np.asfortranarray(x)
+    yield "channels-last", np.ascontiguousarray(np.moveaxis(x, 1, -1)).transpose(
+        0, x.ndim - 1, *range(1, x.ndim - 1))
+    yield "strided", np.repeat(x, 2, axis=-1)[..., ::2]
+
+
+DTYPES = ["float64", "float32", "float16", "bfloat16", "int8", "uint8", "int16", "uint16"]
+CASES = [  # (input shape (N, C, H, W), output (H, W), mode, antialias)
+    ((2, 3, 13, 11), (29, 23), "linear", False),
+    ((1, 5, 40, 37), (17, 15), "linear", True),
+    ((2, 2, 21, 19), (8, 45), "cubic", False),
+    ((1, 3, 30, 33), (10, 11), "area", False),
+    ((2, 3, 9, 10), (9, 31), "nearest", False),
+    ((1, 64, 7, 9), (15, 18), "linear", False),    # channels-last: the pixel-vector sweep
+    ((1, 20, 12, 8), (5, 17), "cubic", True),
+]
+
+
+def _dtype(name):
+    return np.dtype(ml_dtypes.bfloat16) if name == "bfloat16" else np.dtype(name)
+
+
+def test_levels_reported():
+    assert LEVELS[0] == "baseline"
+    assert _exec.cpu_level() in LEVELS
+    assert set(LEVELS) <= set(_exec.LEVELS)
+    cfg = rx.show_config(print_=False)
+    assert cfg["cpu_level"] == _exec.cpu_level() and cfg["cpu_levels"] == LEVELS
+    # the best level the CPU reports is the default unless the environment caps it
+    if not os.environ.get("RESAMPLEX_CPU_LEVEL"):
+        assert _exec.cpu_level() == LEVELS[-1]
+
+
+def test_set_level_refuses_unknown(at_level):
+    with pytest.raises(ValueError, match="not available"):
+        at_level("sse9")
+    for level in LEVELS:
+        at_level(level)
+        assert _exec.cpu_level() == level
+
+
+@pytest.mark.parametrize("cap, expect", [("baseline", "baseline"), ("BASELINE", "baseline"),
+                                         ("avx512", None), ("bogus", None)])
+def test_environment_caps_level(cap, expect):
+    code = ("import warnings; warnings.simplefilter('ignore');"
+            "from resamplex._engine import _exec; print(_exec.cpu_level())")
+    env = dict(os.environ, RESAMPLEX_CPU_LEVEL=cap)
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         check=True, cwd=os.path.dirname(os.path.dirname(__file__)))
+    # a cap at or above the best level, or an unknown one, leaves the best level
+    assert out.stdout.strip() == (expect or LEVELS[-1])
+
+
+@pytest.mark.skipif(not WIDE, reason="this machine runs the baseline level only")
+@pytest.mark.parametrize("level", WIDE)
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("case", range(len(CASES)))
+def test_level_matches_baseline(at_level, level, dtype, case):
+    shape, size, mode, antialias = CASES[case]
+    rng = np.random.default_rng(case * 100 + DTYPES.index(dtype))
+    x = _data(rng, shape, _dtype(dtype))
+    roundings = ["half_even", "half_away_from_zero", "toward_zero"] \
+        if np.dtype(_dtype(dtype)).kind in "iu" else ["half_even"]
+    for name, xl in _layouts(x):
+        for rounding in roundings:
+            for threads in (1, 2):
+                got = {}
+                for lv in ("baseline", level):
+                    at_level(lv)
+                    got[lv] = rx.resize(xl, size, axes=(2, 3), mode=mode, antialias=antialias,
+                                        rounding=rounding, threads=threads)
+                _assert_same_bytes(got[level], got["baseline"],
+                                   f"{level} vs baseline: {dtype} {name} {mode} {rounding} "
+                                   f"threads={threads}")
+
+
+@pytest.mark.skipif(not WIDE, reason="this machine runs the baseline level only")
+@pytest.mark.parametrize("level", WIDE)
+def test_level_matches_baseline_long_rows_and_volumes(at_level, level):
+    # The long-row loop shapes (rows loaded in blocks, taps read in place), 1-d and 3-d.
+    rng = np.random.default_rng(7)
+    cases = [
+        (rng.standard_normal(70001).astype(np.float32), (150011,), (0,)),
+        (rng.standard_normal((3, 9000)).astype(np.float16), (2, 4501), (0, 1)),
+        (rng.standard_normal((1, 1, 9, 10, 11)).astype(np.float32), (17, 5, 23), (2, 3, 4)),
+        (rng.integers(0, 256, (37, 53, 3), dtype=np.uint8), (80, 41), (0, 1)),
+        (rng.integers(0, 256, (37, 53, 4), dtype=np.uint8), (18, 100), (0, 1)),
+    ]
+    for x, size, axes in cases:
+        got = {}
+        for lv in ("baseline", level):
+            at_level(lv)
+            got[lv] = rx.resize(x, size, axes=axes)
+        _assert_same_bytes(got[level], got["baseline"], f"{level}: {x.dtype} {x.shape}")
+
+
+@pytest.mark.skipif(not WIDE, reason="this machine runs the baseline level only")
+@pytest.mark.parametrize("level", WIDE)
+def test_level_matches_baseline_adjoint_and_fixed_point(at_level, level):
+    # The adjoint (transposed tables) and the uint8 fixed-point passes of the torch front door.
+    from resamplex.compat import torch as rt
+
+    rng = np.random.default_rng(3)
+    g = rng.standard_normal((2, 3, 19, 23)).astype(np.float32)
+    img = rng.integers(0, 256, (1, 3, 31, 29), dtype=np.uint8)
+    got = {}
+    for lv in ("baseline", level):
+        at_level(lv)
+        got[lv] = (rx.resize_adjoint(g, (2, 3, 7, 11), (19, 23), axes=(2, 3), mode="cubic"),
+                   rt.interpolate(img, size=(13, 57), mode="bilinear", align_corners=False),
+                   rt.interpolate(img, size=(62, 8), mode="bicubic", align_corners=False))
+    for a, b in zip(got[level], got["baseline"]):
+        _assert_same_bytes(a, b, f"{level}: adjoint / fixed point")
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16", "uint8"])
+@pytest.mark.parametrize("channels", [17, 64])
+def test_pixel_sweep_against_reference(at_level, level, dtype, channels):
+    # Channels-last with many channels runs the last two passes as one sweep over whole pixel
+    # vectors; check its values against the float64 reference, at every level.
+    at_level(level)
+    rng = np.random.default_rng(channels)
+    x = ref.random_array(rng, (2, 11, 13, channels), _dtype(dtype))
+    x_nchw = x.transpose(0, 3, 1, 2)
+    got = rx.resize(x_nchw, (23, 9), axes=(2, 3))
+    assert got.strides[1] == got.itemsize                 # laid out channels-last, like x
+    want = ref.reference_resize(x_nchw, (23, 9), axes=(2, 3))
+    xmax = float(np.max(np.abs(np.asarray(x, np.float64))))
+    ref.assert_matches(got, want, _dtype(dtype), "linear", xmax=xmax,
+                       err_msg=f"level {level}")
