@@ -34,18 +34,6 @@ PROG = "resamplex"
 DEMO_DEFAULT_OUTPUT = "resamplex-demo.png"
 DEMO_INSTALL_HINT = 'pip install pillow  (or the demo extra: pip install "resamplex[demo]")'
 
-# What the library may implement. `info` and `demo` ask the library which of these work in this
-# build (by running them on a tiny array), so a mode that lands later shows up by itself.
-_MODES = ("nearest", "linear", "cubic", "area")
-_TRANSFORMS = (
-    "half_pixel",
-    "pytorch_half_pixel",
-    "half_pixel_symmetric",
-    "align_corners",
-    "asymmetric",
-    "tf_half_pixel_for_nn",
-)
-_NEAREST_MODES = ("round_prefer_ceil", "round_prefer_floor", "floor", "ceil")
 _DTYPES = (
     "float64", "float32", "float16", "bfloat16",
     "int8", "uint8", "int16", "uint16",
@@ -88,17 +76,11 @@ def _optional_module(name: str):
 
 
 def _library_names() -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
-    """Modes, transforms and nearest modes, from the library where it publishes them."""
-    modes, transforms, nearest = list(_MODES), _TRANSFORMS, _NEAREST_MODES
-    tables, _ = _optional_module("_tables")
-    if tables is not None:
-        transforms = tuple(getattr(tables, "TRANSFORMS", transforms))
-        nearest = tuple(getattr(tables, "NEAREST_MODES", nearest))
-    for name in ("_resize", "_tables"):
-        module, _ = _optional_module(name)
-        for attr in ("MODES", "PLANNED_MODES"):
-            modes += [m for m in getattr(module, attr, ()) if m not in modes]
-    return tuple(modes), transforms, nearest
+    """The core's modes, coordinate transforms and nearest modes."""
+    from ._resize import MODES
+    from ._tables import NEAREST_MODES, TRANSFORMS
+
+    return tuple(MODES), tuple(TRANSFORMS), tuple(NEAREST_MODES)
 
 
 def _dtype_by_name(name: str) -> np.dtype | None:
@@ -113,12 +95,9 @@ def _dtype_by_name(name: str) -> np.dtype | None:
 
 def _show_config() -> tuple[dict[str, Any], str]:
     """``rx.show_config()`` as (dict, printed text); it prints, so capture what it prints."""
-    fn = getattr(rx, "show_config", None)
-    if fn is None:
-        return {}, ""
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf):
-        result = fn()
+        result = rx.show_config()
     return (dict(result) if isinstance(result, dict) else {}), buf.getvalue()
 
 
@@ -211,7 +190,7 @@ def cmd_info(args: argparse.Namespace) -> int:
     config, printed = _show_config()
     modes, transforms, nearest_modes = _library_names()
     out = []
-    out.append(f"resamplex {getattr(rx, '__version__', 'unknown')}")
+    out.append(f"resamplex {rx.__version__}")
     out.append(f"  package     {Path(rx.__file__).parent}")
     out.append(f"  python      {sys.version.split()[0]}, numpy {np.__version__}")
 
@@ -227,8 +206,7 @@ def cmd_info(args: argparse.Namespace) -> int:
         out.append("  (show_config() reported nothing)")
 
     out.append("\nthreads")
-    get_threads = getattr(rx, "get_num_threads", None)
-    out.append(f"  default     {get_threads() if get_threads else 'unknown'}")
+    out.append(f"  default     {rx.get_num_threads()}")
     out.append(f"  cpus        {os.cpu_count()}")
     out.append(f"  OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', '(unset)')}")
 

@@ -301,18 +301,24 @@ class Plan:
             np.copyto(result, dst)
         return result
 
-    def _call_passes(self, x: Any, out: np.ndarray | None,
-                     threads: int | None) -> np.ndarray:
-        """Run a plan of exact passes (front doors): ``_pipeline.run``, pass by pass."""
+    def _checked_call(self, x: Any, out: np.ndarray | None, threads: int | None,
+                      like_input: bool) -> tuple[np.ndarray, int | None, np.ndarray]:
+        """The checked input, thread count and result array (``out``, or a new array laid out
+        like the input if ``like_input``, else C-ordered) of a call outside the programs."""
         x = self.check_input(x)
         if threads is not None:
             threads = check_threads(threads)
         if out is not None:
             check_out(out, self.out_shape, x)
-            result = out
-        else:
-            check_allocation(math.prod(self.out_shape) * x.dtype.itemsize, "output")
-            result = np.empty(self.out_shape, x.dtype)
+            return x, threads, out
+        check_allocation(math.prod(self.out_shape) * x.dtype.itemsize, "output")
+        perm = layout_perm(x.shape, x.strides) if like_input else range(x.ndim)
+        return x, threads, empty_like_layout(self.out_shape, x.dtype, perm)
+
+    def _call_passes(self, x: Any, out: np.ndarray | None,
+                     threads: int | None) -> np.ndarray:
+        """Run a plan of exact passes (front doors): ``_pipeline.run``, pass by pass."""
+        x, threads, result = self._checked_call(x, out, threads, like_input=False)
         if result.size == 0:
             return result
         if all(t is None for t in self.tables):
@@ -327,16 +333,8 @@ class Plan:
         range of outputs at a time, and a plan of that range runs on the input window it reads
         (as chunked execution does: the whole array's pass order, so the same bits). No table
         or scratch grows with the whole axis."""
-        x = self.check_input(x)
         _dtypes.rounding_code(rounding)
-        if threads is not None:
-            threads = check_threads(threads)
-        if out is not None:
-            check_out(out, self.out_shape, x)
-            result = out
-        else:
-            check_allocation(math.prod(self.out_shape) * x.dtype.itemsize, "output")
-            result = empty_like_layout(self.out_shape, x.dtype, layout_perm(x.shape, x.strides))
+        x, threads, result = self._checked_call(x, out, threads, like_input=True)
         if result.size == 0:
             return result
         a = int(self.tiled)  # type: ignore[arg-type]  # __call__ comes here for tiled plans
