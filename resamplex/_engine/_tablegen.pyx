@@ -823,9 +823,24 @@ cdef struct Window:
     const double* buf   # the raw weights, or NULL (evaluated on demand)
 
 
+cdef inline double box_snap(const Spec* s, double i, double u, double r) noexcept nogil:
+    """The stretched box's signed distance ``(i - u) / r``, put exactly on ``+-1/2`` where it
+    is within its own rounding error of it: a sample that sits exactly on a footprint edge in
+    exact arithmetic then falls on the side the half-open rule says (as the exact tables of
+    ``tests/reference.py`` have it), whatever the rounding of ``u`` and ``r``. (The plain box
+    needs no snap: its distances ``-t``, ``1 - t`` are exact.)"""
+    cdef double d = (i - u) / r
+    cdef double tol = 16.0 * 2.220446049250313e-16 * ((fabs(u) + fabs(i)) / r + 1.0)
+    if fabs(fabs(d) - 0.5) <= tol:
+        return copysign(0.5, d)
+    return d
+
+
 cdef inline double win_raw(const Window* c, int64_t j) noexcept nogil:
     if c.buf != NULL:
         return c.buf[j]
+    if c.s.kernel == KERNEL_BOX:
+        return c.s.weight(c.s, box_snap(c.s, <double>(c.b0 + j), c.u, c.s.r))
     return c.s.weight(c.s, (<double>(c.b0 + j) - c.u) / c.s.r)
 
 
@@ -946,8 +961,9 @@ cdef int64_t row_window_folded(const Spec* s, int64_t o, Scratch* sc, int64_t* i
         return edge_row(s, u > 0, idx, w)
     reach = s.support_d * r
     lo_d = np_clip(floor_d(u - reach) + 1.0, 0.0, s.n_in_d)
-    if s.kernel == KERNEL_BOX:  # the box's window is closed on the right: W(1/2) = 1
-        hi_d = np_clip(floor_d(u + reach), -1.0, s.nin_m1_d)
+    if s.kernel == KERNEL_BOX:  # closed on the right (W(1/2) = 1), and room for box_snap
+        lo_d = np_clip(floor_d(u - reach), 0.0, s.n_in_d)
+        hi_d = np_clip(floor_d(u + reach) + 1.0, -1.0, s.nin_m1_d)
     else:
         hi_d = np_clip(ceil_d(u + reach) - 1.0, -1.0, s.nin_m1_d)
     lo = to_index(lo_d)
@@ -957,7 +973,7 @@ cdef int64_t row_window_folded(const Spec* s, int64_t o, Scratch* sc, int64_t* i
     if hi - lo + 1 > s.row_cap:  # never (row_cap bounds the window); the buffer is that long
         hi = lo + s.row_cap - 1
     for i in range(lo, hi + 1):
-        d = (<double>i - u) / r
+        d = box_snap(s, <double>i, u, r) if s.kernel == KERNEL_BOX else (<double>i - u) / r
         w[n] = s.weight(s, d)
         idx[n] = i
         inner = inner + w[n]
