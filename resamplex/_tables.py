@@ -277,6 +277,11 @@ class AxisSpec:
       :data:`EXACT_WINDOW_TAPS` per axis are folded: in-range taps plus the closed-form mass
       outside the input; past ``r = n_in 2^57`` the weights no longer change, and ``r`` is
       clamped there (issue 15: tiny scales).
+    - lanczos (``a = lanczos_a``), hamming, box: TAPS (``2 ceil(support)`` taps around
+      ``floor(u)``, lanczos and hamming divided by their sum) and, antialiased, WINDOW as cubic;
+      the box's stretched distances within rounding of ``+-1/2`` are put on it (exact ties
+      follow its half-open rule); folded windows add the outside mass as an integral with
+      Euler-Maclaurin corrections (lanczos, hamming) or a count (box).
 
     Then taps reading one index are merged (summed in tap order), zero weights dropped,
     indices ascending.
