@@ -19,9 +19,14 @@ from ._checks import (INTP_MAX, MAX_NDIM, as_array, check_allocation, check_thre
 from ._engine import _exec
 from ._engine.plan import PLANS, CallMemo, Plan, TiledAxis
 from ._errors import ResamplexError, UnsupportedError, bad_choice, bad_value
-from ._tables import NEAREST_MODES, TRANSFORMS, AxisSpec, AxisTable
+from ._tables import FILTERS, NEAREST_MODES, TRANSFORMS, AxisSpec, AxisTable
 
-MODES = ("nearest", "linear", "cubic", "area")
+MODES = ("nearest", "linear", "cubic", "lanczos", "hamming", "box", "area")
+#: The modes ``antialias=True`` widens on shrinking axes (filters with an antialias scheme).
+ANTIALIAS_MODES = tuple(m for m in MODES if FILTERS[m].antialias_scheme is not None)
+#: The most lobes ``lanczos_a`` may ask for (each output reads ``2 * lanczos_a`` inputs; far
+#: beyond any use, and small enough that no tap count overflows).
+MAX_LANCZOS_A = 1 << 20
 
 # What the public signatures accept (the validation in _core_args is the authority).
 #: ``size=``: an output length per axis in ``axes``, or one length for all of them.
@@ -159,7 +164,7 @@ def output_lengths(in_shape: tuple[int, ...], axes: tuple[int, ...],
 
 def _core_args(in_shape: Any, size: Any, scale: Any, axes: Any, mode: Any,
                coordinate_transform: Any, nearest_mode: Any, antialias: Any, cubic_a: Any,
-               exclude_outside: Any) -> tuple[Any, ...]:
+               exclude_outside: Any, lanczos_a: Any = 3) -> tuple[Any, ...]:
     """Validate the core parameters; return a hashable key for the plan cache."""
     shape = _normalize_shape(in_shape)
     if size is None and scale is None:
@@ -177,22 +182,29 @@ def _core_args(in_shape: Any, size: Any, scale: Any, axes: Any, mode: Any,
         raise bad_choice("nearest_mode", nearest_mode, NEAREST_MODES)
     if not isinstance(antialias, (bool, np.bool_)):
         raise bad_value("antialias", antialias, "True or False")
-    if antialias and mode not in ("linear", "cubic"):
-        raise ResamplexError(f"antialias: applies to modes 'linear' and 'cubic'; got mode={mode!r}")
+    if antialias and mode not in ANTIALIAS_MODES:
+        names = ", ".join(repr(m) for m in ANTIALIAS_MODES)
+        raise ResamplexError(f"antialias: applies to modes {names}; got mode={mode!r}")
     if not is_real(cubic_a) or not math.isfinite(cubic_a):
         raise bad_value("cubic_a", cubic_a, "a finite number")
+    # Checked whatever the mode (as cubic_a is), so a bad value never hides in a default.
+    if not is_int(lanczos_a) or not 1 <= lanczos_a <= MAX_LANCZOS_A:
+        raise bad_value("lanczos_a", lanczos_a, f"an integer from 1 to {MAX_LANCZOS_A}")
     if not isinstance(exclude_outside, (bool, np.bool_)):
         raise bad_value("exclude_outside", exclude_outside, "True or False")
     lengths = output_lengths(shape, axes_t, size_t, scale_t)
     scales = tuple(None if scale_t is None else float(s)  # type: ignore[arg-type]
                    for s in (scale_t or (None,) * len(axes_t)))
+    # A parameter the mode ignores is normalised out of the key (one plan, not several).
+    lanczos_key = int(lanczos_a) if mode == "lanczos" else 3
     return (shape, axes_t, lengths, scales, mode, coordinate_transform, nearest_mode,
-            float(cubic_a), bool(exclude_outside), bool(antialias))
+            float(cubic_a), bool(exclude_outside), bool(antialias), lanczos_key)
 
 
 def _check_plan_size(key: tuple[Any, ...], itemsize: int) -> None:
     """Refuse outputs (and tables) too big to allocate, before building anything."""
-    shape, axes, lengths, scales, mode, transform, nearest_mode, cubic_a, exclude, antialias = key
+    (shape, axes, lengths, scales, mode, transform, nearest_mode, cubic_a, exclude, antialias,
+     lanczos_a) = key
     out_shape = list(shape)
     for a, n in zip(axes, lengths):
         out_shape[a] = n
@@ -212,7 +224,7 @@ def _check_plan_size(key: tuple[Any, ...], itemsize: int) -> None:
         if shape[a] == 0 or n == 0:
             continue
         kw = dict(mode=mode, transform=transform, nearest_mode=nearest_mode, cubic_a=cubic_a,
-                  exclude_outside=exclude, antialias=antialias)
+                  exclude_outside=exclude, antialias=antialias, lanczos_a=lanczos_a)
         spec = AxisSpec(shape[a], n, s, **kw)
         stretched = False
         if s is not None and spec.taps_bound > 4:
@@ -239,11 +251,11 @@ def _tile_length(spec: AxisSpec) -> int:
 
 def _core_axis(n_in: int, n_out: int, scale: float | None, mode: str, transform: str,
                nearest_mode: str, cubic_a: float, exclude: bool,
-               aa: bool) -> AxisTable | TiledAxis:
+               aa: bool, lanczos_a: int = 3) -> AxisTable | TiledAxis:
     """The table of one core axis, or, for a long axis, the builder of its tiles."""
     spec = AxisSpec(n_in, n_out, scale, mode=mode, transform=transform,
                     nearest_mode=nearest_mode, cubic_a=cubic_a, exclude_outside=exclude,
-                    antialias=aa)
+                    antialias=aa, lanczos_a=lanczos_a)
     tile = _tile_length(spec)
     if tile >= n_out:
         return spec.table()
@@ -251,14 +263,14 @@ def _core_axis(n_in: int, n_out: int, scale: float | None, mode: str, transform:
 
 
 def _build_core_plan(key: tuple[Any, ...]) -> Plan:
-    shape, axes, lengths, scales, mode, transform, nearest_mode, cubic_a, exclude, aa = key
+    shape, axes, lengths, scales, mode, transform, nearest_mode, cubic_a, exclude, aa, la = key
     tables: list[AxisTable | TiledAxis | None] = [None] * len(shape)
     for a, n_out, s in zip(axes, lengths, scales):
         n_in = shape[a]
         if n_in == 0:
             continue
         tables[a] = _core_axis(n_in, n_out, s, mode, transform, nearest_mode, cubic_a, exclude,
-                               aa)
+                               aa, la)
     # At most one axis is tiled (two long axes could not fit in memory anyway): the others,
     # however long, are built whole.
     tiled = [a for a, t in enumerate(tables) if isinstance(t, TiledAxis)]
@@ -296,10 +308,10 @@ class Resampler:
                  dtype: npt.DTypeLike | None = None, mode: str = "linear",
                  coordinate_transform: str = "half_pixel",
                  nearest_mode: str = "round_prefer_ceil", antialias: bool = False,
-                 cubic_a: float = -0.75, exclude_outside: bool = False,
+                 cubic_a: float = -0.75, lanczos_a: int = 3, exclude_outside: bool = False,
                  rounding: str = "half_even"):
         key = _core_args(in_shape, size, scale, axes, mode, coordinate_transform, nearest_mode,
-                         antialias, cubic_a, exclude_outside)
+                         antialias, cubic_a, exclude_outside, lanczos_a)
         _dtypes.rounding_code(rounding)
         itemsize = 1
         if dtype is not None:
@@ -376,8 +388,9 @@ class Resampler:
 def resize(x: npt.ArrayLike, size: SizeLike | None = None, *, scale: ScaleLike | None = None,
            axes: AxesLike | None = None, mode: str = "linear", coordinate_transform: str = "half_pixel",
            nearest_mode: str = "round_prefer_ceil", antialias: bool = False,
-           cubic_a: float = -0.75, exclude_outside: bool = False, rounding: str = "half_even",
-           out: np.ndarray | None = None, threads: int | None = None) -> np.ndarray:
+           cubic_a: float = -0.75, lanczos_a: int = 3, exclude_outside: bool = False,
+           rounding: str = "half_even", out: np.ndarray | None = None,
+           threads: int | None = None) -> np.ndarray:
     """Resample an N-dimensional array along any of its axes (SPEC §2).
 
     Parameters
@@ -394,9 +407,19 @@ def resize(x: npt.ArrayLike, size: SizeLike | None = None, *, scale: ScaleLike |
         (crop / clamp).
     axes : int or sequence of int, optional
         Axes that ``size``/``scale`` describe (default: all). Others are copied.
-    mode : {"nearest", "linear", "cubic", "area"}
+    mode : {"nearest", "linear", "cubic", "lanczos", "hamming", "box", "area"}
         ``linear`` is N-linear over every resampled axis; ``cubic`` the Keys kernel
-        (``cubic_a``, ``exclude_outside``); ``area`` a box filter over each output's footprint.
+        (``cubic_a``, ``exclude_outside``); ``lanczos`` the windowed sinc with ``lanczos_a``
+        lobes; ``hamming`` and ``box`` Pillow's Hamming (support 1) and box (support 1/2)
+        filters; ``area`` a box filter over each output's footprint.
+    antialias : bool
+        On shrinking axes, stretch the filter by the shrink factor and normalise (ONNX
+        Resize-18, Pillow); modes linear, cubic, lanczos, hamming and box.
+    cubic_a : float
+        The Keys coefficient of ``cubic`` (ignored by the other modes).
+    lanczos_a : int
+        The lobes of ``lanczos``, an integer >= 1 (3: Pillow's LANCZOS; 4: OpenCV's
+        ``INTER_LANCZOS4``); ignored by the other modes.
     coordinate_transform : {"half_pixel", "pytorch_half_pixel", "half_pixel_symmetric",
         "align_corners", "asymmetric", "tf_half_pixel_for_nn"}
     nearest_mode : {"round_prefer_ceil", "round_prefer_floor", "floor", "ceil"}
@@ -423,7 +446,7 @@ def resize(x: npt.ArrayLike, size: SizeLike | None = None, *, scale: ScaleLike |
     raw = None
     if type(x) is np.ndarray:
         raw = _exec.call_key(x.shape, size, scale, axes, mode, coordinate_transform,
-                             nearest_mode, antialias, cubic_a, exclude_outside)
+                             nearest_mode, antialias, cubic_a, exclude_outside, lanczos_a)
         plan = _CALLS.plan(raw)
         if plan is not None:
             return plan(x, out=out, threads=threads, rounding=rounding)
@@ -431,7 +454,7 @@ def resize(x: npt.ArrayLike, size: SizeLike | None = None, *, scale: ScaleLike |
     if x.ndim == 0:
         raise ResamplexError("x: 0-d arrays have no axis to resample; got shape ()")
     key = _core_args(x.shape, size, scale, axes, mode, coordinate_transform, nearest_mode,
-                     antialias, cubic_a, exclude_outside)
+                     antialias, cubic_a, exclude_outside, lanczos_a)
     _check_plan_size(key, x.dtype.itemsize)
     plan = core_plan(key)
     _CALLS.remember(raw, ("core",) + key)
@@ -443,7 +466,7 @@ def resize_adjoint(grad_out: npt.ArrayLike, in_shape: Sequence[SupportsIndex],
                    axes: AxesLike | None = None, mode: str = "linear",
                    coordinate_transform: str = "half_pixel",
                    nearest_mode: str = "round_prefer_ceil", antialias: bool = False,
-                   cubic_a: float = -0.75, exclude_outside: bool = False,
+                   cubic_a: float = -0.75, lanczos_a: int = 3, exclude_outside: bool = False,
                    rounding: str = "half_even", out: np.ndarray | None = None,
                    threads: int | None = None) -> np.ndarray:
     """The gradient of :func:`resize` with respect to its input.
@@ -460,5 +483,5 @@ def resize_adjoint(grad_out: npt.ArrayLike, in_shape: Sequence[SupportsIndex],
     plan = Resampler(in_shape, size, scale=scale, axes=axes, mode=mode,
                      coordinate_transform=coordinate_transform, nearest_mode=nearest_mode,
                      antialias=antialias, cubic_a=cubic_a, exclude_outside=exclude_outside,
-                     rounding=rounding)
+                     rounding=rounding, lanczos_a=lanczos_a)
     return plan.adjoint(grad_out, out=out, threads=threads)

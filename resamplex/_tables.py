@@ -155,6 +155,32 @@ def keys_kernel(d: np.ndarray, a: float = -0.75) -> np.ndarray:
     return np.where(d <= 1.0, near, np.where(d < 2.0, far, 0.0))
 
 
+def _sinc(x: np.ndarray) -> np.ndarray:
+    # sin(pi x) / (pi x), exactly 0 at the non-zero integers (as the native weights are).
+    x = np.asarray(x, dtype=np.float64)
+    return np.where(x == np.floor(x), np.where(x == 0, 1.0, 0.0), np.sinc(x))
+
+
+def lanczos_kernel(d: np.ndarray, a: float = 3) -> np.ndarray:
+    """Windowed sinc with ``a`` lobes: ``sinc(d) sinc(d / a)`` for ``|d| < a``, else 0
+    (Pillow's LANCZOS for ``a = 3``, OpenCV's ``INTER_LANCZOS4`` for ``a = 4``)."""
+    d = np.abs(np.asarray(d, dtype=np.float64))
+    return np.where(d < a, _sinc(d) * _sinc(d / a), 0.0)
+
+
+def hamming_kernel(d: np.ndarray) -> np.ndarray:
+    """Pillow's Hamming filter: ``sinc(d) (0.54 + 0.46 cos(pi d))`` for ``|d| < 1``, else 0."""
+    d = np.abs(np.asarray(d, dtype=np.float64))
+    return np.where(d < 1.0, _sinc(d) * (0.54 + 0.46 * np.cos(np.pi * d)), 0.0)
+
+
+def pil_box_kernel(d: np.ndarray) -> np.ndarray:
+    """Pillow's box filter at *signed* distances: 1 on ``(-1/2, 1/2]``, else 0 (half-open, so
+    a sample on the border of two footprints belongs to one of them)."""
+    d = np.asarray(d, dtype=np.float64)
+    return np.where((d > -0.5) & (d <= 0.5), 1.0, 0.0)
+
+
 @dataclass(frozen=True)
 class Filter:
     """One resampling filter, as data: its kernel, its support, and how tables are made of it.
@@ -167,7 +193,12 @@ class Filter:
     shrinks (``r > 1``: the kernel stretched by ``r``), ``None`` where antialiasing does not
     apply. ``kernel`` (``_tablegen.Kernel``) selects the native weight function of the TAPS
     and WINDOW schemes, once per table. ``params`` maps the kernel's parameter names to the
-    keyword arguments of ``resize`` that carry them (``a`` <- ``cubic_a``).
+    keyword arguments of ``resize`` that carry them (``a`` <- ``cubic_a``). ``support_param``
+    names the kernel parameter that *is* the support, where it varies (lanczos: ``a``).
+
+    The weight functions of TAPS and WINDOW take the signed distance ``(i - u) / r`` (the
+    box is half-open); filters that are not a partition of unity (lanczos, hamming) are
+    normalised per output, as Pillow and the ONNX reference do.
 
     A new filter is a new entry: a kernel with a support and a weight function reuses TAPS
     (``2 * support`` taps around ``floor(u)``, SPEC section 2) and WINDOW (stretched by ``r``,
@@ -181,6 +212,11 @@ class Filter:
     antialias_scheme: int | None = None
     kernel: int = Kernel.KERNEL_NONE
     params: tuple[tuple[str, str], ...] = ()
+    support_param: str | None = None
+
+    def support_for(self, params: dict[str, float]) -> float:
+        """The support given the kernel's parameters (``{"a": ...}``)."""
+        return float(params[self.support_param]) if self.support_param else self.support
 
 
 FILTERS: dict[str, Filter] = {
@@ -191,6 +227,13 @@ FILTERS: dict[str, Filter] = {
         Filter("cubic", 2.0, keys_kernel, Scheme.SCHEME_TAPS,
                antialias_scheme=Scheme.SCHEME_WINDOW, kernel=Kernel.KERNEL_KEYS,
                params=(("a", "cubic_a"),)),
+        Filter("lanczos", 3.0, lanczos_kernel, Scheme.SCHEME_TAPS,
+               antialias_scheme=Scheme.SCHEME_WINDOW, kernel=Kernel.KERNEL_LANCZOS,
+               params=(("a", "lanczos_a"),), support_param="a"),
+        Filter("hamming", 1.0, hamming_kernel, Scheme.SCHEME_TAPS,
+               antialias_scheme=Scheme.SCHEME_WINDOW, kernel=Kernel.KERNEL_HAMMING),
+        Filter("box", 0.5, pil_box_kernel, Scheme.SCHEME_TAPS,
+               antialias_scheme=Scheme.SCHEME_WINDOW, kernel=Kernel.KERNEL_BOX),
         Filter("area", 0.5, box_kernel, Scheme.SCHEME_AREA),
     )
 }
@@ -234,6 +277,11 @@ class AxisSpec:
       :data:`EXACT_WINDOW_TAPS` per axis are folded: in-range taps plus the closed-form mass
       outside the input; past ``r = n_in 2^57`` the weights no longer change, and ``r`` is
       clamped there (issue 15: tiny scales).
+    - lanczos (``a = lanczos_a``), hamming, box: TAPS (``2 ceil(support)`` taps around
+      ``floor(u)``, lanczos and hamming divided by their sum) and, antialiased, WINDOW as cubic;
+      the box's stretched distances within rounding of ``+-1/2`` are put on it (exact ties
+      follow its half-open rule); folded windows add the outside mass as an integral with
+      Euler-Maclaurin corrections (lanczos, hamming) or a count (box).
 
     Then taps reading one index are merged (summed in tap order), zero weights dropped,
     indices ascending.
@@ -241,21 +289,23 @@ class AxisSpec:
 
     def __init__(self, n_in: int, n_out: int, scale: float | None, *, mode: str, transform: str,
                  nearest_mode: str = "round_prefer_ceil", cubic_a: float = -0.75,
-                 exclude_outside: bool = False, antialias: bool = False):
+                 exclude_outside: bool = False, antialias: bool = False, lanczos_a: int = 3):
         n_in, n_out = int(n_in), int(n_out)
         self.n_in, self.n_out = n_in, n_out
         self._request = (n_in, n_out, scale, dict(
             mode=mode, transform=transform, nearest_mode=nearest_mode, cubic_a=cubic_a,
-            exclude_outside=exclude_outside, antialias=antialias))
+            exclude_outside=exclude_outside, antialias=antialias, lanczos_a=lanczos_a))
         self.filter = filt = FILTERS[mode]
         r = 1.0 / scale if scale is not None else (n_in / n_out if n_out else 1.0)
         scheme = filt.scheme
         if antialias and filt.antialias_scheme is not None and r > 1.0:
             scheme = filt.antialias_scheme
         self.scheme = scheme
-        keywords = {"cubic_a": float(cubic_a)}
-        a = next((keywords[kw] for name, kw in filt.params if name == "a"), 0.0)
-        support = int(math.ceil(filt.support))
+        keywords = {"cubic_a": float(cubic_a), "lanczos_a": float(lanczos_a)}
+        params = {name: keywords[kw] for name, kw in filt.params}
+        a = params.get("a", 0.0)
+        support_d = filt.support_for(params)
+        support = int(math.ceil(support_d))
         r_clamp = 2.0 ** (57 + n_in.bit_length())
         half, exact, area_k = 0, True, 0
         raw_cap = buf_cap = 0
@@ -277,7 +327,7 @@ class AxisSpec:
             row_cap = n_in if may_overflow else 2 * int(math.ceil(r)) + 4
             buf_cap = row_cap
         else:  # SCHEME_WINDOW
-            reach = filt.support * r
+            reach = support_d * r
             if math.isfinite(reach) and reach < 2.0 ** 62:
                 half = int(math.ceil(reach))
                 exact = n_out * (2 * half + 1) <= EXACT_WINDOW_TAPS
@@ -288,7 +338,7 @@ class AxisSpec:
                 buf_cap = row_cap if row_cap <= _tablegen.window_buffer else 0
             else:
                 half = 0
-                row_cap = 2 * int(math.ceil(filt.support * min(r, r_clamp))) + 3
+                row_cap = 2 * int(math.ceil(support_d * min(r, r_clamp))) + 3
         row_cap = min(row_cap, max(n_in, 1))
         buf_cap = min(buf_cap, max(n_in, 1)) if scheme == Scheme.SCHEME_AA_TRIANGLE else buf_cap
         self._row_cap = row_cap
@@ -297,6 +347,7 @@ class AxisSpec:
             scheme=scheme, n_in=n_in, n_out=n_out, scale=scale,
             transform=TRANSFORMS.index(transform), rule=NEAREST_MODES.index(nearest_mode),
             kernel=filt.kernel, r=r, a=a, exclude=bool(exclude_outside), support=support,
+            support_d=support_d,
             half=half, exact=exact, r_clamp=r_clamp, area_k=area_k,
             hps_offset=(n_in - 1) / 2, row_cap=row_cap, raw_cap=raw_cap, buf_cap=buf_cap)
         self._max_taps: int | None = None
@@ -372,12 +423,13 @@ def _spec_from_request(n_in: int, n_out: int, scale: float | None,
 
 def core_table(n_in: int, n_out: int, scale: float | None, *, mode: str, transform: str,
                nearest_mode: str, cubic_a: float = -0.75, exclude_outside: bool = False,
-               antialias: bool = False) -> AxisTable:
+               antialias: bool = False, lanczos_a: int = 3) -> AxisTable:
     """The core ``resize`` table of one axis (float64 coordinates and weights; see
     :class:`AxisSpec`)."""
     return AxisSpec(n_in, n_out, scale, mode=mode, transform=transform,
                     nearest_mode=nearest_mode, cubic_a=cubic_a,
-                    exclude_outside=exclude_outside, antialias=antialias).table()
+                    exclude_outside=exclude_outside, antialias=antialias,
+                    lanczos_a=lanczos_a).table()
 
 
 # ---------------------------------------------------------------- antialiased linear (triangle)

@@ -29,6 +29,7 @@ from typing import Any, Sequence
 import numpy as np
 
 import resamplex as rx
+from ._resize import ANTIALIAS_MODES
 
 PROG = "resamplex"
 DEMO_DEFAULT_OUTPUT = "resamplex-demo.png"
@@ -334,7 +335,7 @@ def _demo_variants(modes: Sequence[str], nearest_modes: Sequence[str], down: boo
                 yield f"nearest {nm}", {"mode": "nearest", "nearest_mode": nm}
         else:
             yield mode, {"mode": mode}
-            if down and mode in ("linear", "cubic"):
+            if down and mode in ANTIALIAS_MODES:
                 yield f"{mode} antialias", {"mode": mode, "antialias": True}
 
 
@@ -598,9 +599,11 @@ def _resize_plan(args: argparse.Namespace) -> list[_ResizeJob]:
         if len(values) not in (1, len(args.axes)):
             raise UsageError(f"resize: {option}: {len(values)} values for {len(args.axes)} "
                              "axes; give one value per axis in --axes, or one for all")
-    if args.antialias and args.mode not in ("linear", "cubic"):
-        raise UsageError(f"resize: --antialias applies to modes linear and cubic; "
+    if args.antialias and args.mode not in ANTIALIAS_MODES:
+        raise UsageError(f"resize: --antialias applies to modes {', '.join(ANTIALIAS_MODES)}; "
                          f"got --mode {args.mode}")
+    if args.lanczos_a < 1:
+        raise UsageError(f"resize: --lanczos-a must be >= 1; got {args.lanczos_a}")
     if args.threads is not None and args.threads < 1:
         raise UsageError(f"resize: --threads must be >= 1; got {args.threads}")
     outdir = Path(args.output)
@@ -663,7 +666,7 @@ def _resize_array(x: np.ndarray, source: Path, args: argparse.Namespace) -> np.n
     return rx.resize(x, axes=axes, mode=args.mode,
                      coordinate_transform=args.coordinate_transform,
                      nearest_mode=args.nearest_mode, antialias=args.antialias,
-                     rounding=args.rounding, threads=args.threads,
+                     lanczos_a=args.lanczos_a, rounding=args.rounding, threads=args.threads,
                      **{key: tuple(values)})
 
 
@@ -677,6 +680,18 @@ def _resize_like(x: np.ndarray, axes: tuple[int, ...], values: tuple[Any, ...], 
     from .compat import cv2 as rcv, onnx as ronnx, pil, torch as rtorch
 
     like, mode = args.like, args.mode
+    # The frameworks' own names for the core modes (None: the framework has no such filter).
+    own = {
+        "cv2": {"lanczos": "INTER_LANCZOS4" if args.lanczos_a == 4 else None},
+        "pil": {"lanczos": "LANCZOS" if args.lanczos_a == 3 else None, "hamming": "HAMMING",
+                "box": "BOX"},
+    }.get(like, {})
+    if mode in ("lanczos", "hamming", "box") and own.get(mode) is None:
+        hint = {"cv2": " (cv2 has lanczos with --lanczos-a 4)",
+                "pil": " (pil has lanczos with --lanczos-a 3, hamming and box)"}.get(like, "")
+        raise rx.ResamplexError(f"--like {like}: the framework has no --mode {mode}"
+                                + (f" --lanczos-a {args.lanczos_a}" if mode == "lanczos" else "")
+                                + hint)
     if like in ("onnx", "onnxruntime"):
         if mode == "area":
             raise rx.ResamplexError("--like onnx/onnxruntime: ONNX Resize has no 'area' mode")
@@ -694,14 +709,16 @@ def _resize_like(x: np.ndarray, axes: tuple[int, ...], values: tuple[Any, ...], 
     size = v if key == "size" else (int(H * v[0]), int(W * v[1]))
     if like == "cv2":
         flag = {"nearest": rcv.INTER_NEAREST, "linear": rcv.INTER_LINEAR,
-                "cubic": rcv.INTER_CUBIC, "area": rcv.INTER_AREA}[mode]
+                "cubic": rcv.INTER_CUBIC, "area": rcv.INTER_AREA,
+                "lanczos": rcv.INTER_LANCZOS4}[mode]
         if key == "size":
             return rcv.resize(x, (size[1], size[0]), interpolation=flag, threads=args.threads)
         return rcv.resize(x, None, fx=float(v[1]), fy=float(v[0]), interpolation=flag,
                           threads=args.threads)
     if like == "pil":
         flag = {"nearest": pil.NEAREST, "linear": pil.BILINEAR, "cubic": pil.BICUBIC,
-                "area": pil.BOX}[mode]
+                "area": pil.BOX, "lanczos": pil.LANCZOS, "hamming": pil.HAMMING,
+                "box": pil.BOX}[mode]
         return pil.resize(x, (size[1], size[0]), flag, threads=args.threads)
     name = {"nearest": "nearest", "linear": "bilinear", "cubic": "bicubic", "area": "area"}[mode]
     chw = x[None, None] if x.ndim == 2 else np.moveaxis(x, 2, 0)[None]
@@ -918,7 +935,10 @@ def build_parser() -> argparse.ArgumentParser:
                    metavar="M", help=f"for --mode nearest: one of {', '.join(NEAREST_MODES)} "
                    "(default: round_prefer_ceil)")
     p.add_argument("--antialias", action="store_true",
-                   help="widen the filter on shrinking axes (linear and cubic)")
+                   help="widen the filter on shrinking axes (linear, cubic, lanczos, hamming, "
+                        "box)")
+    p.add_argument("--lanczos-a", type=int, default=3, metavar="A",
+                   help="lobes of --mode lanczos, an integer >= 1 (default: 3)")
     p.add_argument("--rounding", default="half_even", choices=tuple(ROUNDING),
                    help="integer outputs of weighted modes (default: half_even)")
     p.add_argument("--threads", type=int, default=None, metavar="N",

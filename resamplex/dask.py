@@ -77,7 +77,7 @@ def resize(x: Any, size: Any = None, *, scale: Any = None, axes: Any = None,
            chunks: Any = None, mode: str = "linear",
            coordinate_transform: str = "half_pixel",
            nearest_mode: str = "round_prefer_ceil", antialias: bool = False,
-           cubic_a: float = -0.75, exclude_outside: bool = False,
+           cubic_a: float = -0.75, lanczos_a: int = 3, exclude_outside: bool = False,
            rounding: str = "half_even", threads: int | None = 1) -> "da.Array":
     """Resize a Dask array lazily, bitwise equal to :func:`resamplex.resize` on the whole array.
 
@@ -87,7 +87,7 @@ def resize(x: Any, size: Any = None, *, scale: Any = None, axes: Any = None,
         Anything ``dask.array.asarray`` accepts (a NumPy array, a Zarr array, ...). Chunk
         sizes must be known.
     size, scale, axes, mode, coordinate_transform, nearest_mode, antialias, cubic_a, \
-exclude_outside, rounding
+lanczos_a, exclude_outside, rounding
         As in :func:`resamplex.resize`, and validated the same way, with the same errors,
         before any graph is built.
     chunks : optional
@@ -119,7 +119,7 @@ exclude_outside, rounding
     """
     x = _as_dask(x)
     key = _core_args(x.shape, size, scale, axes, mode, coordinate_transform, nearest_mode,
-                     antialias, cubic_a, exclude_outside)
+                     antialias, cubic_a, exclude_outside, lanczos_a)
     _check_plan_size(key, 0)  # the tables; the output lives in chunks, not in memory
     dtype = x.dtype
     if mode == "nearest":

@@ -356,7 +356,7 @@ def exact_length_agrees(n_in, scale):
 
 
 #: The weighted modes of the core (``mode=``) the reference evaluates, and the filters they use.
-WEIGHTED_MODES = ("linear", "cubic", "lanczos", "area")
+WEIGHTED_MODES = ("linear", "cubic", "lanczos", "hamming", "box", "area")
 
 
 @lru_cache(maxsize=4096)

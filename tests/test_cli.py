@@ -71,6 +71,19 @@ def _resize_args(inputs, outdir, *extra):
     return ["resize", *map(str, inputs), "-o", str(outdir), *map(str, extra)]
 
 
+def test_resize_lanczos_and_pillow_filters(tmp_path):
+    x = np.random.default_rng(3).random((9, 11)).astype(np.float32)
+    np.save(tmp_path / "a.npy", x)
+    for extra, kw in ((["--mode", "lanczos", "--lanczos-a", "2"], dict(mode="lanczos",
+                                                                       lanczos_a=2)),
+                      (["--mode", "hamming", "--antialias"], dict(mode="hamming",
+                                                                  antialias=True)),
+                      (["--mode", "box", "--antialias"], dict(mode="box", antialias=True))):
+        out = tmp_path / kw["mode"]
+        assert main(_resize_args([tmp_path / "a.npy"], out, "--size", 4, 5, *extra)) == 0
+        np.testing.assert_array_equal(np.load(out / "a.npy"), rx.resize(x, (4, 5), **kw))
+
+
 def test_resize_npy_matches_the_library(tmp_path, capsys):
     x = np.random.default_rng(0).random((5, 7, 3))
     np.save(tmp_path / "vol.npy", x)
@@ -253,6 +266,8 @@ def test_output_file_mode_follows_umask(tmp_path):
     (["--size", "4", "--mode", "nearest", "--antialias"], "--antialias applies"),
     (["--size", "4", "--mode", "bilinear"], "invalid choice"),
     (["--size", "4", "--threads", "0"], "--threads must be >= 1"),
+    (["--size", "4", "--mode", "lanczos", "--lanczos-a", "0"], "--lanczos-a must be >= 1"),
+    (["--size", "4", "--mode", "area", "--antialias"], "--antialias applies"),
 ])
 def test_resize_usage_errors(tmp_path, capsys, argv, message):
     np.save(tmp_path / "a.npy", np.zeros((2, 2)))

@@ -48,6 +48,18 @@ MODE_ROWS = [
     ("cubic-aa", dict(mode="cubic", antialias=True), ALL),
     ("cubic-aa-a-0.5-excl", dict(mode="cubic", antialias=True, cubic_a=-0.5,
                                  exclude_outside=True), ALL),
+    ("lanczos", dict(mode="lanczos"), ALL),
+    ("lanczos-a2-excl", dict(mode="lanczos", lanczos_a=2, exclude_outside=True), ALL),
+    ("lanczos-a1", dict(mode="lanczos", lanczos_a=1), ("half_pixel", "asymmetric")),
+    ("lanczos-aa", dict(mode="lanczos", antialias=True), ALL),
+    ("lanczos-aa-a4-excl", dict(mode="lanczos", antialias=True, lanczos_a=4,
+                                exclude_outside=True), ALL),
+    ("hamming", dict(mode="hamming"), ALL),
+    ("hamming-aa", dict(mode="hamming", antialias=True), ALL),
+    ("hamming-aa-excl", dict(mode="hamming", antialias=True, exclude_outside=True), ALL),
+    ("box", dict(mode="box"), ALL),
+    ("box-aa", dict(mode="box", antialias=True), ALL),
+    ("box-aa-excl", dict(mode="box", antialias=True, exclude_outside=True), ALL),
     ("area", dict(mode="area"), ("half_pixel", "align_corners")),
 ]
 
@@ -66,10 +78,28 @@ def _max_abs(x):
     return float(v.max()) if v.size else 0.0
 
 
-def _cases(rng, n=3):
+def box_fragile(shape, size, scale, axes=None, transform="half_pixel", antialias=False,
+                eps=ref.FRAGILE_EPS):
+    """True if a box footprint edge ``u -+ s/2`` (``s`` the stretch) lies within ``eps`` of an
+    input sample in exact arithmetic, but not on it: which side the sample falls on is then
+    decided by float64 rounding, like a nearest-mode near-tie (``reference.is_fragile``), and
+    the library may land on either side. (Exact ties must follow the half-open rule.)"""
+    for a, n_out, sc in ref.normalize_request(shape, size, scale, axes):
+        n_in = shape[a]
+        r = ref.ratio(n_in, n_out, sc)
+        half = (r if antialias and r > 1 else 1) / 2
+        for o in range(n_out):
+            u = ref.source_coordinate(o, n_in, n_out, sc, transform)
+            for b in (u - half, u + half):
+                if 0 < abs(b - round(b)) <= eps * max(1, abs(b)):
+                    return True
+    return False
+
+
+def _cases(rng, n=3, reject=None):
     """``n`` random requests ``(shape, size, scale)`` over all axes, 1 to 3 dims; every case
     shrinks at least one axis (antialiasing has something to do) and enlarges another where
-    it has two."""
+    it has two. ``reject(shape, size, scale)``: draw again where it is true."""
     out = []
     for k in range(n):
         nd = k % 3 + 1
@@ -90,6 +120,8 @@ def _cases(rng, n=3):
                     continue
             elif how == "size":
                 scale = None
+            if reject is not None and reject(shape, size, scale):
+                continue
             out.append((shape, size, scale))
             break
     return out
@@ -107,7 +139,13 @@ def test_mode_against_reference(kw, transform, dname):
     """rx.resize, Resampler and resize_adjoint of one mode row against the reference."""
     dtype = DTYPES[dname]
     rng = _rng("modes", tuple(sorted(kw.items())), transform, dname)
-    for i, (shape, size, scale) in enumerate(_cases(rng)):
+    reject = None
+    if kw["mode"] == "box":
+        def reject(shape, size, scale):
+            return box_fragile(shape, size, scale, None, transform, kw.get("antialias", False))
+    cases = _cases(rng, reject=reject)
+    assert len(cases) == 3
+    for i, (shape, size, scale) in enumerate(cases):
         rounding = ref.ROUNDINGS[i % 3] if dtype.kind in "iu" else "half_even"
         call = dict(kw, coordinate_transform=transform)
         what = f"shape={shape} size={size} scale={scale} {call} rounding={rounding}"
@@ -142,6 +180,9 @@ def test_mode_axes_subsets_and_layouts(row_id, kw):
     x = ref.random_array(rng, (3, 8, 5, 4), np.float32)
     for axes, size, scale in (([1, 3], [3, 7], None), ([-2], None, [0.4]),
                               ([2, 0], [9, 2], [1.5, 0.5])):
+        if kw["mode"] == "box" and box_fragile(x.shape, size, scale, axes, "half_pixel",
+                                               kw.get("antialias", False)):
+            continue  # 1/0.4 is just below 2.5: a footprint edge 1e-16 from a sample
         want = ref.reference_resize(x, size, scale, axes, **kw)
         xmax = _max_abs(x) * ref.request_gain(x.shape, size, scale, axes, **kw)
         for view in (x, np.asfortranarray(x), x[::-1, :, ::-1][::-1, :, ::-1],

@@ -405,7 +405,7 @@ def test_range_errors():
 
 
 def test_registry_kernels():
-    assert set(FILTERS) == {"nearest", "linear", "cubic", "area"}
+    assert set(FILTERS) == {"nearest", "linear", "cubic", "lanczos", "hamming", "box", "area"}
     for f in FILTERS.values():
         assert f.support > 0
         assert float(f.weight(np.array([0.0]))[0]) == 1.0     # every kernel is 1 at d = 0
@@ -413,6 +413,15 @@ def test_registry_kernels():
     d = np.array([0.0, 0.5, 1.0, 1.5, 2.0])
     np.testing.assert_array_equal(FILTERS["cubic"].weight(d, a=-0.5),
                                   [float(_exact_keys(F(v), F(-0.5))) for v in d])
+    # The new kernels against the reference's own weight functions (tests/reference.py).
+    for name, kw, ref_kw in (("lanczos", {"a": 3}, {"lanczos_a": 3}),
+                             ("lanczos", {"a": 2}, {"lanczos_a": 2}),
+                             ("hamming", {}, {}), ("box", {}, {})):
+        filt = ref.make_filter(name, **ref_kw)
+        for v in (-3.0, -2.5, -1.0, -0.5, -0.3, 0.0, 0.25, 0.5, 0.75, 1.0, 1.7, 2.0, 2.9):
+            want = float(filt.weight(F(v)))
+            got = float(FILTERS[name].weight(np.array([v]), **kw)[0])
+            assert got == pytest.approx(want, rel=1e-15, abs=1e-16), (name, kw, v)
 
 
 # --------------------------------------------------------------------- long axes

@@ -36,14 +36,18 @@ class NearestRule(enum.IntEnum):
 class Kernel(enum.IntEnum):
     KERNEL_NONE = 0
     KERNEL_KEYS = 1
+    KERNEL_LANCZOS = 2
+    KERNEL_HAMMING = 3
+    KERNEL_BOX = 4
 
 window_buffer: int
 
 class TableBuilder:
     def __init__(self, *, scheme: int, n_in: int, n_out: int, scale: float | None,
                  transform: int, rule: int, kernel: int, r: float, a: float, exclude: bool,
-                 support: int, half: int, exact: bool, r_clamp: float, area_k: int,
-                 hps_offset: float, row_cap: int, raw_cap: int, buf_cap: int) -> None: ...
+                 support: int, support_d: float, half: int, exact: bool, r_clamp: float,
+                 area_k: int, hps_offset: float, row_cap: int, raw_cap: int,
+                 buf_cap: int) -> None: ...
     @property
     def k_max(self) -> int: ...
     @property

@@ -37,7 +37,7 @@ when ``n_out >= 1``; ``0 <= o0 <= o1 <= n_out``; output arrays C-contiguous and 
 (checked by the Python-facing methods here, which raise ``ValueError``).
 """
 
-from libc.math cimport copysign, fabs, isfinite, isnan, INFINITY
+from libc.math cimport copysign, cos, fabs, isfinite, isnan, sin, INFINITY, M_PI
 from libc.stdint cimport int64_t
 from libc.stdlib cimport malloc, free
 
@@ -72,6 +72,9 @@ cpdef enum NearestRule:
 cpdef enum Kernel:
     KERNEL_NONE = 0
     KERNEL_KEYS = 1
+    KERNEL_LANCZOS = 2
+    KERNEL_HAMMING = 3
+    KERNEL_BOX = 4
 
 # Windows of at most this many taps are evaluated once into a buffer; wider ones are streamed.
 cdef enum:
@@ -106,7 +109,10 @@ cdef struct Spec:
     double ka5
     double ka8
     double ka4
-    int64_t support      # TAPS: 2 * support taps; WINDOW: the filter's support
+    int64_t support      # TAPS: 2 * support taps (ceil of the filter's support)
+    double support_d     # WINDOW: the filter's support (1/2 for the box)
+    bint normalize       # TAPS: divide the 2 * support weights by their sum (not a partition
+                         # of unity: lanczos, hamming)
     int64_t half         # WINDOW exact: ceil_d(support * r)
     int64_t window       # WINDOW exact: 2 * half + 1
     bint exact           # WINDOW: exact (True) or folded
@@ -116,7 +122,8 @@ cdef struct Spec:
     int64_t raw_cap      # scratch taps one row needs before merging
     int64_t buf_cap      # scratch weights one row needs (AA_TRIANGLE, WINDOW)
     int64_t row_cap      # most taps of any output after merging (bound)
-    # weight functions, chosen once per table
+    # weight functions, chosen once per table; ``weight`` takes the signed distance
+    # ``(i - u) / r`` (the box is half-open, the others are even)
     void (*taps_weights)(const Spec*, double, double*) noexcept nogil
     double (*weight)(const Spec*, double) noexcept nogil
     double (*outside_mass)(const Spec*, double, double, double, double) noexcept nogil
@@ -368,7 +375,7 @@ cdef inline double keys(const Spec* s, double d) noexcept nogil:
 
 
 cdef double keys_weight(const Spec* s, double d) noexcept nogil:
-    return keys(s, d)
+    return keys(s, fabs(d))
 
 
 cdef void keys_taps_weights(const Spec* s, double t, double* w) noexcept nogil:
@@ -415,6 +422,140 @@ cdef double keys_outside_mass(const Spec* s, double u, double r, double first,
     total += keys_piece_sum(s, fmax2(m + 1.0, first), fmin2(near_hi, last), u, r, True)
     total += keys_piece_sum(s, fmax2(near_hi + 1.0, first), fmin2(far_hi, last), u, r, False)
     return total
+
+
+# ------------------------------------------------------------------------ lanczos, hamming, box
+
+cdef inline double sinc(double x) noexcept nogil:
+    """``sin(pi x) / (pi x)`` for ``x >= 0``: exactly 1 at 0 and exactly 0 at the other
+    integers (``sin(pi k)`` in floating point is not 0), so a coordinate that sits on a sample
+    reads that sample alone."""
+    cdef double px
+    if x == 0:
+        return 1.0
+    if x == floor_d(x):
+        return 0.0
+    px = M_PI * x
+    return sin(px) / px
+
+
+cdef double lanczos_weight(const Spec* s, double d) noexcept nogil:
+    """Windowed sinc with ``a`` lobes: ``sinc(d) sinc(d / a)`` for ``|d| < a``, else 0
+    (Pillow's ``lanczos_filter``, OpenCV's ``INTER_LANCZOS4`` for ``a = 4``)."""
+    cdef double x = fabs(d)
+    if not (x < s.a):
+        return 0.0
+    return sinc(x) * sinc(x / s.a)
+
+
+cdef double hamming_weight(const Spec* s, double d) noexcept nogil:
+    """Pillow's Hamming filter: ``sinc(d) (0.54 + 0.46 cos(pi d))`` for ``|d| < 1``, else 0.
+    (Pillow writes the constants as C floats; the difference is ~4e-8 relative, and the
+    weights are normalised afterwards.)"""
+    cdef double x = fabs(d)
+    if x == 0:
+        return 1.0
+    if not (x < 1.0):
+        return 0.0
+    return sinc(x) * (0.54 + 0.46 * cos(M_PI * x))
+
+
+cdef double box_weight(const Spec* s, double d) noexcept nogil:
+    """Pillow's box filter: 1 on the half-open ``(-1/2, 1/2]`` (so a sample on the border of
+    two outputs' footprints belongs to one of them), else 0."""
+    return 1.0 if (d > -0.5 and d <= 0.5) else 0.0
+
+
+cdef void generic_taps_weights(const Spec* s, double t, double* w) noexcept nogil:
+    """The ``2 * support`` taps ``i0 - support + 1 .. i0 + support`` sit at the signed
+    distances ``j - (support - 1) - t``; filters that are not a partition of unity (lanczos,
+    hamming) are divided by the sum of the row, as Pillow and the ONNX reference normalise."""
+    cdef int64_t S = s.support
+    cdef int64_t j
+    cdef double total
+    for j in range(2 * S):
+        w[j] = s.weight(s, <double>(j - (S - 1)) - t)
+    if s.normalize:
+        total = row_sum(w, 2 * S)
+        if total != 0:
+            for j in range(2 * S):
+                w[j] = w[j] / total
+
+
+# Folded windows (too wide to evaluate tap by tap) need the filter's mass outside the input.
+# Up to this many taps it is summed tap by tap; beyond, r is so large (> 2^20 / (2 support))
+# that the sum is the integral plus the Euler-Maclaurin end corrections.
+cdef enum:
+    OUTSIDE_DIRECT = 1 << 20
+
+cdef double GL_X[8]
+cdef double GL_W[8]
+_gl_x, _gl_w = np.polynomial.legendre.leggauss(8)
+for _k in range(8):
+    GL_X[_k] = _gl_x[_k]
+    GL_W[_k] = _gl_w[_k]
+del _gl_x, _gl_w, _k
+
+
+cdef double smooth_integral(const Spec* s, double x0, double x1) noexcept nogil:
+    """``integral of W(x) dx`` over ``[x0, x1]`` (inside the support, where lanczos and
+    hamming are analytic): 8-point Gauss-Legendre on pieces at most 1/2 wide (error far below
+    1e-15 relative: the integrands' derivatives grow like pi^k)."""
+    cdef int64_t pieces, p, k
+    cdef double h, a, total = 0.0
+    if not (x1 > x0):
+        return 0.0
+    pieces = <int64_t>ceil_d((x1 - x0) * 2.0)
+    if pieces < 1:
+        pieces = 1
+    h = (x1 - x0) / <double>pieces
+    for p in range(pieces):
+        a = x0 + <double>p * h
+        for k in range(8):
+            total = total + GL_W[k] * 0.5 * h * s.weight(s, a + 0.5 * h * (GL_X[k] + 1.0))
+    return total
+
+
+cdef double smooth_slope(const Spec* s, double x) noexcept nogil:
+    # dW/dx by a central difference kept inside the support (only used in the small
+    # Euler-Maclaurin correction, of order 1/r of a sum of order r).
+    cdef double h = 1e-5
+    cdef double lim = s.support_d - h
+    x = fmin2(fmax2(x, -lim), lim)
+    return (s.weight(s, x + h) - s.weight(s, x - h)) / (2.0 * h)
+
+
+cdef double smooth_outside_mass(const Spec* s, double u, double r, double first,
+                                double last) noexcept nogil:
+    """Sum of ``W((i - u) / r)`` over the integers ``i`` in ``[first, last]`` within the
+    window ``|i - u| <= support r`` (lanczos, hamming): tap by tap up to ``OUTSIDE_DIRECT``
+    taps; beyond, ``r`` times the integral plus the Euler-Maclaurin terms
+    ``(f(lo) + f(hi)) / 2 + (f'(hi) - f'(lo)) / 12`` (the next one is of order ``r^-3``)."""
+    cdef double reach = s.support_d * r
+    cdef double lo = fmax2(first, ceil_d(u - reach))
+    cdef double hi = fmin2(last, floor_d(u + reach))
+    cdef double n, total = 0.0, x0, x1
+    cdef int64_t k
+    if not (hi >= lo):
+        return 0.0
+    n = hi - lo + 1.0
+    if n <= OUTSIDE_DIRECT:
+        for k in range(<int64_t>n):
+            total = total + s.weight(s, (lo + <double>k - u) / r)
+        return total
+    x0 = (lo - u) / r
+    x1 = (hi - u) / r
+    return (r * smooth_integral(s, x0, x1) + 0.5 * (s.weight(s, x0) + s.weight(s, x1))
+            + (smooth_slope(s, x1) - smooth_slope(s, x0)) / (12.0 * r))
+
+
+cdef double box_outside_mass(const Spec* s, double u, double r, double first,
+                             double last) noexcept nogil:
+    """The box stretched by ``r`` counts the integers ``i`` in ``[first, last]`` with
+    ``-r/2 < i - u <= r/2``: closed form."""
+    cdef double lo = fmax2(first, floor_d(u - 0.5 * r) + 1.0)
+    cdef double hi = fmin2(last, floor_d(u + 0.5 * r))
+    return hi - lo + 1.0 if hi >= lo else 0.0
 
 
 cdef int64_t row_taps(const Spec* s, int64_t o, Scratch* sc, int64_t* idx,
@@ -682,10 +823,25 @@ cdef struct Window:
     const double* buf   # the raw weights, or NULL (evaluated on demand)
 
 
+cdef inline double box_snap(const Spec* s, double i, double u, double r) noexcept nogil:
+    """The stretched box's signed distance ``(i - u) / r``, put exactly on ``+-1/2`` where it
+    is within its own rounding error of it: a sample that sits exactly on a footprint edge in
+    exact arithmetic then falls on the side the half-open rule says (as the exact tables of
+    ``tests/reference.py`` have it), whatever the rounding of ``u`` and ``r``. (The plain box
+    needs no snap: its distances ``-t``, ``1 - t`` are exact.)"""
+    cdef double d = (i - u) / r
+    cdef double tol = 16.0 * 2.220446049250313e-16 * ((fabs(u) + fabs(i)) / r + 1.0)
+    if fabs(fabs(d) - 0.5) <= tol:
+        return copysign(0.5, d)
+    return d
+
+
 cdef inline double win_raw(const Window* c, int64_t j) noexcept nogil:
     if c.buf != NULL:
         return c.buf[j]
-    return c.s.weight(c.s, fabs((<double>(c.b0 + j) - c.u) / c.s.r))
+    if c.s.kernel == KERNEL_BOX:
+        return c.s.weight(c.s, box_snap(c.s, <double>(c.b0 + j), c.u, c.s.r))
+    return c.s.weight(c.s, (<double>(c.b0 + j) - c.u) / c.s.r)
 
 
 cdef double win_norm(const Window* c, int64_t j) noexcept nogil:
@@ -803,9 +959,13 @@ cdef int64_t row_window_folded(const Spec* s, int64_t o, Scratch* sc, int64_t* i
         u = coordinate(s, o)
     if not isfinite(u):  # not reached: below r_clamp, |u| < 2^150
         return edge_row(s, u > 0, idx, w)
-    reach = <double>s.support * r
+    reach = s.support_d * r
     lo_d = np_clip(floor_d(u - reach) + 1.0, 0.0, s.n_in_d)
-    hi_d = np_clip(ceil_d(u + reach) - 1.0, -1.0, s.nin_m1_d)
+    if s.kernel == KERNEL_BOX:  # closed on the right (W(1/2) = 1), and room for box_snap
+        lo_d = np_clip(floor_d(u - reach), 0.0, s.n_in_d)
+        hi_d = np_clip(floor_d(u + reach) + 1.0, -1.0, s.nin_m1_d)
+    else:
+        hi_d = np_clip(ceil_d(u + reach) - 1.0, -1.0, s.nin_m1_d)
     lo = to_index(lo_d)
     hi = to_index(hi_d)
     if lo > hi:  # the window lies wholly on one side of the input
@@ -813,7 +973,7 @@ cdef int64_t row_window_folded(const Spec* s, int64_t o, Scratch* sc, int64_t* i
     if hi - lo + 1 > s.row_cap:  # never (row_cap bounds the window); the buffer is that long
         hi = lo + s.row_cap - 1
     for i in range(lo, hi + 1):
-        d = fabs((<double>i - u) / r)
+        d = box_snap(s, <double>i, u, r) if s.kernel == KERNEL_BOX else (<double>i - u) / r
         w[n] = s.weight(s, d)
         idx[n] = i
         inner = inner + w[n]
@@ -881,7 +1041,7 @@ cdef class TableBuilder:
 
     def __init__(self, *, int scheme, int64_t n_in, int64_t n_out, scale, int transform,
                  int rule, int kernel, double r, double a, bint exclude, int64_t support,
-                 int64_t half, bint exact, double r_clamp, int64_t area_k,
+                 double support_d, int64_t half, bint exact, double r_clamp, int64_t area_k,
                  double hps_offset, int64_t row_cap, int64_t raw_cap, int64_t buf_cap):
         cdef Spec* s = &self.s
         if n_out > 0 and n_in < 1:
@@ -910,6 +1070,8 @@ cdef class TableBuilder:
         s.ka8 = 8.0 * a
         s.ka4 = 4.0 * a
         s.support = support
+        s.support_d = support_d
+        s.normalize = kernel == KERNEL_LANCZOS or kernel == KERNEL_HAMMING
         s.half = half
         s.window = 2 * half + 1
         s.exact = exact
@@ -926,6 +1088,14 @@ cdef class TableBuilder:
             s.taps_weights = keys_taps_weights
             s.weight = keys_weight
             s.outside_mass = keys_outside_mass
+        elif kernel == KERNEL_LANCZOS or kernel == KERNEL_HAMMING:
+            s.taps_weights = generic_taps_weights
+            s.weight = lanczos_weight if kernel == KERNEL_LANCZOS else hamming_weight
+            s.outside_mass = smooth_outside_mass
+        elif kernel == KERNEL_BOX:
+            s.taps_weights = generic_taps_weights
+            s.weight = box_weight
+            s.outside_mass = box_outside_mass
         elif scheme in (SCHEME_TAPS, SCHEME_WINDOW):
             raise ValueError(f"scheme {scheme} needs a weight function; kernel {kernel} has none")
         if scheme == SCHEME_NEAREST:
