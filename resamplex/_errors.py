@@ -18,7 +18,7 @@ class ResamplexError(ValueError):
     ...     rx.resize(np.zeros(4), (2,), mode="bilinear")
     ... except rx.ResamplexError as exc:
     ...     print(exc)
-    mode: expected one of 'nearest', 'linear', 'cubic', 'area'; got 'bilinear'
+    mode: expected one of 'nearest', 'linear', 'cubic', 'lanczos', 'hamming', 'box', 'area'; got 'bilinear'
     """
 
 
