@@ -67,14 +67,18 @@ step "sdist contents"
 tar -tzf "$SDIST" | sed 's|^[^/]*/||' | sort > "$TMP/sdist.txt"
 for f in pyproject.toml setup.py README.md LICENSE MANIFEST.in \
          resamplex/py.typed resamplex/__init__.py resamplex/_io.py \
-         resamplex/_engine/_gather.pyx resamplex/_engine/_taps.pyx resamplex/_engine/_fixed.pyx \
+         resamplex/_engine/_gather.pyx resamplex/_engine/_taps.pyx.tp resamplex/_engine/_fixed.pyx \
+         resamplex/_engine/_exec.pyx resamplex/_engine/_tablegen.pyx resamplex/_engine/plan.py \
          resamplex/_engine/_fused.pxd resamplex/_engine/_half.pxd resamplex/_engine/_openmp.pxd \
          resamplex/_engine/_simd.h \
          resamplex/_engine/_gather.pyi resamplex/_engine/_taps.pyi resamplex/_engine/_fixed.pyi \
          tests/conftest.py docs/core.md; do
     grep -qxF "$f" "$TMP/sdist.txt" || fail "the sdist lacks $f"
 done
-if grep -E '\.(c|cpp|so|pyd|o)$|_build_config\.py$|__pycache__' "$TMP/sdist.txt"; then
+# _taps.pyx is rendered from its template, the per-level copies (_taps_avx2.pyx, ...) written,
+# by setup.py at build time: neither belongs in the sdist.
+if grep -E '\.(c|cpp|so|pyd|o)$|_build_config\.py$|__pycache__|_engine/_taps\.pyx$|_avx(2|512)\.pyx$' \
+        "$TMP/sdist.txt"; then
     fail "the sdist holds generated files (above)"
 fi
 echo "$(wc -l < "$TMP/sdist.txt") entries; .pyx/.pxd/.h/.pyi in, no generated .c/.so/_build_config.py"
@@ -90,7 +94,7 @@ need = ["resamplex/py.typed", "resamplex/_build_config.py",
         "resamplex/_engine/_gather.pyi", "resamplex/_engine/_taps.pyi",
         "resamplex/_engine/_fixed.pyi"]
 missing = [n for n in need if n not in names]
-for mod in ("_gather", "_taps", "_fixed"):
+for mod in ("_gather", "_taps", "_fixed", "_exec", "_tablegen"):
     if not any(re.fullmatch(rf"resamplex/_engine/{mod}\..*(\.so|\.pyd)", n) for n in names):
         missing.append(f"resamplex/_engine/{mod} (compiled)")
 if not any(re.search(r"\.dist-info/(licenses/)?LICENSE$", n) for n in names):
