@@ -137,6 +137,13 @@ class build_ext_openmp(build_ext):
     is (importing from it then says what is missing: ``resamplex/_kernels.py``).
     """
 
+    def finalize_options(self):
+        super().finalize_options()
+        # Compile the modules in parallel (one per CPU) unless -j says otherwise: a pip install
+        # builds about fifteen of them (three per instruction-set level).
+        if not self.parallel:
+            self.parallel = os.cpu_count() or 1
+
     def run(self):
         in_tree = self.inplace or getattr(self, "editable_mode", False)
         super().run()
@@ -254,6 +261,7 @@ setup(
             "cdivision": True,
             "initializedcheck": False,
         },
+        nthreads=os.cpu_count() or 1,
     ),
     cmdclass={"build_ext": build_ext_openmp},
 )

@@ -71,7 +71,8 @@ for f in pyproject.toml setup.py README.md LICENSE MANIFEST.in \
          resamplex/_engine/_exec.pyx resamplex/_engine/_tablegen.pyx resamplex/_engine/plan.py \
          resamplex/_engine/_fused.pxd resamplex/_engine/_half.pxd resamplex/_engine/_openmp.pxd \
          resamplex/_engine/_simd.h \
-         resamplex/_engine/_gather.pyi resamplex/_engine/_taps.pyi resamplex/_engine/_fixed.pyi \
+         resamplex/_engine/_exec.pyi resamplex/_engine/_taps.pyi resamplex/_engine/_tablegen.pyi \
+         resamplex/_engine/_pass.pxd resamplex/_engine/_elem.pxd \
          tests/conftest.py docs/core.md; do
     grep -qxF "$f" "$TMP/sdist.txt" || fail "the sdist lacks $f"
 done
@@ -91,8 +92,8 @@ import zipfile
 
 names = set(zipfile.ZipFile(sys.argv[1]).namelist())
 need = ["resamplex/py.typed", "resamplex/_build_config.py",
-        "resamplex/_engine/_gather.pyi", "resamplex/_engine/_taps.pyi",
-        "resamplex/_engine/_fixed.pyi"]
+        "resamplex/_engine/_exec.pyi", "resamplex/_engine/_taps.pyi",
+        "resamplex/_engine/_tablegen.pyi"]
 missing = [n for n in need if n not in names]
 for mod in ("_gather", "_taps", "_fixed", "_exec", "_tablegen"):
     if not any(re.fullmatch(rf"resamplex/_engine/{mod}\..*(\.so|\.pyd)", n) for n in names):
