@@ -268,6 +268,10 @@ BAD_BY_KIND: dict[str, Callable[[], list[Bad]]] = {
     "bool01-none": lambda: _bad_bool(none_ok=True, int01_ok=True),
     "threads": _bad_threads,
     "real": _bad_real,
+    # lanczos_a: an integer from 1 to 2**20 (SPEC §2: lobes), refused for any mode
+    "lobes": lambda: [Bad("zero", 0), Bad("negative", -3), Bad("float", 3.5), Bad("str", "3"),
+                      Bad("bool", True), Bad("none", None), Bad("nan", NAN), Bad("list", [3]),
+                      Bad("huge", 2**21), Bad("object", _NoLen())],
     "attr-ratio": lambda: _bad_real(negative_ok=False),     # ascend operator attributes
     "scale-or-none": lambda: _bad_real(negative_ok=False, none_ok=True),
     "extrapolation": lambda: _bad_real(nonfinite_ok=True),
@@ -370,7 +374,8 @@ def _core_array_bad(weighted: bool, name="x", shape=(4, 6)) -> list[Bad]:
 
 _CORE_PARAMS = dict(size="sizes", scale="scales", axes="axes", mode="name",
                     coordinate_transform="name", nearest_mode="name", antialias="bool",
-                    cubic_a="real", exclude_outside="bool", rounding="name")
+                    cubic_a="real", lanczos_a="lobes", exclude_outside="bool",
+                    rounding="name")
 
 # With size given, scale only drives the coordinate map: both together are valid.
 _CORE_TEMPLATE = dict(scale=[2.0, 0.5], axes=[0, 1])
