@@ -36,7 +36,6 @@ from __future__ import annotations
 import math
 import numbers
 import sys
-from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, Callable, Mapping, Sequence, overload
 
@@ -721,12 +720,6 @@ def _array_as_tensor(y: np.ndarray) -> Any:
     return torch.from_numpy(y)
 
 
-@lru_cache(maxsize=64)
-def _adjoint(plan: Plan) -> Plan:
-    """The adjoint (transposed tables) of a forward plan, built once per plan."""
-    return plan.adjoint_plan()
-
-
 _FUNCTION: list[Any] = []  # the torch.autograd.Function, defined once torch is imported
 
 
@@ -751,7 +744,7 @@ def _autograd_function() -> Any:
         @once_differentiable
         def backward(ctx: Any, grad: Any) -> tuple[Any, None, None]:
             g = _tensor_as_array(grad, "grad_output")
-            gx = _adjoint(ctx.plan)(g, threads=ctx.threads)
+            gx = ctx.plan.adjoint_plan()(g, threads=ctx.threads)  # built once per plan
             return _array_as_tensor(gx), None, None
 
     _FUNCTION.append(Interpolate)
