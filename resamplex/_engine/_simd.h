@@ -27,6 +27,31 @@
 #define RX_AVX2 1
 #endif
 
+/* Interleave four rows of n floats: tmp4[4*i + b] = r_b[i] (pure data movement; a 4x4
+ * transpose per four columns, scalar for the rest). */
+static inline void rx_interleave4_f32(const float *r0, const float *r1, const float *r2,
+                                      const float *r3, float *tmp4, ptrdiff_t n)
+{
+    ptrdiff_t i = 0;
+#if defined(RX_SSE2)
+    for (; i + 4 <= n; i += 4) {
+        __m128 a = _mm_loadu_ps(r0 + i), b = _mm_loadu_ps(r1 + i);
+        __m128 c = _mm_loadu_ps(r2 + i), d = _mm_loadu_ps(r3 + i);
+        _MM_TRANSPOSE4_PS(a, b, c, d);
+        _mm_storeu_ps(tmp4 + 4 * i, a);
+        _mm_storeu_ps(tmp4 + 4 * i + 4, b);
+        _mm_storeu_ps(tmp4 + 4 * i + 8, c);
+        _mm_storeu_ps(tmp4 + 4 * i + 12, d);
+    }
+#endif
+    for (; i < n; i++) {
+        tmp4[4 * i] = r0[i];
+        tmp4[4 * i + 1] = r1[i];
+        tmp4[4 * i + 2] = r2[i];
+        tmp4[4 * i + 3] = r3[i];
+    }
+}
+
 /* Four interleaved rows (tmp4[4*i + b] is element i of row b), two taps per output:
  * r_b[o] = w[2o] * tmp4[4*idx[2o] + b] + w[2o+1] * tmp4[4*idx[2o+1] + b]. */
 static inline void rx_dense4x2_f32(const float *tmp4, float *r0, float *r1, float *r2,
@@ -109,6 +134,79 @@ static inline void rx_dense4x2_f32(const float *tmp4, float *r0, float *r1, floa
         r3[o] = wa * p[3] + wb * q[3];
     }
 #endif
+}
+
+/* Four interleaved rows, k >= 1 taps per output (rx_dense4x2_f32 for any k):
+ * r_b[o] = w[ok] * tmp4[4*idx[ok] + b], then + w[ok+j] * tmp4[4*idx[ok+j] + b] for j = 1..k-1,
+ * in that order, each operation rounded to float. */
+static inline void rx_dense4k_f32(const float *tmp4, float *r0, float *r1, float *r2,
+                                  float *r3, ptrdiff_t n, ptrdiff_t k, const int64_t *idx,
+                                  const float *w)
+{
+    ptrdiff_t o = 0, j;
+#if defined(RX_AVX2)
+    /* Eight outputs at a time: o..o+3 in the low 128-bit lane, o+4..o+7 in the high one. */
+    for (; o + 8 <= n; o += 8) {
+        __m256 a[4], t0, t1, t2, t3;
+        int q;
+        for (q = 0; q < 4; q++) {
+            const int64_t *il = idx + (o + q) * k, *ih = idx + (o + q + 4) * k;
+            const float *wl = w + (o + q) * k, *wh = w + (o + q + 4) * k;
+            a[q] = _mm256_mul_ps(_mm256_set_m128(_mm_set1_ps(wh[0]), _mm_set1_ps(wl[0])),
+                                 _mm256_set_m128(_mm_loadu_ps(tmp4 + 4 * ih[0]),
+                                                 _mm_loadu_ps(tmp4 + 4 * il[0])));
+            for (j = 1; j < k; j++)
+                a[q] = _mm256_add_ps(a[q], _mm256_mul_ps(
+                    _mm256_set_m128(_mm_set1_ps(wh[j]), _mm_set1_ps(wl[j])),
+                    _mm256_set_m128(_mm_loadu_ps(tmp4 + 4 * ih[j]),
+                                    _mm_loadu_ps(tmp4 + 4 * il[j]))));
+        }
+        t0 = _mm256_unpacklo_ps(a[0], a[1]);
+        t1 = _mm256_unpackhi_ps(a[0], a[1]);
+        t2 = _mm256_unpacklo_ps(a[2], a[3]);
+        t3 = _mm256_unpackhi_ps(a[2], a[3]);
+        _mm256_storeu_ps(r0 + o, _mm256_shuffle_ps(t0, t2, 0x44));
+        _mm256_storeu_ps(r1 + o, _mm256_shuffle_ps(t0, t2, 0xEE));
+        _mm256_storeu_ps(r2 + o, _mm256_shuffle_ps(t1, t3, 0x44));
+        _mm256_storeu_ps(r3 + o, _mm256_shuffle_ps(t1, t3, 0xEE));
+    }
+#endif
+#if defined(RX_SSE2)
+    for (; o + 4 <= n; o += 4) {
+        __m128 a[4];
+        int q;
+        for (q = 0; q < 4; q++) {
+            const int64_t *ix = idx + (o + q) * k;
+            const float *wt = w + (o + q) * k;
+            a[q] = _mm_mul_ps(_mm_set1_ps(wt[0]), _mm_loadu_ps(tmp4 + 4 * ix[0]));
+            for (j = 1; j < k; j++)
+                a[q] = _mm_add_ps(a[q], _mm_mul_ps(_mm_set1_ps(wt[j]),
+                                                   _mm_loadu_ps(tmp4 + 4 * ix[j])));
+        }
+        _MM_TRANSPOSE4_PS(a[0], a[1], a[2], a[3]);
+        _mm_storeu_ps(r0 + o, a[0]);
+        _mm_storeu_ps(r1 + o, a[1]);
+        _mm_storeu_ps(r2 + o, a[2]);
+        _mm_storeu_ps(r3 + o, a[3]);
+    }
+#endif
+    for (; o < n; o++) {
+        const float *p = tmp4 + 4 * idx[o * k];
+        float wt = w[o * k];
+        float a0 = wt * p[0], a1 = wt * p[1], a2 = wt * p[2], a3 = wt * p[3];
+        for (j = 1; j < k; j++) {
+            p = tmp4 + 4 * idx[o * k + j];
+            wt = w[o * k + j];
+            a0 = a0 + wt * p[0];
+            a1 = a1 + wt * p[1];
+            a2 = a2 + wt * p[2];
+            a3 = a3 + wt * p[3];
+        }
+        r0[o] = a0;
+        r1[o] = a1;
+        r2[o] = a2;
+        r3[o] = a3;
+    }
 }
 
 /* Round float accumulators half-to-even and saturate into [lo, hi] (8-bit types), contiguous.

@@ -551,7 +551,7 @@ class Plan:
             dstr=[os_[p] for p in perm], axis=pos, n_mid=n_mid, ptr=t1.ptr,
             off=t1.idx * src_strides[a], w=t1.w, k=idx2.shape[1], idx2=idx2.reshape(-1),
             w2=w2.reshape(-1),
-            buf_len=(5 * n_mid + 4 + 4 * t2.n_out if pos == len(perm) - 2
+            buf_len=(8 * n_mid + 4 + 4 * t2.n_out if pos == len(perm) - 2
                      else n_mid + 1 + t2.n_out),
             units=size // t2.n_out)
         return spec, size * (t1.mean_taps + t2.mean_taps)
