@@ -189,3 +189,37 @@ def test_pixel_sweep_against_reference(at_level, level, dtype, channels):
     xmax = float(np.max(np.abs(np.asarray(x, np.float64))))
     ref.assert_matches(got, want, _dtype(dtype), "linear", xmax=xmax,
                        err_msg=f"level {level}")
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("dtype", ["uint8", "int8"])
+@pytest.mark.parametrize("channels", [None, 1, 2, 3, 4, 5])
+@pytest.mark.parametrize("factor", [2, 0.5])
+def test_eight_bit_images_exact_at_factors_two_and_half(at_level, level, dtype, channels,
+                                                        factor):
+    # x2 and x0.5 resizes of 8-bit images (interleaved channels too) run polyphase kernels
+    # (_taps.pyx.tp _phase_row: even/odd output rows zipped, or input rows unzipped). Their
+    # weights are quarters and halves, so the float64 reference is exact and so is the float32
+    # arithmetic: every output must be saturate(rounding(v)) exactly, ties included.
+    at_level(level)
+    rng = np.random.default_rng(5)
+    h, w = (9, 37) if factor == 2 else (10, 74)
+    shape = (h, w) if channels is None else (h, w, channels)
+    info = np.iinfo(dtype)
+    x = rng.integers(info.min, info.max + 1, shape).astype(dtype)
+    x[0, : w // 2] = info.max                          # saturation at the top of the range
+    size = (int(h * factor), int(w * factor))
+    cases = [("linear", t) for t in ("half_pixel", "pytorch_half_pixel", "asymmetric")]
+    if factor == 0.5:
+        cases.append(("area", "half_pixel"))
+    for mode, transform in cases:
+        v = ref.reference_resize(x, size, axes=(0, 1), mode=mode,
+                                 coordinate_transform=transform)
+        for rounding in ("half_even", "half_away_from_zero", "toward_zero"):
+            for threads in (1, 2):
+                got = rx.resize(x, size, axes=(0, 1), mode=mode, coordinate_transform=transform,
+                                rounding=rounding, threads=threads)
+                want = ref.expected_integer(v, dtype, rounding)
+                bad = got != want
+                assert not bad.any(), (f"{mode}/{transform}/{rounding}/{threads} threads at "
+                                       f"{level}: {int(bad.sum())} of {bad.size} differ")

@@ -14,6 +14,7 @@ ROUNDINGS: dict[str, int]
 OPS: dict[str, int]
 COMPUTES: dict[str, int]
 LOOPS: dict[str, int]
+PHASES: dict[str, int]
 LIMITS: dict[str, int]
 LEVELS: tuple[str, ...]
 

@@ -40,7 +40,8 @@ from resamplex._engine._fused cimport (
 )
 from resamplex._engine._pass cimport (
     BLOCK, C_DOUBLE, C_FLOAT, KernelTable, MAX_CHANNELS, MAX_ROW, OP_FIXED, OP_FUSED,
-    OP_GATHER, OP_WEIGHTED, PassDesc, SHAPE_LAST, SHAPE_LAST_CSR, SHAPE_MID, SHAPE_OUTER,
+    OP_GATHER, OP_WEIGHTED, PassDesc, PHASE_DOWN2, PHASE_NONE, PHASE_UP2, SHAPE_LAST,
+    SHAPE_LAST_CSR, SHAPE_MID, SHAPE_OUTER,
 )
 
 cnp.import_array()
@@ -61,6 +62,7 @@ OPS = {"gather": OP_GATHER, "weighted": OP_WEIGHTED, "fused": OP_FUSED, "fixed":
 COMPUTES = {"float64": C_DOUBLE, "float32": C_FLOAT}
 #: Loop shapes of weighted and fixed-point passes.
 LOOPS = {"last": SHAPE_LAST, "mid": SHAPE_MID, "outer": SHAPE_OUTER, "last_csr": SHAPE_LAST_CSR}
+PHASES = {"none": PHASE_NONE, "up2": PHASE_UP2, "down2": PHASE_DOWN2}
 #: Elements per block of the long-row loop shapes; longest row a pass loads into scratch;
 #: longest channels-last axis merged into the resampled one.
 LIMITS = {"block": BLOCK, "max_row": MAX_ROW, "max_channels": MAX_CHANNELS}
@@ -293,7 +295,7 @@ cdef class Program:
     cdef int _parallel_runs
 
     def __cinit__(self, list passes, list scratch_sizes, double work):
-        cdef Py_ssize_t i, at = 0, esize
+        cdef Py_ssize_t i, j, at = 0, esize
         cdef PassDesc* p
         self._keep = []
         self.npasses = len(passes)
@@ -337,6 +339,14 @@ cdef class Program:
             p.ptr = _i64(self._keep, spec.get("ptr", ()))
             p.off = _i64(self._keep, spec.get("off", ()))
             p.idx2 = _i64(self._keep, spec.get("idx2", ()))
+            p.phase = spec.get("phase", PHASE_NONE)
+            p.channels = spec.get("channels", 1)
+            p.lo = spec.get("lo", 0)
+            p.hi = spec.get("hi", 0)
+            for j, v in enumerate(spec.get("pd", (0, 0, 0, 0))):
+                p.pd[j] = v
+            for j, v in enumerate(spec.get("pw", (0.0, 0.0, 0.0, 0.0))):
+                p.pw[j] = v
             if p.op == OP_FIXED:
                 p.w = _vec(self._keep, spec.get("w"), np.int32)
                 esize = 4

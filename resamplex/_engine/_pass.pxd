@@ -30,6 +30,10 @@ cdef enum LoopShape:  # how a weighted or fixed-point pass walks its rows (_taps
     SHAPE_LAST_CSR = 3  # innermost, rows too long to load into scratch: taps read in place
 
 
+cdef enum PhaseKind:
+    PHASE_NONE = 0
+    PHASE_UP2 = 1
+    PHASE_DOWN2 = 2
 cdef enum:
     BLOCK = 4096           # elements per block of the long-row loop shapes (their scratch)
     MAX_ROW = 4194304      # longest row (input + output) SHAPE_LAST loads into scratch
@@ -64,6 +68,16 @@ cdef struct PassDesc:
     const void* w         # weights: double/float (weighted, fused table 1), int32 (fixed)
     const int64_t* idx2   # fused: dense indices of the innermost table; gather: axis starts
     const void* w2        # fused: dense weights of the innermost table
+    # Fused passes of 8-bit data whose innermost table is a x2 / x0.5 polyphase pattern
+    # (plan.py _phase_spec): PHASE_UP2 computes the even and odd output pixels of input
+    # pixels [lo, hi) as two contiguous rows, rounds them and zips them; PHASE_DOWN2 unzips
+    # each input row into its even and odd pixels first. Pixels are `channels` elements.
+    int phase
+    Py_ssize_t channels
+    Py_ssize_t lo
+    Py_ssize_t hi
+    Py_ssize_t pd[4]      # up: pixel offsets of the taps (even: pd[0], pd[1]; odd: pd[2], pd[3])
+    double pw[4]          # their weights (down: pw[0] even pixel, pw[1] odd pixel)
 
 
 ctypedef void (*pass_fn)(const PassDesc* p, const char* src, char* dst, void* bufs,

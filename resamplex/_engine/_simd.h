@@ -26,6 +26,10 @@
 #include <immintrin.h>
 #define RX_AVX2 1
 #endif
+#if defined(__SSSE3__)
+#include <tmmintrin.h>
+#define RX_SSSE3 1
+#endif
 
 /* Interleave four rows of n floats: tmp4[4*i + b] = r_b[i] (pure data movement; a 4x4
  * transpose per four columns, scalar for the rest). */
@@ -50,6 +54,142 @@ static inline void rx_interleave4_f32(const float *r0, const float *r1, const fl
         tmp4[4 * i + 2] = r2[i];
         tmp4[4 * i + 3] = r3[i];
     }
+}
+
+/* Pixels of c bytes from a and b alternately: out = a0 b0 a1 b1 ... (npix pixels each).
+ * Byte moves only. The SSSE3 form of c == 3 loads 16 bytes at a time from a and b: they need
+ * 16 bytes of slack after their last pixel. */
+static inline void rx_zip2_8(const uint8_t *a, const uint8_t *b, uint8_t *out, ptrdiff_t npix,
+                             ptrdiff_t c)
+{
+    ptrdiff_t i = 0;
+    if (c == 1) {
+#if defined(RX_SSE2)
+        for (; i + 16 <= npix; i += 16) {
+            __m128i va = _mm_loadu_si128((const __m128i *)(a + i));
+            __m128i vb = _mm_loadu_si128((const __m128i *)(b + i));
+            _mm_storeu_si128((__m128i *)(out + 2 * i), _mm_unpacklo_epi8(va, vb));
+            _mm_storeu_si128((__m128i *)(out + 2 * i + 16), _mm_unpackhi_epi8(va, vb));
+        }
+#endif
+        for (; i < npix; i++) {
+            out[2 * i] = a[i];
+            out[2 * i + 1] = b[i];
+        }
+        return;
+    }
+#if defined(RX_SSE2)
+    if (c == 2 || c == 4) {
+        ptrdiff_t step = 16 / c;
+        for (; i + step <= npix; i += step) {
+            __m128i va = _mm_loadu_si128((const __m128i *)(a + i * c));
+            __m128i vb = _mm_loadu_si128((const __m128i *)(b + i * c));
+            __m128i lo = c == 2 ? _mm_unpacklo_epi16(va, vb) : _mm_unpacklo_epi32(va, vb);
+            __m128i hi = c == 2 ? _mm_unpackhi_epi16(va, vb) : _mm_unpackhi_epi32(va, vb);
+            _mm_storeu_si128((__m128i *)(out + 2 * i * c), lo);
+            _mm_storeu_si128((__m128i *)(out + 2 * i * c + 16), hi);
+        }
+    }
+#endif
+#if defined(RX_SSSE3)
+    if (c == 3) {
+        /* four pixels of each (12 + 12 bytes) into 24 output bytes */
+        const __m128i ma0 = _mm_setr_epi8(0, 1, 2, -1, -1, -1, 3, 4, 5, -1, -1, -1, 6, 7, 8, -1);
+        const __m128i mb0 = _mm_setr_epi8(-1, -1, -1, 0, 1, 2, -1, -1, -1, 3, 4, 5, -1, -1, -1, 6);
+        const __m128i ma1 = _mm_setr_epi8(-1, -1, 9, 10, 11, -1, -1, -1,
+                                          -1, -1, -1, -1, -1, -1, -1, -1);
+        const __m128i mb1 = _mm_setr_epi8(7, 8, -1, -1, -1, 9, 10, 11,
+                                          -1, -1, -1, -1, -1, -1, -1, -1);
+        for (; i + 4 <= npix; i += 4) {
+            __m128i va = _mm_loadu_si128((const __m128i *)(a + 3 * i));
+            __m128i vb = _mm_loadu_si128((const __m128i *)(b + 3 * i));
+            _mm_storeu_si128((__m128i *)(out + 6 * i),
+                             _mm_or_si128(_mm_shuffle_epi8(va, ma0), _mm_shuffle_epi8(vb, mb0)));
+            _mm_storel_epi64((__m128i *)(out + 6 * i + 16),
+                             _mm_or_si128(_mm_shuffle_epi8(va, ma1), _mm_shuffle_epi8(vb, mb1)));
+        }
+    }
+#endif
+    for (; i < npix; i++) {
+        memcpy(out + 2 * i * c, a + i * c, (size_t)c);
+        memcpy(out + (2 * i + 1) * c, b + i * c, (size_t)c);
+    }
+}
+
+/* The inverse of rx_zip2_8: in = a0 b0 a1 b1 ... (pixels of c bytes) into a and b. The SSSE3
+ * form of c == 3 stores 16 bytes at a time into a and b: they need 16 bytes of slack. */
+static inline void rx_unzip2_8(const uint8_t *in, uint8_t *a, uint8_t *b, ptrdiff_t npix,
+                               ptrdiff_t c)
+{
+    ptrdiff_t i = 0;
+#if defined(RX_SSE2)
+    if (c == 1) {
+        const __m128i low = _mm_set1_epi16(0x00FF);
+        for (; i + 16 <= npix; i += 16) {
+            __m128i v0 = _mm_loadu_si128((const __m128i *)(in + 2 * i));
+            __m128i v1 = _mm_loadu_si128((const __m128i *)(in + 2 * i + 16));
+            _mm_storeu_si128((__m128i *)(a + i), _mm_packus_epi16(_mm_and_si128(v0, low),
+                                                                  _mm_and_si128(v1, low)));
+            _mm_storeu_si128((__m128i *)(b + i), _mm_packus_epi16(_mm_srli_epi16(v0, 8),
+                                                                  _mm_srli_epi16(v1, 8)));
+        }
+    } else if (c == 2) {
+        for (; i + 8 <= npix; i += 8) {
+            __m128i v0 = _mm_loadu_si128((const __m128i *)(in + 4 * i));
+            __m128i v1 = _mm_loadu_si128((const __m128i *)(in + 4 * i + 16));
+            /* sign-extended 16-bit halves: packs_epi32 then keeps every bit */
+            _mm_storeu_si128((__m128i *)(a + 2 * i),
+                             _mm_packs_epi32(_mm_srai_epi32(_mm_slli_epi32(v0, 16), 16),
+                                             _mm_srai_epi32(_mm_slli_epi32(v1, 16), 16)));
+            _mm_storeu_si128((__m128i *)(b + 2 * i),
+                             _mm_packs_epi32(_mm_srai_epi32(v0, 16), _mm_srai_epi32(v1, 16)));
+        }
+    } else if (c == 4) {
+        for (; i + 4 <= npix; i += 4) {
+            __m128 v0 = _mm_castsi128_ps(_mm_loadu_si128((const __m128i *)(in + 8 * i)));
+            __m128 v1 = _mm_castsi128_ps(_mm_loadu_si128((const __m128i *)(in + 8 * i + 16)));
+            __m128 ev = _mm_shuffle_ps(v0, v1, 0x88), od = _mm_shuffle_ps(v0, v1, 0xDD);
+            _mm_storeu_si128((__m128i *)(a + 4 * i), _mm_castps_si128(ev));
+            _mm_storeu_si128((__m128i *)(b + 4 * i), _mm_castps_si128(od));
+        }
+    }
+#endif
+#if defined(RX_SSSE3)
+    if (c == 3) {
+        /* 24 input bytes (four pixels of each) into 12 + 12 */
+        const __m128i ma0 = _mm_setr_epi8(0, 1, 2, 6, 7, 8, 12, 13, 14, -1, -1, -1,
+                                          -1, -1, -1, -1);
+        const __m128i ma1 = _mm_setr_epi8(-1, -1, -1, -1, -1, -1, -1, -1, -1, 2, 3, 4,
+                                          -1, -1, -1, -1);
+        const __m128i mb0 = _mm_setr_epi8(3, 4, 5, 9, 10, 11, 15, -1, -1, -1, -1, -1,
+                                          -1, -1, -1, -1);
+        const __m128i mb1 = _mm_setr_epi8(-1, -1, -1, -1, -1, -1, -1, 0, 1, 5, 6, 7,
+                                          -1, -1, -1, -1);
+        for (; i + 4 <= npix; i += 4) {
+            __m128i v0 = _mm_loadu_si128((const __m128i *)(in + 6 * i));
+            __m128i v1 = _mm_loadl_epi64((const __m128i *)(in + 6 * i + 16));
+            _mm_storeu_si128((__m128i *)(a + 3 * i),
+                             _mm_or_si128(_mm_shuffle_epi8(v0, ma0), _mm_shuffle_epi8(v1, ma1)));
+            _mm_storeu_si128((__m128i *)(b + 3 * i),
+                             _mm_or_si128(_mm_shuffle_epi8(v0, mb0), _mm_shuffle_epi8(v1, mb1)));
+        }
+    }
+#endif
+    for (; i < npix; i++) {
+        memcpy(a + i * c, in + 2 * i * c, (size_t)c);
+        memcpy(b + i * c, in + (2 * i + 1) * c, (size_t)c);
+    }
+}
+
+/* e[j] = wa * v[j + da] + wb * v[j + db] for j in [0, n): one phase of a polyphase innermost
+ * pass, the two-tap sum of _row_dense in the same order (the compiler vectorises it). */
+static inline void rx_phase2_f32(const float *v, float *e, ptrdiff_t n, ptrdiff_t da,
+                                 ptrdiff_t db, float wa, float wb)
+{
+    ptrdiff_t j;
+    const float *pa = v + da, *pb = v + db;
+    for (j = 0; j < n; j++)
+        e[j] = wa * pa[j] + wb * pb[j];
 }
 
 /* Four interleaved rows (tmp4[4*i + b] is element i of row b), two taps per output:

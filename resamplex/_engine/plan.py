@@ -33,6 +33,7 @@ from ._exec import Program, threads_for
 OP_GATHER, OP_WEIGHTED, OP_FUSED, OP_FIXED = (_exec.OPS[k] for k in
                                               ("gather", "weighted", "fused", "fixed"))
 C_DOUBLE, C_FLOAT = _exec.COMPUTES["float64"], _exec.COMPUTES["float32"]
+PHASE_UP2, PHASE_DOWN2 = _exec.PHASES["up2"], _exec.PHASES["down2"]
 SHAPE_LAST, SHAPE_MID, SHAPE_OUTER, SHAPE_LAST_CSR = (_exec.LOOPS[k] for k in
                                                       ("last", "mid", "outer", "last_csr"))
 BLOCK, MAX_ROW, MAX_MERGED_CHANNELS = (_exec.LIMITS[k] for k in
@@ -182,6 +183,9 @@ class Plan:
         self._cache: PlanCache | None = None    # the cache holding this (root) plan, if any
         #: What a facade keeps with its plan (e.g. the outputs it fills afterwards).
         self.extra: Any = None
+        #: Elements per pixel of the innermost axis: > 1 for a plan that merged a short
+        #: channels-last axis into the resampled one (``_merged_inner``).
+        self.channels = 1
 
     def _best_order(self) -> list[int]:
         axes = [a for a, t in enumerate(self.tables) if t is not None]
@@ -489,6 +493,9 @@ class Plan:
             if fuse and i == len(order) - 2:
                 spec, pass_work = self._fused_spec(shape, perm, a, order[-1], src_strides,
                                                    os_, common)
+                if i == 0:  # reads the program's input: 8-bit data may take a phase kernel
+                    spec.update(self._phase_fields(dtype, shape[order[-1]], order[-1], xs,
+                                                   os_))
                 passes.append(spec)
                 work += pass_work
                 break
@@ -555,6 +562,59 @@ class Plan:
                      else n_mid + 1 + t2.n_out),
             units=size // t2.n_out)
         return spec, size * (t1.mean_taps + t2.mean_taps)
+
+    def _phase_fields(self, dtype: np.dtype, n_mid: int, inner: int, xs: Sequence[int],
+                      os_: Sequence[int]) -> dict[str, Any]:
+        """The fields that make a fused pass of 8-bit data polyphase (``_phase_row`` in
+        ``_taps.pyx.tp``), or ``{}``.
+
+        Its innermost table, read in pixels of ``self.channels`` elements (channels-last
+        merged into the axis), must be x2 (output pixels ``2i`` and ``2i + 1`` read input
+        pixels at fixed offsets from ``i`` with fixed weights, for ``i`` in a run
+        ``[lo, hi)``; the outputs outside it keep the general loop) or x0.5 (every output
+        pixel ``X`` reads pixels ``2X`` and ``2X + 1`` with fixed weights), with two taps,
+        both arrays contiguous along the axis. The sums are those of the general loop, in
+        the same order, so the bits are the same.
+        """
+        t = self.tables[inner]
+        idx, w = t.dense
+        c = self.channels
+        if dtype not in (np.uint8, np.int8) or idx.shape[1] != 2 or xs[inner] != 1 \
+                or os_[inner] != 1 or n_mid != t.n_in or t.n_in % c or t.n_out % c:
+            return {}
+        w_in, w_out = t.n_in // c, t.n_out // c
+        wf = w.astype(np.float32)
+        pix, pw = idx[::c] // c, wf[::c]
+        # every channel of an output pixel reads the same pixels with the same weights
+        same = ((idx == np.repeat(pix, c, axis=0) * c + np.tile(np.arange(c), w_out)[:, None])
+                & (wf == np.repeat(pw, c, axis=0))).reshape(w_out, 2 * c).all(axis=1)
+        fields: dict[str, Any] = dict(channels=c, buf_len=4 * n_mid + t.n_out + 16)
+        if w_out == 2 * w_in and w_in >= 8:
+            x = np.arange(w_out)
+            ref = 2 * (w_in // 2)                      # output pixels ref, ref + 1: pattern
+            d = pix[ref:ref + 2] - w_in // 2
+            ok = same & (pix == x[:, None] // 2 + d[x % 2]).all(axis=1) \
+                & (pw == pw[ref:ref + 2][x % 2]).all(axis=1)
+            ok2 = ok[0::2] & ok[1::2]                  # per input pixel i: outputs 2i, 2i + 1
+            bad = np.flatnonzero(~ok2)
+            mid = w_in // 2
+            if not ok2[mid]:
+                return {}
+            lo = int(bad[bad < mid].max()) + 1 if (bad < mid).any() else 0
+            hi = int(bad[bad > mid].min()) if (bad > mid).any() else w_in
+            if hi - lo < 4:
+                return {}
+            return dict(fields, phase=PHASE_UP2, lo=lo, hi=hi,
+                        pd=tuple(int(v) for v in d.reshape(-1)),
+                        pw=tuple(float(v) for v in pw[ref:ref + 2].reshape(-1)))
+        if w_in == 2 * w_out and w_out >= 4:
+            x = np.arange(w_out)
+            if not (same.all() and np.array_equal(pix, np.stack([2 * x, 2 * x + 1], axis=1))
+                    and (pw == pw[0]).all()):
+                return {}
+            return dict(fields, phase=PHASE_DOWN2,
+                        pw=(float(pw[0, 0]), float(pw[0, 1]), 0.0, 0.0))
+        return {}
 
     def _pixel_sweep(self, order: Sequence[int], perm: Sequence[int], xs: Sequence[int],
                      os_: Sequence[int]) -> bool:
@@ -667,6 +727,7 @@ class Plan:
             merged = Plan(shape, tables, weighted=True, op=self.op,
                           order=[a if a < c_ax else a - 1 for a in order], keep_order=True)
             merged._owner = self
+            merged.channels = c
             self._merged[key] = merged
             self._grew(merged.nbytes)
 
