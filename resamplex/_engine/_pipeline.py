@@ -420,7 +420,9 @@ def run(plan: "Plan", x: np.ndarray, out: np.ndarray, threads: int | None) -> No
     ``plan._prepared``); a call allocates only its intermediate arrays and scratch rows, which
     concurrent calls must not share."""
 
-    cur = np.ascontiguousarray(x.astype(x.dtype.newbyteorder("="), copy=False))
+    cur = x
+    if not (x.flags.c_contiguous and x.dtype.isnative):
+        cur = np.ascontiguousarray(x.astype(x.dtype.newbyteorder("="), copy=False))
     prep = plan._prepared.get(cur.dtype)
     if prep is None:
         made = prepare(plan, cur.dtype)
@@ -428,6 +430,7 @@ def run(plan: "Plan", x: np.ndarray, out: np.ndarray, threads: int | None) -> No
         if prep is made:  # not made by a concurrent call in between
             plan._grew(made.nbytes)
     last = len(prep.steps) - 1
+    dp = cur.ctypes.data
     for k, (shape, store, calls) in enumerate(prep.steps):
         if k == last and out.flags.c_contiguous and out.dtype == store and out.dtype.isnative:
             dst = out
@@ -435,7 +438,7 @@ def run(plan: "Plan", x: np.ndarray, out: np.ndarray, threads: int | None) -> No
             if k == last:
                 check_allocation(math.prod(shape) * store.itemsize, "scratch")
             dst = np.empty(shape, store)
-        sp, dp = cur.ctypes.data, dst.ctypes.data
+        sp, dp = dp, dst.ctypes.data  # the address of a step's input: the last one's output
         for func, args, dpos, bpos, soff, doff, work, items, blen, bdtype in calls:
             n = max(1, min(_exec.threads_for(threads, work), items))
             a = list(args)
