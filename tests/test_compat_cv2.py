@@ -316,3 +316,27 @@ def test_int8_exact_half_goes_to_area_and_fails_like_opencv():
 def test_empty_image_is_refused():
     with pytest.raises(rx.ResamplexError, match="empty"):
         rcv.resize(np.zeros((0, 5), np.uint8), (3, 3))
+
+
+def test_repeated_calls_take_the_remembered_plan():
+    """A call whose arguments were seen before goes straight to its plan (``_CALLS``): the same
+    bits as the first call, for every layout of the same shape and dtype, and a bad ``threads``
+    is still refused with the facade's message."""
+    rng = np.random.default_rng(11)
+    img = rng.integers(0, 256, (20, 24, 3), dtype=np.uint8)
+    for interp in (rcv.INTER_LINEAR, rcv.INTER_AREA, rcv.INTER_CUBIC, rcv.INTER_NEAREST):
+        first = rcv.resize(img, (12, 10), interpolation=interp)
+        assert np.array_equal(first, cv2.resize(img, (12, 10), interpolation=interp))
+        for x in (img, img[:, ::-1][:, ::-1], np.asfortranarray(img)):
+            for threads in (None, 1, 2):
+                again = rcv.resize(x, (12, 10), interpolation=interp, threads=threads)
+                assert again.dtype == first.dtype and np.array_equal(again, first)
+        with pytest.raises(rx.ResamplexError, match="threads"):
+            rcv.resize(img, (12, 10), interpolation=interp, threads=0)
+    one = rng.integers(0, 256, (9, 7, 1), dtype=np.uint8)
+    for _ in range(2):  # a 1-channel result loses its channel axis on the remembered path too
+        assert rcv.resize(one, (5, 4)).shape == (4, 5)
+    col = rng.integers(0, 256, 9, dtype=np.uint8)
+    first = rcv.resize(col, (2, 5))
+    for _ in range(2):  # a 1-d array is read as a column every time
+        assert np.array_equal(rcv.resize(col, (2, 5)), first)

@@ -264,3 +264,25 @@ def test_refusals():
         pil.reduce(np.zeros((3, 4), np.uint8), 0)
     with pytest.raises(rx.ResamplexError, match="factor"):
         pil.reduce(np.zeros((3, 4), np.uint8), 2.0)
+
+
+def test_repeated_calls_take_the_remembered_plan(monkeypatch):
+    """A call whose arguments were seen before goes straight to its plan (``_CALLS``): the same
+    bits as the first call; the default ``version`` follows ``pil.pillow_version`` even then."""
+    rng = np.random.default_rng(12)
+    a = rng.integers(0, 256, (40, 9, 3), dtype=np.uint8)
+    f = rng.standard_normal((40, 9)).astype(np.float32) * 100
+    for x in (a, f):
+        for resample in (pil.BILINEAR, pil.NEAREST, pil.LANCZOS):
+            first = pil.resize(x, (7, 13), resample)
+            for threads in (None, 1, 2):
+                assert np.array_equal(pil.resize(x, (7, 13), resample, threads=threads), first)
+            with pytest.raises(rx.ResamplexError, match="threads"):
+                pil.resize(x, (7, 13), resample, threads=0)
+    # Pillow 13 runs the vertical pass first here, Pillow 12 the horizontal one.
+    x = rng.integers(0, 256, (40, 9), dtype=np.uint8)
+    want = {v: pil.resize(x, (7, 13), pil.BICUBIC, version=v) for v in (12, 13)}
+    assert not np.array_equal(want[12], want[13])
+    for v in (13, 12, 13):
+        monkeypatch.setattr(pil, "pillow_version", (v, 0))
+        assert np.array_equal(pil.resize(x, (7, 13), pil.BICUBIC), want[v])

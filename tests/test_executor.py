@@ -231,3 +231,39 @@ def test_nearest_on_an_axis_of_more_than_2_31_elements():
     for o in (0, 1, 100, 255, n_out // 2, n_out - 256, n_out - 1):
         i = ref.nearest_index(ref.source_coordinate(o, n_in, n_out), n_in)
         assert y[o] == x[i], o
+
+
+def test_exact_passes_are_prepared_once_per_dtype():
+    """A plan of exact passes makes its kernels' arguments on the first call with a dtype and
+    counts their bytes; later calls (any layout, byte order, ``out``) give the same bits."""
+    from resamplex._engine._pipeline import FloatPass, IntPass
+    from resamplex._engine.plan import Plan
+    from resamplex._tables import AxisTable
+
+    rng = np.random.default_rng(3)
+    tables = [AxisTable.from_taps(6, np.array([[0, 1], [2, 3], [4, 5]]),
+                                  np.array([[0.5, 0.5], [0.25, 0.75], [1.0, 0.0]])),
+              AxisTable.from_taps(5, np.array([[0, 1], [1, 2], [3, 4], [4, 4]]),
+                                  np.array([[0.5, 0.5], [0.5, 0.5], [0.75, 0.25], [1, 0]]))]
+    plan = Plan((6, 5), tables, weighted=True, order=[1, 0], keep_order=True,
+                passes=[FloatPass("float32"), FloatPass("float32")])
+    x = rng.standard_normal((6, 5)).astype(np.float32)
+    before = plan.nbytes
+    first = plan(x)
+    assert list(plan._prepared) == [np.dtype(np.float32)] and plan.nbytes > before
+    grown = plan.nbytes
+    for y in (x, np.asfortranarray(x), x.astype(">f4")):
+        assert np.array_equal(plan(y), first)
+        out = np.full((4, 3), 9, y.dtype).T
+        assert plan(y, out=out) is out and np.array_equal(out, first)
+    assert plan.nbytes == grown
+    with pytest.raises(rx.ResamplexError, match="threads"):
+        plan(x, threads=0)
+    with pytest.raises(rx.ResamplexError, match="shape"):
+        plan(x[:5])
+    bad = Plan((6, 5), tables, weighted=True, order=[1, 0], keep_order=True,
+               passes=[IntPass("int32"), IntPass("int32")])
+    for _ in range(2):  # refused every time, and nothing is kept
+        with pytest.raises(ValueError, match="integer weights"):
+            bad(x.astype(np.int32))
+    assert not bad._prepared

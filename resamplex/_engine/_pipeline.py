@@ -223,55 +223,63 @@ def _weights(table: "AxisTable", spec: Union[IntPass, FloatPass]) -> Any:
     return w
 
 
-def _tap_pass(src: np.ndarray, dst: np.ndarray, axis: int, table: "AxisTable",
-              spec: Any, col0: int, col1: int, threads: int | None) -> None:
+# A kernel call prepared once per plan and input dtype (``prepare``): the kernel, its
+# arguments with placeholders for what changes per call (the source and destination addresses
+# at positions 0 and ``dpos``, the scratch rows at ``bpos`` and the thread count after them),
+# the byte offsets of its first column in both arrays, the work that sizes the thread count,
+# the most threads it can use, and the length and dtype of a scratch row.
+_KernelCall = tuple[Any, tuple[Any, ...], int, int, int, int, float, int, int, np.dtype]
 
-    shape = src.shape
-    outer = math.prod(shape[:axis])
-    inner_full = math.prod(shape[axis + 1:])
+
+def _tap_call(src_shape: Sequence[int], src_dtype: np.dtype, store: np.dtype, axis: int,
+              table: "AxisTable", spec: Any, col0: int,
+              col1: int) -> _KernelCall | None:
+    """The tap pass of outputs ``[col0, col1)`` of the elements after ``axis``."""
+
+    outer = math.prod(src_shape[:axis])
+    inner_full = math.prod(src_shape[axis + 1:])
     inner = col1 - col0
     n_out = table.n_out
     if outer == 0 or n_out == 0 or inner <= 0:
-        return
-    s_axis = inner_full * src.itemsize
-    d_axis = inner_full * dst.itemsize
-    s_outer, d_outer = shape[axis] * s_axis, n_out * d_axis
-    sp = src.ctypes.data + col0 * src.itemsize
-    dp = dst.ctypes.data + col0 * dst.itemsize
+        return None
+    src_item = src_dtype.itemsize
+    s_axis = inner_full * src_item
+    d_axis = inner_full * store.itemsize
+    s_outer, d_outer = src_shape[axis] * s_axis, n_out * d_axis
     loop = 0 if inner >= _ROW_LOOP_MIN else 1
     items = outer * n_out if loop == 0 else outer
-    n = _exec.threads_for(threads, outer * inner * max(table.nnz, n_out))
-    n = max(1, min(n, items))
+    work = outer * inner * max(table.nnz, n_out)
     blen = inner if loop == 0 else n_out * inner
     w = _weights(table, spec)
-    sk, dk = ELEM[src.dtype.name], ELEM[spec.store]
+    sk, dk = ELEM[src_dtype.name], ELEM[spec.store]
     if isinstance(spec, IntPass):
         finish = 2 if spec.truncate else (0 if spec.fmul is None else 1)
-        _intpass.int_pass(sp, s_outer, s_axis, dp, d_outer, d_axis, outer, n_out, inner, sk, dk,
-                          table.ptr, table.idx, w, spec.pre, spec.post, spec.bias, spec.mult,
-                          spec.shift, finish, float(np.float32(spec.fmul or 0.0)), loop,
-                          np.empty((n, blen), np.int64), n)
-    else:
-        div = None if spec.divisors is None else np.asarray(spec.divisors, spec.compute)
-        _floatpass.float_pass(sp, s_outer, s_axis, dp, d_outer, d_axis, outer, n_out, inner,
-                              sk, dk, table.ptr, table.idx, w, ORDERS[spec.order],
-                              ROUNDING[spec.rounding], loop,
-                              np.empty((n, blen), spec.compute), n, div)
+        args: tuple[Any, ...] = (
+            0, s_outer, s_axis, 0, d_outer, d_axis, outer, n_out, inner, sk, dk, table.ptr,
+            table.idx, w, spec.pre, spec.post, spec.bias, spec.mult, spec.shift, finish,
+            float(np.float32(spec.fmul or 0.0)), loop, None, 1)
+        return (_intpass.int_pass, args, 3, 22, col0 * src_item, col0 * store.itemsize, work,
+                items, blen, np.dtype(np.int64))
+    div = None if spec.divisors is None else np.asarray(spec.divisors, spec.compute)
+    args = (0, s_outer, s_axis, 0, d_outer, d_axis, outer, n_out, inner, sk, dk, table.ptr,
+            table.idx, w, ORDERS[spec.order], ROUNDING[spec.rounding], loop, None, 1, div)
+    return (_floatpass.float_pass, args, 3, 17, col0 * src_item, col0 * store.itemsize, work,
+            items, blen, np.dtype(spec.compute))
 
 
-def _block_pass(src: np.ndarray, dst: np.ndarray, ay: int, ty: "AxisTable", tx: "AxisTable",
-                spec: Any, col0: int, col1: int, threads: int | None) -> None:
-    """Outputs ``[col0, col1)`` of the inner axis ``ax = ay + 1``."""
+def _block_call(src_shape: Sequence[int], src_dtype: np.dtype, store: np.dtype, ay: int,
+                ty: "AxisTable", tx: "AxisTable", spec: Any, col0: int,
+                col1: int) -> _KernelCall | None:
+    """The block pass of outputs ``[col0, col1)`` of the inner axis ``ax = ay + 1``."""
 
-    shape = src.shape
-    outer = math.prod(shape[:ay])
-    inner = math.prod(shape[ay + 2:])
+    outer = math.prod(src_shape[:ay])
+    inner = math.prod(src_shape[ay + 2:])
     ho, wo = ty.n_out, col1 - col0
     if outer == 0 or ho == 0 or wo <= 0 or inner == 0:
-        return
-    s_x = inner * src.itemsize
-    s_y = shape[ay + 1] * s_x
-    d_x = inner * dst.itemsize
+        return None
+    s_x = inner * src_dtype.itemsize
+    s_y = src_shape[ay + 1] * s_x
+    d_x = inner * store.itemsize
     d_y = tx.n_out * d_x
     fh, fw = spec.block
     gptr = np.zeros(len(spec.groups) + 1, np.int64)
@@ -287,30 +295,29 @@ def _block_pass(src: np.ndarray, dst: np.ndarray, ay: int, ty: "AxisTable", tx: 
     fin = fins[spec.finish]
     pfin = fins[spec.partial_finish or spec.finish]
     acc = {"int64": 0, "float32": 1, "float64": 2}[spec.acc]
-    n = _exec.threads_for(threads, outer * ho * wo * inner * fh * fw)
-    n = max(1, min(n, outer * ho))
+    work = outer * ho * wo * inner * fh * fw
     xs = np.ascontiguousarray(tx.idx[tx.ptr[col0:col1]])
     cx = np.ascontiguousarray(np.diff(tx.ptr)[col0:col1])
-    _blockpass.block_pass(
-        src.ctypes.data, shape[ay] * s_y, s_y, s_x, dst.ctypes.data + col0 * d_x, ho * d_y, d_y,
-        d_x, outer, ho, wo, inner, ELEM[src.dtype.name], ELEM[dst.dtype.name],
-        ty.idx[ty.ptr[:-1]], np.diff(ty.ptr), xs, cx,
-        fh, fw, gptr, goff, acc, fin, pfin, spec.bias, spec.mult, spec.shift, bias_p, mult_p,
-        spec.partial_shift, float(spec.scale), 0 if spec.partial == "reciprocal" else 1,
-        ROUNDING[spec.rounding], np.empty((n, 8 * wo * inner), np.uint8), n)
+    args = (0, src_shape[ay] * s_y, s_y, s_x, 0, ho * d_y, d_y, d_x, outer, ho, wo, inner,
+            ELEM[src_dtype.name], ELEM[store.name], ty.idx[ty.ptr[:-1]], np.diff(ty.ptr), xs, cx, fh, fw, gptr,
+            goff, acc, fin, pfin, spec.bias, spec.mult, spec.shift, bias_p, mult_p,
+            spec.partial_shift, float(spec.scale), 0 if spec.partial == "reciprocal" else 1,
+            ROUNDING[spec.rounding], None, 1)
+    return (_blockpass.block_pass, args, 4, 34, 0, col0 * d_x, work, outer * ho, 8 * wo * inner,
+            np.dtype(np.uint8))
 
 
-def _product_pass(src: np.ndarray, dst: np.ndarray, axes: tuple[int, ...],
-                  tables: "list[AxisTable]", spec: ProductPass, threads: int | None) -> None:
+def _product_call(src_shape: Sequence[int], src_dtype: np.dtype, store: np.dtype,
+                  axes: tuple[int, ...], tables: "list[AxisTable]",
+                  spec: ProductPass) -> _KernelCall | None:
 
-    shape = src.shape
     a0 = axes[0]
-    outer = math.prod(shape[:a0])
-    inner = math.prod(shape[axes[-1] + 1:])
+    outer = math.prod(src_shape[:a0])
+    inner = math.prod(src_shape[axes[-1] + 1:])
     ct = np.dtype(spec.compute)
     one = (np.zeros(2, np.int64) + np.array([0, 1]), np.zeros(1, np.int64), np.ones(1, ct))
     tabs = [(t.ptr, t.idx, t.w.astype(ct)) for t in tables]
-    n_in = [shape[a] for a in axes]
+    n_in = [src_shape[a] for a in axes]
     n_out = [t.n_out for t in tables]
     if spec.naxes == 2:
         tabs = [one] + tabs
@@ -322,39 +329,54 @@ def _product_pass(src: np.ndarray, dst: np.ndarray, axes: tuple[int, ...],
         if not np.array_equal(w, t.w):
             raise ValueError(f"passes: weights are not exact in {spec.compute}")
     if outer == 0 or inner == 0 or 0 in n_out:
-        return
-    s_w = inner * src.itemsize
+        return None
+    s_w = inner * src_dtype.itemsize
     s_h, s_d = n_in[2] * s_w, n_in[1] * n_in[2] * s_w
-    d_w = inner * dst.itemsize
+    d_w = inner * store.itemsize
     d_h, d_d = n_out[2] * d_w, n_out[1] * n_out[2] * d_w
-    n = _exec.threads_for(threads, outer * math.prod(n_out) * inner * 2 ** spec.naxes)
-    n = max(1, min(n, outer * n_out[0] * n_out[1]))
-    _prodpass.product_pass(
-        src.ctypes.data, n_in[0] * s_d, s_d, s_h, s_w, dst.ctypes.data, n_out[0] * d_d, d_d,
-        d_h, d_w, outer, n_out[0], n_out[1], n_out[2], inner, ELEM[src.dtype.name],
-        ELEM[dst.dtype.name], *tabs[0], *tabs[1], *tabs[2], perm, ROUNDING[spec.rounding],
-        np.empty((n, n_out[2] * inner), ct), n)
+    work = outer * math.prod(n_out) * inner * 2 ** spec.naxes
+    args = (0, n_in[0] * s_d, s_d, s_h, s_w, 0, n_out[0] * d_d, d_d, d_h, d_w, outer,
+            n_out[0], n_out[1], n_out[2], inner, ELEM[src_dtype.name], ELEM[store.name], *tabs[0], *tabs[1],
+            *tabs[2], perm, ROUNDING[spec.rounding], None, 1)
+    return (_prodpass.product_pass, args, 5, 28, 0, 0, work, outer * n_out[0] * n_out[1],
+            n_out[2] * inner, ct)
 
 
-def run(plan: "Plan", x: np.ndarray, out: np.ndarray, threads: int | None) -> None:
-    """Execute ``plan.passes`` on ``x`` into ``out`` (shapes and dtypes already checked)."""
+@dataclass(frozen=True)
+class Prepared:
+    """A plan's passes for one (native) input dtype, every kernel argument made once: per
+    step the shape it writes, the dtype it stores and its kernel calls (``_KernelCall``; a
+    split pass makes two, an empty one none). ``nbytes``: the arrays it made (weights cast to
+    their arithmetic, block offsets), counted against the plan cache like a program's."""
 
-    steps = _steps(plan)
+    steps: tuple[tuple[tuple[int, ...], np.dtype, tuple[_KernelCall, ...]], ...]
+    nbytes: int
+
+
+def prepare(plan: "Plan", dtype: np.dtype) -> Prepared:
+    """Everything of ``plan``'s passes that does not depend on the arrays of a call, for
+    C-contiguous input of the native ``dtype``: the checks of the tables and the scratch
+    sizes (raised here, as ``run`` would), the weights in each pass's arithmetic and the
+    kernels' arguments."""
+
     tables: list[Any] = list(plan.tables)  # every axis in a step has a table
-    cur = np.ascontiguousarray(x.astype(x.dtype.newbyteorder("="), copy=False))
-    shape = list(cur.shape)
-    for k, (axes, spec) in enumerate(steps):
+    shape = list(plan.in_shape)
+    src_dtype = dtype
+    steps = []
+    nbytes = 0
+    own = {id(v) for t in tables if t is not None for v in (t.ptr, t.idx, t.w)}
+    prepared = _steps(plan)
+    for k, (axes, spec) in enumerate(prepared):
+        src_shape = tuple(shape)
         for a in axes:
             shape[a] = tables[a].n_out
         store = np.dtype(getattr(spec, "view", None) or spec.store)
-        last = k == len(steps) - 1
-        if last and out.flags.c_contiguous and out.dtype == store and out.dtype.isnative:
-            dst = out
-        else:
+        if k < len(prepared) - 1:  # the last pass's scratch is checked when it needs one
             check_allocation(math.prod(shape) * store.itemsize, "scratch")
-            dst = np.empty(shape, store)
+        calls: list[_KernelCall | None] = []
         if isinstance(spec, ProductPass):
-            _product_pass(cur, dst, axes, [tables[a] for a in axes], spec, threads)
+            calls.append(_product_call(src_shape, src_dtype, store, axes,
+                                       [tables[a] for a in axes], spec))
         elif _is_block(spec):
             ay, ax = axes
             ty, tx = tables[ay], tables[ax]
@@ -363,10 +385,13 @@ def run(plan: "Plan", x: np.ndarray, out: np.ndarray, threads: int | None) -> No
                 row = tx.n_out * inner if spec.limit is None else min(tx.n_out * inner,
                                                                       spec.limit)
                 head = (row // spec.lanes) * spec.lanes // inner
-                _block_pass(cur, dst, ay, ty, tx, spec.head, 0, head, threads)
-                _block_pass(cur, dst, ay, ty, tx, spec.tail, head, tx.n_out, threads)
+                calls.append(_block_call(src_shape, src_dtype, store, ay, ty, tx, spec.head,
+                                         0, head))
+                calls.append(_block_call(src_shape, src_dtype, store, ay, ty, tx, spec.tail,
+                                         head, tx.n_out))
             else:
-                _block_pass(cur, dst, ay, ty, tx, spec, 0, tx.n_out, threads)
+                calls.append(_block_call(src_shape, src_dtype, store, ay, ty, tx, spec, 0,
+                                         tx.n_out))
         else:
             a = axes[0]
             table = tables[a]
@@ -374,10 +399,54 @@ def run(plan: "Plan", x: np.ndarray, out: np.ndarray, threads: int | None) -> No
             if isinstance(spec, SplitPass):
                 row = inner if spec.limit is None else min(inner, spec.limit)
                 head = (row // spec.lanes) * spec.lanes
-                _tap_pass(cur, dst, a, table, spec.head, 0, head, threads)
-                _tap_pass(cur, dst, a, table, spec.tail, head, inner, threads)
+                calls.append(_tap_call(src_shape, src_dtype, store, a, table, spec.head, 0,
+                                       head))
+                calls.append(_tap_call(src_shape, src_dtype, store, a, table, spec.tail, head,
+                                       inner))
             else:
-                _tap_pass(cur, dst, a, table, spec, 0, inner, threads)
+                calls.append(_tap_call(src_shape, src_dtype, store, a, table, spec, 0, inner))
+        kept = tuple(c for c in calls if c is not None)
+        nbytes += sum(v.nbytes for c in kept for v in c[1]
+                      if isinstance(v, np.ndarray) and id(v) not in own)
+        steps.append((tuple(shape), store, kept))
+        src_dtype = store
+    return Prepared(tuple(steps), nbytes)
+
+
+def run(plan: "Plan", x: np.ndarray, out: np.ndarray, threads: int | None) -> None:
+    """Execute ``plan.passes`` on ``x`` into ``out`` (shapes and dtypes already checked).
+
+    The kernels' arguments are made once per plan and input dtype (``prepare``, kept in
+    ``plan._prepared``); a call allocates only its intermediate arrays and scratch rows, which
+    concurrent calls must not share."""
+
+    cur = x
+    if not (x.flags.c_contiguous and x.dtype.isnative):
+        cur = np.ascontiguousarray(x.astype(x.dtype.newbyteorder("="), copy=False))
+    prep = plan._prepared.get(cur.dtype)
+    if prep is None:
+        made = prepare(plan, cur.dtype)
+        prep = plan._prepared.setdefault(cur.dtype, made)
+        if prep is made:  # not made by a concurrent call in between
+            plan._grew(made.nbytes)
+    last = len(prep.steps) - 1
+    dp = cur.ctypes.data
+    for k, (shape, store, calls) in enumerate(prep.steps):
+        if k == last and out.flags.c_contiguous and out.dtype == store and out.dtype.isnative:
+            dst = out
+        else:
+            if k == last:
+                check_allocation(math.prod(shape) * store.itemsize, "scratch")
+            dst = np.empty(shape, store)
+        sp, dp = dp, dst.ctypes.data  # the address of a step's input: the last one's output
+        for func, args, dpos, bpos, soff, doff, work, items, blen, bdtype in calls:
+            n = max(1, min(_exec.threads_for(threads, work), items))
+            a = list(args)
+            a[0] = sp + soff
+            a[dpos] = dp + doff
+            a[bpos] = np.empty((n, blen), bdtype)
+            a[bpos + 1] = n
+            func(*a)
         cur = dst
     if cur is not out:
         np.copyto(out, cur, casting="unsafe")

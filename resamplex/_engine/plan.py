@@ -177,6 +177,9 @@ class Plan:
             _pipeline.check_steps(self.order, self.passes)
         self.nbytes = sum(_table_bytes(t) for t in self.tables if not isinstance(t, TiledAxis))
         self._programs: dict[tuple[Any, ...], tuple[Program, Any, Any]] = {}
+        #: Plans of exact passes: their kernels' arguments per native input dtype, made on
+        #: the first call with it (``_pipeline.prepare``).
+        self._prepared: dict[np.dtype, _pipeline.Prepared] = {}
         self._merged: dict[tuple[int, int, tuple[int, ...]], Plan] = {}
         self._adjoint: Plan | None = None
         self._owner: Plan | None = None         # the plan a merged or adjoint plan belongs to
@@ -322,6 +325,15 @@ class Plan:
     def _call_passes(self, x: Any, out: np.ndarray | None,
                      threads: int | None) -> np.ndarray:
         """Run a plan of exact passes (front doors): ``_pipeline.run``, pass by pass."""
+        if out is None and type(x) is np.ndarray and x.shape == self.in_shape \
+                and x.dtype in self._prepared:
+            # A dtype this plan has run its passes on before: validated then, and so is the
+            # allocation of a result (``_pipeline.run`` is reached only for a non-empty one).
+            if threads is not None:
+                threads = check_threads(threads)
+            result = np.empty(self.out_shape, x.dtype)
+            _pipeline.run(self, x, result, threads)
+            return result
         x, threads, result = self._checked_call(x, out, threads, like_input=False)
         if result.size == 0:
             return result

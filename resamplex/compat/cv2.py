@@ -42,7 +42,8 @@ from .._checks import as_array, check_allocation, check_threads
 from .._engine._pipeline import (
     BlockPass, FloatPass, IntPass, SplitPass, row_major_groups,
 )
-from .._engine.plan import PLANS, Plan
+from .._engine._exec import call_key
+from .._engine.plan import PLANS, CallMemo, Plan
 from .._errors import ResamplexError, UnsupportedError, bad_value
 from .._tables import AxisTable
 
@@ -573,6 +574,16 @@ def resize(src: Any, dsize: Any, dst: np.ndarray | None = None, fx: float = 0, f
     >>> rcv.resize(s, (8, 1), interpolation=rcv.INTER_CUBIC)
     array([[  0,  12,  43,  81, 102, 164, 228, 255]], dtype=uint8)
     """
+    raw = None
+    if type(src) is np.ndarray and dst is None:
+        # Arguments seen before: their plan in one lookup (the plan checks the array again).
+        raw = call_key(src.shape, src.dtype, dsize, fx, fy, interpolation)
+        found = _CALLS.lookup(raw)
+        if found is not None:
+            plan, result_shape = found
+            result = plan(src, threads=threads)
+            return result.reshape(result_shape) if result.shape != result_shape else result
+    given = src
     src = _check_src(src)
     mode = _check_interpolation(interpolation)
     if threads is not None:
@@ -608,9 +619,15 @@ def resize(src: Any, dsize: Any, dst: np.ndarray | None = None, fx: float = 0, f
         if out is not None:
             np.copyto(out, src)
     else:
-        plan = PLANS.get_or_build(("cv2.resize", src.shape, native, dw, dh, inv_x, inv_y, mode),
-                                  lambda: _plan(src.shape, native, dw, dh, inv_x, inv_y, mode))
+        key = ("cv2.resize", src.shape, native, dw, dh, inv_x, inv_y, mode)
+        plan = PLANS.get_or_build(key, lambda: _plan(src.shape, native, dw, dh, inv_x, inv_y,
+                                                     mode))
         result = plan(src, out=out, threads=threads)
+        if src is given:  # not a 1-d array read as a column
+            _CALLS.remember(raw, key, result_shape)
     if use_dst:
         return dst  # type: ignore[return-value]
     return result.reshape(result_shape) if result.shape != result_shape else result
+
+
+_CALLS = CallMemo()  # raw arguments seen before -> (plan key, shape of the result)

@@ -44,7 +44,8 @@ import numpy as np
 
 from .._checks import as_array, check_allocation, check_threads
 from .._engine._pipeline import BlockPass, FloatPass, pair_groups
-from .._engine.plan import PLANS, Plan
+from .._engine._exec import call_key
+from .._engine.plan import PLANS, CallMemo, Plan
 from .._errors import ResamplexError, UnsupportedError, bad_value
 from .._tables import AxisTable
 
@@ -375,11 +376,17 @@ def _resample_plan(shape: tuple[int, ...], dtype: str, size: tuple[int, int],
                 passes=[spec] * len(steps), op="pil.resize")
 
 
+def _resample_key(shape: tuple[int, ...], dtype: str, size: tuple[int, int],
+                  resample: int, box: tuple[float, float, float, float],
+                  version: tuple[int, int]) -> tuple[Any, ...]:
+    return ("pil.resample", shape, dtype, size, resample, tuple(map(float, box)), version)
+
+
 def _cached_resample_plan(shape: tuple[int, ...], dtype: str, size: tuple[int, int],
                           resample: int, box: tuple[float, float, float, float],
                           version: tuple[int, int]) -> Plan | None:
     """:func:`_resample_plan` through the shared plan cache (``resamplex.plan_cache_info``)."""
-    key = ("pil.resample", shape, dtype, size, resample, tuple(map(float, box)), version)
+    key = _resample_key(shape, dtype, size, resample, box, version)
     plan = PLANS.get(key)
     if plan is None:
         plan = _resample_plan(shape, dtype, size, resample, box, version)
@@ -463,7 +470,9 @@ def _safe_box(size: tuple[int, int], resample: int, box: tuple[float, ...],
 
 def _resize(a: np.ndarray, mode: str, size: tuple[int, int], resample: int,
             box_in: Any, reducing_gap: float | None, version: tuple[int, int],
-            threads: int | None) -> np.ndarray:
+            threads: int | None, raw: Any = None) -> np.ndarray:
+    """``raw``: the call's arguments (``call_key``), remembered with the plan when ``a`` is
+    the caller's array and one plan computes the whole call."""
     H, W = a.shape[:2]
     box_py = (0, 0, W, H) if box_in is None else tuple(box_in)
     if (W, H) == size and box_py == (0, 0, W, H):
@@ -479,6 +488,7 @@ def _resize(a: np.ndarray, mode: str, size: tuple[int, int], resample: int,
         fx = int((box_py[2] - box_py[0]) / size[0] / reducing_gap) or 1
         fy = int((box_py[3] - box_py[1]) / size[1] / reducing_gap) or 1
         if fx > 1 or fy > 1:
+            raw = None
             rbox = _safe_box(size, resample, box_py, W, H)
             a = _reduce(a, mode, (fx, fy), rbox, version, threads)
             box_py = ((box_py[0] - rbox[0]) / fx, (box_py[1] - rbox[1]) / fy,
@@ -492,12 +502,15 @@ def _resize(a: np.ndarray, mode: str, size: tuple[int, int], resample: int,
         return _crop(a, (int(box[0]), int(box[1]), int(box[0]) + size[0],
                          int(box[1]) + size[1]))
     if resample == NEAREST:
-        plan = PLANS.get_or_build(("pil.nearest", a.shape, dtype, size, box),
-                                  lambda: _nearest_plan(a.shape, dtype, size, box))
-        return plan(a, threads=threads)
+        key: tuple[Any, ...] = ("pil.nearest", a.shape, dtype, size, box)
+        plan = PLANS.get_or_build(key, lambda: _nearest_plan(a.shape, dtype, size, box))
+        result = plan(a, threads=threads)
+        _CALLS.remember(raw, key)
+        return result
     if (version >= (12, 2) and version < (13, 0) and H > 100 * W and size[1] < H):
         # Pillow 12.2-12.3: very tall images go through two C calls, vertical then horizontal
         # (each with the other axis untouched).
+        raw = None
         mid = _cached_resample_plan(a.shape, dtype, (W, size[1]), resample,
                                     (0, box[1], W, box[3]), version)
         a = a.copy() if mid is None else mid(a, threads=threads)
@@ -505,7 +518,11 @@ def _resize(a: np.ndarray, mode: str, size: tuple[int, int], resample: int,
         if (box[0] == int(box[0]) and box[2] - box[0] == size[0]):
             return _crop(a, (int(box[0]), 0, int(box[0]) + size[0], size[1]))
     last = _cached_resample_plan(a.shape, dtype, size, resample, box, version)
-    return a.copy() if last is None else last(a, threads=threads)
+    if last is None:
+        return a.copy()
+    result = last(a, threads=threads)
+    _CALLS.remember(raw, _resample_key(a.shape, dtype, size, resample, box, version))
+    return result
 
 
 def _reduce(a: np.ndarray, mode: str, factor: tuple[int, int], box: Any,
@@ -592,6 +609,15 @@ def resize(a: Any, size: Any, resample: int | None = BICUBIC, box: Any = None,
     >>> pil.resize(s, (8, 1), pil.LANCZOS)
     array([[  0,  10,  45,  77, 101, 165, 234, 255]], dtype=uint8)
     """
+    raw = None
+    if type(a) is np.ndarray and a.dtype.isnative:
+        # Arguments seen before: their plan in one lookup (the plan checks the array again).
+        raw = call_key(a.shape, a.dtype, size, resample, box, reducing_gap, mode, version,
+                       pillow_version if version is None else None)
+        plan = _CALLS.plan(raw)
+        if plan is not None:
+            return plan(a, threads=threads)
+    given = a
     a, mode = _check_image(a, mode)
     size_t = _check_size(size)
     f = _check_filter(resample)
@@ -607,7 +633,7 @@ def resize(a: Any, size: Any, resample: int | None = BICUBIC, box: Any = None,
     H, W = a.shape[:2]
     _check_box(box, W, H)
     return _resize(a, mode, size_t, f, box, None if reducing_gap is None
-                   else float(reducing_gap), v, threads)
+                   else float(reducing_gap), v, threads, raw if a is given else None)
 
 
 def reduce(a: Any, factor: Any, box: Any = None, *, mode: str | None = None,
@@ -631,3 +657,6 @@ def reduce(a: Any, factor: Any, box: Any = None, *, mode: str | None = None,
     if threads is not None:
         check_threads(threads)
     return _reduce(a, mode, fac, box, v, threads)
+
+
+_CALLS = CallMemo()  # raw arguments of resize seen before -> plan key
