@@ -347,6 +347,12 @@ cdef class Program:
                 p.pd[j] = v
             for j, v in enumerate(spec.get("pw", (0.0, 0.0, 0.0, 0.0))):
                 p.pw[j] = v
+            p.ishift = spec.get("ishift", -1)
+            for j, v in enumerate(spec.get("pq", (0, 0, 0, 0))):
+                p.pq[j] = v
+            p.wq = _vec(self._keep, spec.get("wq"), np.int16)
+            p.blo = spec.get("blo", 0)
+            p.bhi = spec.get("bhi", 0)
             if p.op == OP_FIXED:
                 p.w = _vec(self._keep, spec.get("w"), np.int32)
                 esize = 4

@@ -78,6 +78,15 @@ cdef struct PassDesc:
     Py_ssize_t hi
     Py_ssize_t pd[4]      # up: pixel offsets of the taps (even: pd[0], pd[1]; odd: pd[2], pd[3])
     double pw[4]          # their weights (down: pw[0] even pixel, pw[1] odd pixel)
+    # Exact integer form of a phase pass (the float32 sums are exact there): ishift >= 0 is
+    # the total shift, pq the phase weights times 2^m2, wq the outer table's weights times
+    # 2^m1 (int16, indexed like w); up: the float row is still blended over input elements
+    # [0, blo) and [bhi, n_mid), which the outputs outside [2 lo, 2 hi) pixels read.
+    int ishift
+    Py_ssize_t pq[4]
+    const void* wq
+    Py_ssize_t blo
+    Py_ssize_t bhi
 
 
 ctypedef void (*pass_fn)(const PassDesc* p, const char* src, char* dst, void* bufs,

@@ -192,6 +192,80 @@ static inline void rx_phase2_f32(const float *v, float *e, ptrdiff_t n, ptrdiff_
         e[j] = wa * pa[j] + wb * pb[j];
 }
 
+/* Exact integer forms of the polyphase kernels, for 8-bit data whose float32 sums are exact
+ * (plan.py _phase_fields checks it: integer weights q = w * 2^m, sums bounded well inside
+ * int16). A value is then an integer s, the float32 value s / 2^shift exactly, and rounding
+ * s half-to-even by the shift gives the float32 store's bits. */
+
+/* r[j] = sum_t q[t] * x_t[j] over the rows x_t = s + off[t] (n elements; 0 without taps). */
+#define RX_BLEND_I16(T, NAME)                                                                \
+    static inline void NAME(const char *s, int16_t *r, ptrdiff_t n, ptrdiff_t t0,           \
+                            ptrdiff_t t1, const int64_t *off, const int16_t *q)             \
+    {                                                                                        \
+        ptrdiff_t j, t;                                                                      \
+        if (t0 == t1) {                                                                      \
+            memset(r, 0, (size_t)n * sizeof(int16_t));                                       \
+            return;                                                                          \
+        }                                                                                    \
+        {                                                                                    \
+            const T *p = (const T *)(s + off[t0]);                                           \
+            int16_t w = q[t0];                                                               \
+            for (j = 0; j < n; j++)                                                          \
+                r[j] = (int16_t)(w * p[j]);                                                  \
+        }                                                                                    \
+        for (t = t0 + 1; t < t1; t++) {                                                      \
+            const T *p = (const T *)(s + off[t]);                                            \
+            int16_t w = q[t];                                                                \
+            for (j = 0; j < n; j++)                                                          \
+                r[j] = (int16_t)(r[j] + w * p[j]);                                           \
+        }                                                                                    \
+    }
+RX_BLEND_I16(uint8_t, rx_blend_u8_i16)
+RX_BLEND_I16(int8_t, rx_blend_i8_i16)
+#undef RX_BLEND_I16
+
+/* Round s / 2^shift half-to-even (arithmetic shift: floor, then up past the half or at an
+ * exact half with an odd floor) and saturate to [lo, hi]. */
+static inline int rx_round_i16(int s, int shift, int lo, int hi)
+{
+    int q = shift ? (s + (1 << (shift - 1)) - 1 + ((s >> shift) & 1)) >> shift : s;
+    return q < lo ? lo : (q > hi ? hi : q);
+}
+
+/* One phase row, rounded into 8-bit: e[j] = round(qa * v[j + da] + qb * v[j + db]). */
+static inline void rx_phase2_i16(const int16_t *v, uint8_t *e, ptrdiff_t n, ptrdiff_t da,
+                                 ptrdiff_t db, int16_t qa, int16_t qb, int shift, int is_signed)
+{
+    ptrdiff_t j;
+    const int16_t *pa = v + da, *pb = v + db;
+    if (is_signed) {
+        for (j = 0; j < n; j++)
+            e[j] = (uint8_t)(int8_t)rx_round_i16((int16_t)(qa * pa[j] + qb * pb[j]), shift,
+                                                 -128, 127);
+    } else {
+        for (j = 0; j < n; j++)
+            e[j] = (uint8_t)rx_round_i16((int16_t)(qa * pa[j] + qb * pb[j]), shift, 0, 255);
+    }
+}
+
+/* x0.5 with two input rows: out[j] = round(qa * (q0 * a[j] + q1 * a2[j])
+ *                                          + qb * (q0 * b[j] + q1 * b2[j])). */
+#define RX_DOWN2_I16(T, NAME, LO, HI)                                                        \
+    static inline void NAME(const T *a, const T *b, const T *a2, const T *b2, T *out,       \
+                            ptrdiff_t n, int16_t q0, int16_t q1, int16_t qa, int16_t qb,    \
+                            int shift)                                                       \
+    {                                                                                        \
+        ptrdiff_t j;                                                                         \
+        for (j = 0; j < n; j++) {                                                            \
+            int16_t e = (int16_t)(q0 * a[j] + q1 * a2[j]);                                   \
+            int16_t o = (int16_t)(q0 * b[j] + q1 * b2[j]);                                   \
+            out[j] = (T)rx_round_i16((int16_t)(qa * e + qb * o), shift, LO, HI);             \
+        }                                                                                    \
+    }
+RX_DOWN2_I16(uint8_t, rx_down2_u8, 0, 255)
+RX_DOWN2_I16(int8_t, rx_down2_i8, -128, 127)
+#undef RX_DOWN2_I16
+
 /* Four interleaved rows (tmp4[4*i + b] is element i of row b), two taps per output:
  * r_b[o] = w[2o] * tmp4[4*idx[2o] + b] + w[2o+1] * tmp4[4*idx[2o+1] + b]. */
 static inline void rx_dense4x2_f32(const float *tmp4, float *r0, float *r1, float *r2,

@@ -109,6 +109,22 @@ def _table_bytes(t: AxisTable | None) -> int:
     return 0 if t is None else t.ptr.nbytes + t.idx.nbytes + t.w.nbytes
 
 
+def _dyadic(w: np.ndarray, ptr: np.ndarray, limit: int) -> tuple[np.ndarray, int] | None:
+    """``(q, m)``: ``q = float32(w) * 2^m`` as integers (int32), for the smallest ``m <= 9``
+    that makes every one an integer, if each row ``[ptr[o], ptr[o+1])`` of ``|q|`` sums to
+    at most ``limit``; else None."""
+    wf = np.asarray(w, np.float32).astype(np.float64).reshape(-1)
+    for m in range(10):
+        q = wf * float(1 << m)
+        if not np.array_equal(q, np.floor(q)):
+            continue
+        sums = np.concatenate(([0.0], np.cumsum(np.abs(q))))
+        if ptr.size > 1 and float(np.max(sums[ptr[1:]] - sums[ptr[:-1]])) > limit:
+            return None
+        return q.astype(np.int32), m
+    return None
+
+
 class TiledAxis:
     """A long axis whose table is built one range of outputs at a time, as a plan runs.
 
@@ -506,8 +522,8 @@ class Plan:
                 spec, pass_work = self._fused_spec(shape, perm, a, order[-1], src_strides,
                                                    os_, common)
                 if i == 0:  # reads the program's input: 8-bit data may take a phase kernel
-                    spec.update(self._phase_fields(dtype, shape[order[-1]], order[-1], xs,
-                                                   os_))
+                    spec.update(self._phase_fields(dtype, shape[order[-1]], a, order[-1], xs,
+                                                   os_, rcode))
                 passes.append(spec)
                 work += pass_work
                 break
@@ -575,8 +591,8 @@ class Plan:
             units=size // t2.n_out)
         return spec, size * (t1.mean_taps + t2.mean_taps)
 
-    def _phase_fields(self, dtype: np.dtype, n_mid: int, inner: int, xs: Sequence[int],
-                      os_: Sequence[int]) -> dict[str, Any]:
+    def _phase_fields(self, dtype: np.dtype, n_mid: int, outer: int, inner: int,
+                      xs: Sequence[int], os_: Sequence[int], rcode: int) -> dict[str, Any]:
         """The fields that make a fused pass of 8-bit data polyphase (``_phase_row`` in
         ``_taps.pyx.tp``), or ``{}``.
 
@@ -586,7 +602,8 @@ class Plan:
         ``[lo, hi)``; the outputs outside it keep the general loop) or x0.5 (every output
         pixel ``X`` reads pixels ``2X`` and ``2X + 1`` with fixed weights), with two taps,
         both arrays contiguous along the axis. The sums are those of the general loop, in
-        the same order, so the bits are the same.
+        the same order, so the bits are the same. Where that float32 arithmetic is exact
+        (``_exact_fields``) the kernel computes it in int16 instead.
         """
         t = self.tables[inner]
         idx, w = t.dense
@@ -616,17 +633,49 @@ class Plan:
             hi = int(bad[bad > mid].min()) if (bad > mid).any() else w_in
             if hi - lo < 4:
                 return {}
+            used = idx < t.n_in                        # padding taps read the zero after
+            left = idx[:2 * lo * c][used[:2 * lo * c]]
+            right = idx[2 * hi * c:][used[2 * hi * c:]]
+            phases = pw[ref:ref + 2].reshape(-1)
             return dict(fields, phase=PHASE_UP2, lo=lo, hi=hi,
                         pd=tuple(int(v) for v in d.reshape(-1)),
-                        pw=tuple(float(v) for v in pw[ref:ref + 2].reshape(-1)))
+                        pw=tuple(float(v) for v in phases),
+                        blo=int(left.max()) + 1 if left.size else 0,
+                        bhi=int(right.min()) if right.size else n_mid,
+                        **self._exact_fields(dtype, outer, phases, rcode))
         if w_in == 2 * w_out and w_out >= 4:
             x = np.arange(w_out)
             if not (same.all() and np.array_equal(pix, np.stack([2 * x, 2 * x + 1], axis=1))
                     and (pw == pw[0]).all()):
                 return {}
             return dict(fields, phase=PHASE_DOWN2,
-                        pw=(float(pw[0, 0]), float(pw[0, 1]), 0.0, 0.0))
+                        pw=(float(pw[0, 0]), float(pw[0, 1]), 0.0, 0.0),
+                        **self._exact_fields(dtype, outer, pw[0], rcode))
         return {}
+
+    def _exact_fields(self, dtype: np.dtype, outer: int, phases: np.ndarray,
+                      rcode: int) -> dict[str, Any]:
+        """The integer form of a phase pass, or ``{}``: with ``half_even`` rounding, where the
+        outer table's float32 weights are integers ``q1`` times 2^-m1 and the phase weights
+        (two per phase) integers ``q2`` times 2^-m2, with every sum of 8-bit values that the
+        pass forms bounded by 32767 in magnitude even with the rounding bias added. Then every
+        float32 product and sum of the float pass is exact, its value is the integer sum
+        times 2^-(m1+m2), and rounding that integer by the shift gives the same bits."""
+        if rcode != _dtypes.rounding_code("half_even"):
+            return {}
+        t1 = self.tables[outer]
+        q1 = _dyadic(t1.w, t1.ptr, 128)
+        q2 = _dyadic(phases, np.arange(0, phases.size + 1, 2), 128)
+        if q1 is None or q2 is None:
+            return {}
+        rows = np.concatenate(([0], np.cumsum(np.abs(q1[0].astype(np.int64)))))
+        s1 = int(np.max(rows[t1.ptr[1:]] - rows[t1.ptr[:-1]])) if t1.ptr.size > 1 else 0
+        s2 = int(np.abs(q2[0].astype(np.int64)).reshape(-1, 2).sum(axis=1).max())
+        top = 255 if dtype == np.uint8 else 128
+        if top * s1 * s2 + (1 << (q1[1] + q2[1])) > 32767:
+            return {}
+        return dict(ishift=q1[1] + q2[1], wq=q1[0].astype(np.int16),
+                    pq=tuple(int(v) for v in q2[0]) + (0,) * (4 - q2[0].size))
 
     def _pixel_sweep(self, order: Sequence[int], perm: Sequence[int], xs: Sequence[int],
                      os_: Sequence[int]) -> bool:
