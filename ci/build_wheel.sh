@@ -163,6 +163,22 @@ import numpy as np
 y = np.load("out/ramp.npy")
 assert y.tolist() == [0, 0.25, 0.75, 1.25, 1.75, 2.25, 2.75, 3], y
 print("resamplex resize: ok")'
+# Dispatch capped to the baseline level: the wheel's baseline kernels run, and every other level
+# the CPU has gives the same bytes.
+"${NOCC[@]}" RESAMPLEX_CPU_LEVEL=baseline python -c '
+import numpy as np, resamplex as rx
+from resamplex._engine import _exec
+assert _exec.cpu_level() == "baseline", _exec.cpu_level()
+x = (np.arange(64 * 48 * 3) % 251).astype(np.uint8).reshape(64, 48, 3)
+f = np.linspace(-1, 1, 2 * 3 * 20 * 24, dtype=np.float32).reshape(2, 3, 20, 24)
+calls = [lambda s=s: rx.resize(x, s, axes=(0, 1)) for s in ((128, 96), (32, 24), (50, 70))]
+calls += [lambda m=m: rx.resize(f, scale=(2, 0.5), axes=(2, 3), mode=m)
+          for m in ("linear", "cubic", "area", "nearest")]
+base = [c() for c in calls]
+for level in _exec.cpu_levels()[1:]:
+    _exec.set_cpu_level(level)
+    assert all(np.array_equal(b, c()) for b, c in zip(base, calls)), level
+print("capped to baseline: ok; same bytes at", ", ".join(_exec.cpu_levels()))'
 
 if [[ -n "${RESAMPLEX_WHEEL_OUT:-}" ]]; then
     mkdir -p "$RESAMPLEX_WHEEL_OUT"
