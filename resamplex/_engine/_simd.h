@@ -232,39 +232,92 @@ static inline int rx_round_i16(int s, int shift, int lo, int hi)
     return q < lo ? lo : (q > hi ? hi : q);
 }
 
+#if defined(RX_AVX2)
+/* rx_round_i16 on 16 lanes (the bounds checked by the planner keep every sum inside int16),
+ * then saturated to 8 bits by the pack: 16 bytes. */
+static inline __m128i rx_round_pack16(__m256i s, int shift, int is_signed)
+{
+    __m128i lo, hi;
+    if (shift) {
+        __m128i cnt = _mm_cvtsi32_si128(shift);
+        __m256i bias = _mm256_set1_epi16((int16_t)((1 << (shift - 1)) - 1));
+        __m256i odd = _mm256_and_si256(_mm256_sra_epi16(s, cnt), _mm256_set1_epi16(1));
+        s = _mm256_sra_epi16(_mm256_add_epi16(_mm256_add_epi16(s, bias), odd), cnt);
+    }
+    lo = _mm256_castsi256_si128(s);
+    hi = _mm256_extracti128_si256(s, 1);
+    return is_signed ? _mm_packs_epi16(lo, hi) : _mm_packus_epi16(lo, hi);
+}
+#endif
+
 /* One phase row, rounded into 8-bit: e[j] = round(qa * v[j + da] + qb * v[j + db]). */
 static inline void rx_phase2_i16(const int16_t *v, uint8_t *e, ptrdiff_t n, ptrdiff_t da,
                                  ptrdiff_t db, int16_t qa, int16_t qb, int shift, int is_signed)
 {
-    ptrdiff_t j;
+    ptrdiff_t j = 0;
     const int16_t *pa = v + da, *pb = v + db;
+#if defined(RX_AVX2)
+    {
+        __m256i wa = _mm256_set1_epi16(qa), wb = _mm256_set1_epi16(qb);
+        for (; j + 16 <= n; j += 16) {
+            __m256i a = _mm256_loadu_si256((const __m256i *)(pa + j));
+            __m256i b = _mm256_loadu_si256((const __m256i *)(pb + j));
+            __m256i sum = _mm256_add_epi16(_mm256_mullo_epi16(wa, a), _mm256_mullo_epi16(wb, b));
+            _mm_storeu_si128((__m128i *)(e + j), rx_round_pack16(sum, shift, is_signed));
+        }
+    }
+#endif
     if (is_signed) {
-        for (j = 0; j < n; j++)
+        for (; j < n; j++)
             e[j] = (uint8_t)(int8_t)rx_round_i16((int16_t)(qa * pa[j] + qb * pb[j]), shift,
                                                  -128, 127);
     } else {
-        for (j = 0; j < n; j++)
+        for (; j < n; j++)
             e[j] = (uint8_t)rx_round_i16((int16_t)(qa * pa[j] + qb * pb[j]), shift, 0, 255);
     }
 }
 
 /* x0.5 with two input rows: out[j] = round(qa * (q0 * a[j] + q1 * a2[j])
  *                                          + qb * (q0 * b[j] + q1 * b2[j])). */
-#define RX_DOWN2_I16(T, NAME, LO, HI)                                                        \
+#if defined(RX_AVX2)
+#define RX_DOWN2_WIDE(CVT, SIGNED)                                                           \
+    {                                                                                        \
+        __m256i w0 = _mm256_set1_epi16(q0), w1 = _mm256_set1_epi16(q1);                     \
+        __m256i wa = _mm256_set1_epi16(qa), wb = _mm256_set1_epi16(qb);                     \
+        for (; j + 16 <= n; j += 16) {                                                       \
+            __m256i va = CVT(_mm_loadu_si128((const __m128i *)(a + j)));                     \
+            __m256i va2 = CVT(_mm_loadu_si128((const __m128i *)(a2 + j)));                   \
+            __m256i vb = CVT(_mm_loadu_si128((const __m128i *)(b + j)));                     \
+            __m256i vb2 = CVT(_mm_loadu_si128((const __m128i *)(b2 + j)));                   \
+            __m256i e = _mm256_add_epi16(_mm256_mullo_epi16(w0, va),                         \
+                                         _mm256_mullo_epi16(w1, va2));                       \
+            __m256i o = _mm256_add_epi16(_mm256_mullo_epi16(w0, vb),                         \
+                                         _mm256_mullo_epi16(w1, vb2));                       \
+            __m256i sum = _mm256_add_epi16(_mm256_mullo_epi16(wa, e),                        \
+                                           _mm256_mullo_epi16(wb, o));                       \
+            _mm_storeu_si128((__m128i *)(out + j), rx_round_pack16(sum, shift, SIGNED));     \
+        }                                                                                    \
+    }
+#else
+#define RX_DOWN2_WIDE(CVT, SIGNED)
+#endif
+#define RX_DOWN2_I16(T, NAME, LO, HI, CVT, SIGNED)                                           \
     static inline void NAME(const T *a, const T *b, const T *a2, const T *b2, T *out,       \
                             ptrdiff_t n, int16_t q0, int16_t q1, int16_t qa, int16_t qb,    \
                             int shift)                                                       \
     {                                                                                        \
-        ptrdiff_t j;                                                                         \
-        for (j = 0; j < n; j++) {                                                            \
+        ptrdiff_t j = 0;                                                                     \
+        RX_DOWN2_WIDE(CVT, SIGNED)                                                           \
+        for (; j < n; j++) {                                                                 \
             int16_t e = (int16_t)(q0 * a[j] + q1 * a2[j]);                                   \
             int16_t o = (int16_t)(q0 * b[j] + q1 * b2[j]);                                   \
             out[j] = (T)rx_round_i16((int16_t)(qa * e + qb * o), shift, LO, HI);             \
         }                                                                                    \
     }
-RX_DOWN2_I16(uint8_t, rx_down2_u8, 0, 255)
-RX_DOWN2_I16(int8_t, rx_down2_i8, -128, 127)
+RX_DOWN2_I16(uint8_t, rx_down2_u8, 0, 255, _mm256_cvtepu8_epi16, 0)
+RX_DOWN2_I16(int8_t, rx_down2_i8, -128, 127, _mm256_cvtepi8_epi16, 1)
 #undef RX_DOWN2_I16
+#undef RX_DOWN2_WIDE
 
 /* Four interleaved rows (tmp4[4*i + b] is element i of row b), two taps per output:
  * r_b[o] = w[2o] * tmp4[4*idx[2o] + b] + w[2o+1] * tmp4[4*idx[2o+1] + b]. */
