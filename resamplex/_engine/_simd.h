@@ -65,9 +65,12 @@ static inline void rx_zip2_8(const uint8_t *a, const uint8_t *b, uint8_t *out, p
     ptrdiff_t i = 0;
     if (c == 1) {
 #if defined(RX_SSE2)
-        for (; i + 16 <= npix; i += 16) {
-            __m128i va = _mm_loadu_si128((const __m128i *)(a + i));
-            __m128i vb = _mm_loadu_si128((const __m128i *)(b + i));
+        for (; i < npix && npix >= 16; i += 16) {
+            __m128i va, vb;
+            if (i + 16 > npix)
+                i = npix - 16;        /* the last pixels again, overlapping: same bytes */
+            va = _mm_loadu_si128((const __m128i *)(a + i));
+            vb = _mm_loadu_si128((const __m128i *)(b + i));
             _mm_storeu_si128((__m128i *)(out + 2 * i), _mm_unpacklo_epi8(va, vb));
             _mm_storeu_si128((__m128i *)(out + 2 * i + 16), _mm_unpackhi_epi8(va, vb));
         }
@@ -125,9 +128,12 @@ static inline void rx_unzip2_8(const uint8_t *in, uint8_t *a, uint8_t *b, ptrdif
 #if defined(RX_SSE2)
     if (c == 1) {
         const __m128i low = _mm_set1_epi16(0x00FF);
-        for (; i + 16 <= npix; i += 16) {
-            __m128i v0 = _mm_loadu_si128((const __m128i *)(in + 2 * i));
-            __m128i v1 = _mm_loadu_si128((const __m128i *)(in + 2 * i + 16));
+        for (; i < npix && npix >= 16; i += 16) {
+            __m128i v0, v1;
+            if (i + 16 > npix)
+                i = npix - 16;        /* the last pixels again, overlapping: same bytes */
+            v0 = _mm_loadu_si128((const __m128i *)(in + 2 * i));
+            v1 = _mm_loadu_si128((const __m128i *)(in + 2 * i + 16));
             _mm_storeu_si128((__m128i *)(a + i), _mm_packus_epi16(_mm_and_si128(v0, low),
                                                                   _mm_and_si128(v1, low)));
             _mm_storeu_si128((__m128i *)(b + i), _mm_packus_epi16(_mm_srli_epi16(v0, 8),
@@ -259,10 +265,13 @@ static inline void rx_phase2_i16(const int16_t *v, uint8_t *e, ptrdiff_t n, ptrd
 #if defined(RX_AVX2)
     {
         __m256i wa = _mm256_set1_epi16(qa), wb = _mm256_set1_epi16(qb);
-        for (; j + 16 <= n; j += 16) {
-            __m256i a = _mm256_loadu_si256((const __m256i *)(pa + j));
-            __m256i b = _mm256_loadu_si256((const __m256i *)(pb + j));
-            __m256i sum = _mm256_add_epi16(_mm256_mullo_epi16(wa, a), _mm256_mullo_epi16(wb, b));
+        for (; j < n && n >= 16; j += 16) {
+            __m256i a, b, sum;
+            if (j + 16 > n)
+                j = n - 16;           /* the last outputs again, overlapping: same values */
+            a = _mm256_loadu_si256((const __m256i *)(pa + j));
+            b = _mm256_loadu_si256((const __m256i *)(pb + j));
+            sum = _mm256_add_epi16(_mm256_mullo_epi16(wa, a), _mm256_mullo_epi16(wb, b));
             _mm_storeu_si128((__m128i *)(e + j), rx_round_pack16(sum, shift, is_signed));
         }
     }
@@ -284,7 +293,9 @@ static inline void rx_phase2_i16(const int16_t *v, uint8_t *e, ptrdiff_t n, ptrd
     {                                                                                        \
         __m256i w0 = _mm256_set1_epi16(q0), w1 = _mm256_set1_epi16(q1);                     \
         __m256i wa = _mm256_set1_epi16(qa), wb = _mm256_set1_epi16(qb);                     \
-        for (; j + 16 <= n; j += 16) {                                                       \
+        for (; j < n && n >= 16; j += 16) {                                                  \
+            if (j + 16 > n)                                                                  \
+                j = n - 16;           /* the last outputs again, overlapping */              \
             __m256i va = CVT(_mm_loadu_si128((const __m128i *)(a + j)));                     \
             __m256i va2 = CVT(_mm_loadu_si128((const __m128i *)(a2 + j)));                   \
             __m256i vb = CVT(_mm_loadu_si128((const __m128i *)(b + j)));                     \
