@@ -117,6 +117,15 @@ MUTANTS = [
           "            p[j] = <int_t>(<int>floor_d(v + 0.5))\n")),
         "the contiguous integer store of half_even rounds ties up (int16/uint16, and 8-bit "
         "outputs of float64 sums)"),
+    Mutant(
+        "phase-int-ties-up", "resamplex/_engine/_simd.h",
+        (("    int q = shift ? (s + (1 << (shift - 1)) - 1 + ((s >> shift) & 1)) >> shift : s;\n",
+          "    int q = shift ? (s + (1 << (shift - 1))) >> shift : s;\n"),
+         ("        __m256i odd = _mm256_and_si256(_mm256_sra_epi16(s, cnt), "
+          "_mm256_set1_epi16(1));\n",
+          "        __m256i odd = _mm256_set1_epi16(1);\n")),
+        "the exact-integer 8-bit kernels (x2 / x0.5 phase passes) round ties up, not to even",
+        DEFAULT_TESTS + ("tests/test_dispatch.py",)),
 ]
 
 #: Edits of these files rebuild the extensions (``.pyx.tp``: a Tempita template that setup.py
