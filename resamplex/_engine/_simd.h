@@ -330,6 +330,34 @@ RX_DOWN2_I16(int8_t, rx_down2_i8, -128, 127, _mm256_cvtepi8_epi16, 1)
 #undef RX_DOWN2_I16
 #undef RX_DOWN2_WIDE
 
+#if defined(RX_SSE2)
+/* a[q] holds output o + q of rows 0..3 (lane b = row b): a 4x4 transpose turns lanes-by-row
+ * into lanes-by-output, and each row gets one vector store at o. */
+static inline void rx_store_rows4(__m128 *a, float *r0, float *r1, float *r2, float *r3,
+                                  ptrdiff_t o)
+{
+    _MM_TRANSPOSE4_PS(a[0], a[1], a[2], a[3]);
+    _mm_storeu_ps(r0 + o, a[0]);
+    _mm_storeu_ps(r1 + o, a[1]);
+    _mm_storeu_ps(r2 + o, a[2]);
+    _mm_storeu_ps(r3 + o, a[3]);
+}
+#endif
+#if defined(RX_AVX2)
+/* The same for eight outputs: a[q] holds output o + q in its low 128-bit lane and o + q + 4
+ * in its high one; the transpose runs within each lane. */
+static inline void rx_store_rows8(const __m256 *a, float *r0, float *r1, float *r2,
+                                  float *r3, ptrdiff_t o)
+{
+    __m256 t0 = _mm256_unpacklo_ps(a[0], a[1]), t1 = _mm256_unpackhi_ps(a[0], a[1]);
+    __m256 t2 = _mm256_unpacklo_ps(a[2], a[3]), t3 = _mm256_unpackhi_ps(a[2], a[3]);
+    _mm256_storeu_ps(r0 + o, _mm256_shuffle_ps(t0, t2, 0x44));
+    _mm256_storeu_ps(r1 + o, _mm256_shuffle_ps(t0, t2, 0xEE));
+    _mm256_storeu_ps(r2 + o, _mm256_shuffle_ps(t1, t3, 0x44));
+    _mm256_storeu_ps(r3 + o, _mm256_shuffle_ps(t1, t3, 0xEE));
+}
+#endif
+
 /* Four interleaved rows (tmp4[4*i + b] is element i of row b), two taps per output:
  * r_b[o] = w[2o] * tmp4[4*idx[2o] + b] + w[2o+1] * tmp4[4*idx[2o+1] + b]. */
 static inline void rx_dense4x2_f32(const float *tmp4, float *r0, float *r1, float *r2,
@@ -341,7 +369,7 @@ static inline void rx_dense4x2_f32(const float *tmp4, float *r0, float *r1, floa
     /* Eight outputs at a time: outputs o..o+3 in the low 128-bit lane, o+4..o+7 in the high
      * one; the same 4x4 transpose as below, within each lane. */
     for (; o + 8 <= n; o += 8) {
-        __m256 a[4], t0, t1, t2, t3;
+        __m256 a[4];
         int q;
         for (q = 0; q < 4; q++) {
             ptrdiff_t lo = 2 * (o + q), hi = 2 * (o + q + 4);
@@ -353,14 +381,7 @@ static inline void rx_dense4x2_f32(const float *tmp4, float *r0, float *r1, floa
             __m256 wb = _mm256_set_m128(_mm_set1_ps(w[hi + 1]), _mm_set1_ps(w[lo + 1]));
             a[q] = _mm256_add_ps(_mm256_mul_ps(wa, p), _mm256_mul_ps(wb, r));
         }
-        t0 = _mm256_unpacklo_ps(a[0], a[1]);
-        t1 = _mm256_unpackhi_ps(a[0], a[1]);
-        t2 = _mm256_unpacklo_ps(a[2], a[3]);
-        t3 = _mm256_unpackhi_ps(a[2], a[3]);
-        _mm256_storeu_ps(r0 + o, _mm256_shuffle_ps(t0, t2, 0x44));
-        _mm256_storeu_ps(r1 + o, _mm256_shuffle_ps(t0, t2, 0xEE));
-        _mm256_storeu_ps(r2 + o, _mm256_shuffle_ps(t1, t3, 0x44));
-        _mm256_storeu_ps(r3 + o, _mm256_shuffle_ps(t1, t3, 0xEE));
+        rx_store_rows8(a, r0, r1, r2, r3, o);
     }
 #endif
 #if defined(RX_SSE2)
@@ -374,11 +395,7 @@ static inline void rx_dense4x2_f32(const float *tmp4, float *r0, float *r1, floa
             a[q] = _mm_add_ps(_mm_mul_ps(_mm_set1_ps(w[2 * (o + q)]), _mm_loadu_ps(p)),
                               _mm_mul_ps(_mm_set1_ps(w[2 * (o + q) + 1]), _mm_loadu_ps(r)));
         }
-        _MM_TRANSPOSE4_PS(a[0], a[1], a[2], a[3]);
-        _mm_storeu_ps(r0 + o, a[0]);
-        _mm_storeu_ps(r1 + o, a[1]);
-        _mm_storeu_ps(r2 + o, a[2]);
-        _mm_storeu_ps(r3 + o, a[3]);
+        rx_store_rows4(a, r0, r1, r2, r3, o);
     }
     for (; o < n; o++) {
         const float *p = tmp4 + 4 * idx[2 * o], *q = tmp4 + 4 * idx[2 * o + 1];
@@ -425,7 +442,7 @@ static inline void rx_dense4k_f32(const float *tmp4, float *r0, float *r1, float
 #if defined(RX_AVX2)
     /* Eight outputs at a time: o..o+3 in the low 128-bit lane, o+4..o+7 in the high one. */
     for (; o + 8 <= n; o += 8) {
-        __m256 a[4], t0, t1, t2, t3;
+        __m256 a[4];
         int q;
         for (q = 0; q < 4; q++) {
             const int64_t *il = idx + (o + q) * k, *ih = idx + (o + q + 4) * k;
@@ -439,14 +456,7 @@ static inline void rx_dense4k_f32(const float *tmp4, float *r0, float *r1, float
                     _mm256_set_m128(_mm_loadu_ps(tmp4 + 4 * ih[j]),
                                     _mm_loadu_ps(tmp4 + 4 * il[j]))));
         }
-        t0 = _mm256_unpacklo_ps(a[0], a[1]);
-        t1 = _mm256_unpackhi_ps(a[0], a[1]);
-        t2 = _mm256_unpacklo_ps(a[2], a[3]);
-        t3 = _mm256_unpackhi_ps(a[2], a[3]);
-        _mm256_storeu_ps(r0 + o, _mm256_shuffle_ps(t0, t2, 0x44));
-        _mm256_storeu_ps(r1 + o, _mm256_shuffle_ps(t0, t2, 0xEE));
-        _mm256_storeu_ps(r2 + o, _mm256_shuffle_ps(t1, t3, 0x44));
-        _mm256_storeu_ps(r3 + o, _mm256_shuffle_ps(t1, t3, 0xEE));
+        rx_store_rows8(a, r0, r1, r2, r3, o);
     }
 #endif
 #if defined(RX_SSE2)
@@ -461,11 +471,7 @@ static inline void rx_dense4k_f32(const float *tmp4, float *r0, float *r1, float
                 a[q] = _mm_add_ps(a[q], _mm_mul_ps(_mm_set1_ps(wt[j]),
                                                    _mm_loadu_ps(tmp4 + 4 * ix[j])));
         }
-        _MM_TRANSPOSE4_PS(a[0], a[1], a[2], a[3]);
-        _mm_storeu_ps(r0 + o, a[0]);
-        _mm_storeu_ps(r1 + o, a[1]);
-        _mm_storeu_ps(r2 + o, a[2]);
-        _mm_storeu_ps(r3 + o, a[3]);
+        rx_store_rows4(a, r0, r1, r2, r3, o);
     }
 #endif
     for (; o < n; o++) {
