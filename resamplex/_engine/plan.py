@@ -109,19 +109,19 @@ def _table_bytes(t: AxisTable | None) -> int:
     return 0 if t is None else t.ptr.nbytes + t.idx.nbytes + t.w.nbytes
 
 
-def _dyadic(w: np.ndarray, ptr: np.ndarray, limit: int) -> tuple[np.ndarray, int] | None:
-    """``(q, m)``: ``q = float32(w) * 2^m`` as integers (int32), for the smallest ``m <= 9``
-    that makes every one an integer, if each row ``[ptr[o], ptr[o+1])`` of ``|q|`` sums to
-    at most ``limit``; else None."""
+def _dyadic(w: np.ndarray, ptr: np.ndarray,
+            limit: int) -> tuple[np.ndarray, int, int] | None:
+    """``(q, m, top)``: ``q = float32(w) * 2^m`` as integers (int32), for the smallest
+    ``m <= 9`` that makes every one an integer, and ``top``, the largest sum of ``|q|`` over a
+    row ``[ptr[o], ptr[o+1])``, if it is at most ``limit``; else None."""
     wf = np.asarray(w, np.float32).astype(np.float64).reshape(-1)
     for m in range(10):
         q = wf * float(1 << m)
         if not np.array_equal(q, np.floor(q)):
             continue
         sums = np.concatenate(([0.0], np.cumsum(np.abs(q))))
-        if ptr.size > 1 and float(np.max(sums[ptr[1:]] - sums[ptr[:-1]])) > limit:
-            return None
-        return q.astype(np.int32), m
+        top = int(np.max(sums[ptr[1:]] - sums[ptr[:-1]])) if ptr.size > 1 else 0
+        return (q.astype(np.int32), m, top) if top <= limit else None
     return None
 
 
@@ -668,11 +668,8 @@ class Plan:
         q2 = _dyadic(phases, np.arange(0, phases.size + 1, 2), 128)
         if q1 is None or q2 is None:
             return {}
-        rows = np.concatenate(([0], np.cumsum(np.abs(q1[0].astype(np.int64)))))
-        s1 = int(np.max(rows[t1.ptr[1:]] - rows[t1.ptr[:-1]])) if t1.ptr.size > 1 else 0
-        s2 = int(np.abs(q2[0].astype(np.int64)).reshape(-1, 2).sum(axis=1).max())
         top = 255 if dtype == np.uint8 else 128
-        if top * s1 * s2 + (1 << (q1[1] + q2[1])) > 32767:
+        if top * q1[2] * q2[2] + (1 << (q1[1] + q2[1])) > 32767:
             return {}
         return dict(ishift=q1[1] + q2[1], wq=q1[0].astype(np.int16),
                     pq=tuple(int(v) for v in q2[0]) + (0,) * (4 - q2[0].size))
