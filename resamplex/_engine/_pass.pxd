@@ -69,7 +69,7 @@ cdef struct PassDesc:
     const int64_t* idx2   # fused: dense indices of the innermost table; gather: axis starts
     const void* w2        # fused: dense weights of the innermost table
     # Fused passes of 8-bit data whose innermost table is a x2 / x0.5 polyphase pattern
-    # (plan.py _phase_spec): PHASE_UP2 computes the even and odd output pixels of input
+    # (plan.py _phase_fields): PHASE_UP2 computes the even and odd output pixels of input
     # pixels [lo, hi) as two contiguous rows, rounds them and zips them; PHASE_DOWN2 unzips
     # each input row into its even and odd pixels first. Pixels are `channels` elements.
     int phase
