@@ -468,6 +468,29 @@ def test_nearest_other_dtypes_bit_copy(dtype):
     check(x[::-1, ::2], [2, 9], mode="nearest", transform="asymmetric")
 
 
+@pytest.mark.parametrize("channels", [1, 2, 3, 5, 6, 7, 9, 11, 12, 13, 15, 17, 20, 23, 31, 40])
+def test_nearest_interleaved_pixels(channels):
+    # Channels-last arrays gather whole pixels (channels x itemsize bytes); pixels of 3, 6, 12,
+    # ... bytes are moved 16 or 32 bytes at a time except near the ends of each row, where the
+    # wide move would leave the row: every output size around those ends, up and down, every
+    # itemsize, and inputs whose rows are not contiguous (no wide moves) must give the
+    # reference's bytes.
+    rng = _rng("pixels", channels)
+    for dtype in (np.uint8, np.uint16, np.float32, np.float64):
+        x = ref.random_array(rng, (5, 13, channels), np.dtype(dtype))
+        for w_out in (1, 2, 3, 5, 6, 12, 13, 14, 25, 26, 40):
+            for nm in ("round_prefer_ceil", "floor"):
+                check(x, [4, w_out], axes=[0, 1], mode="nearest", nearest_mode=nm)
+        check(x[:, ::2], [7, 9], axes=[0, 1], mode="nearest")
+        check(x[:, :, ::-1], [7, 9], axes=[0, 1], mode="nearest")
+        check(np.pad(x, ((0, 0), (0, 0), (0, 1)))[..., :channels], [3, 20], axes=[0, 1],
+              mode="nearest")
+        out = np.empty((channels, 6, 17), dtype).transpose(1, 2, 0)
+        got = rx.resize(x, [6, 17], axes=[0, 1], mode="nearest", out=out)
+        np.testing.assert_array_equal(got, ref.reference_resize(x, [6, 17], axes=[0, 1],
+                                                                mode="nearest"))
+
+
 def test_nearest_preserves_nan_payloads_and_signed_zero():
     bits = np.array([0x7FF8000000000001, 0xFFF0000000000002, 0x8000000000000000,
                      0x7FF0000000000000], np.uint64)

@@ -17,7 +17,11 @@ Preconditions (the planner guarantees them; nothing here is checked):
 - ``k`` (the kernel contract's field) > 1 only when the innermost axis repeats each input
   element ``k`` times (integer-factor upsampling: output ``i`` reads input ``i // k``),
   ``itemsize`` is 1, 2, 4 or 8 and both rows are contiguous; the row is then written by
-  duplication rather than through the table.
+  duplication rather than through the table;
+- ``n_in`` (wide) > 0 only with ``n_mid`` (width) 16 or 32, a table on the innermost axis and
+  contiguous input and output rows of ``itemsize``-byte pixels: for each of the first ``wide``
+  outputs ``o`` of a row, ``width`` bytes from ``offsets[o]`` stay inside the input row and
+  ``width`` bytes from ``o * itemsize`` inside the output row.
 
 Elements are moved as bytes (memcpy of a constant size, which compilers turn into one load and
 one store), so the copy is bit-exact for every dtype, NaN payloads included.
@@ -34,17 +38,23 @@ from resamplex._engine._pass cimport KernelTable, PassDesc
 
 cdef extern from "_simd.h" nogil:
     void rx_repeat(const char* s, char* d, Py_ssize_t n, Py_ssize_t f, Py_ssize_t itemsize)
+    void rx_gather_pixels(const char* s, char* d, Py_ssize_t n, const int64_t* off,
+                          Py_ssize_t p, Py_ssize_t wide, Py_ssize_t width)
 
 
 cdef inline void _gather_row(const char* s, char* d, Py_ssize_t n, const int64_t* off,
                              int64_t ss, int64_t ds, Py_ssize_t itemsize,
-                             Py_ssize_t rep) noexcept nogil:
+                             Py_ssize_t rep, Py_ssize_t wide, Py_ssize_t width) noexcept nogil:
     # One output row. With a table (off != NULL) element o reads s + off[o], else s + o * ss;
-    # rep > 1: the row repeats each element of a contiguous input row rep times.
+    # rep > 1: the row repeats each element of a contiguous input row rep times; a contiguous
+    # output row through a table is a row of whole pixels (rx_gather_pixels: the first `wide`
+    # moved `width` bytes at a time).
     # The branch on itemsize is taken once per row; each loop below is branch-free.
     cdef Py_ssize_t o
     if rep > 1:
         rx_repeat(s, d, n // rep, rep, itemsize)
+    elif off != NULL and ds == itemsize:
+        rx_gather_pixels(s, d, n, off, itemsize, wide, width)
     elif off == NULL:
         if ss == itemsize and ds == itemsize:
             memcpy(d, s, n * itemsize)
@@ -75,7 +85,7 @@ cdef inline void _gather_rows(const char* src, char* dst, Py_ssize_t r0, Py_ssiz
                               int ndim, const int64_t* shape, const int64_t* sstr,
                               const int64_t* dstr, const int64_t* offsets,
                               const int64_t* starts, Py_ssize_t itemsize,
-                              Py_ssize_t rep) noexcept nogil:
+                              Py_ssize_t rep, Py_ssize_t wide, Py_ssize_t width) noexcept nogil:
     # Rows [r0, r1) of the output (all axes but the last, in C order). A row that reads the
     # same input row as the one before it (upsampling an outer axis) is a copy of the output
     # row just written, when rows are contiguous: one memcpy instead of a gather.
@@ -103,7 +113,8 @@ cdef inline void _gather_rows(const char* src, char* dst, Py_ssize_t r0, Py_ssiz
         if contiguous and r > r0 and so == prev_so:
             memcpy(dst + do, dst + prev_do, n * itemsize)
         else:
-            _gather_row(src + so, dst + do, n, last, sstr[ndim - 1], ds, itemsize, rep)
+            _gather_row(src + so, dst + do, n, last, sstr[ndim - 1], ds, itemsize, rep, wide,
+                        width)
         prev_so = so
         prev_do = do
 
@@ -111,7 +122,8 @@ cdef inline void _gather_rows(const char* src, char* dst, Py_ssize_t r0, Py_ssiz
 cdef void gather_run(const PassDesc* p, const char* src, char* dst, void* bufs,
                      int nthreads) noexcept nogil:
     """Copy ``dst[o_0, ..., o_n] = src[offset of o_0 + ... + offset of o_n]`` (the kernel
-    contract, ``_pass.pxd``: ``off`` = offsets, ``idx2`` = starts, ``itemsize``).
+    contract, ``_pass.pxd``: ``off`` = offsets, ``idx2`` = starts, ``itemsize``; ``n_in``
+    and ``n_mid``: the wide moves of ``rx_gather_pixels``).
 
     Rows are split into a few contiguous chunks per thread (static schedule), so the work is
     the same whatever the thread count and each chunk can reuse the rows it just wrote.
@@ -124,13 +136,13 @@ cdef void gather_run(const PassDesc* p, const char* src, char* dst, void* bufs,
         rows *= p.shape[d]
     if nthreads == 1:
         _gather_rows(src, dst, 0, rows, ndim, p.shape, p.sstr, p.dstr, off, p.idx2, p.itemsize,
-                     p.k)
+                     p.k, p.n_in, p.n_mid)
         return
     nchunks = min(rows, 4 * nthreads)
     per = (rows + nchunks - 1) // nchunks
     for c in prange(nchunks, num_threads=nthreads, schedule="static"):
         _gather_rows(src, dst, c * per, min(rows, (c + 1) * per), ndim, p.shape, p.sstr, p.dstr,
-                     off, p.idx2, p.itemsize, p.k)
+                     off, p.idx2, p.itemsize, p.k, p.n_in, p.n_mid)
 
 
 # ---- the kernel table of this module (the executor picks one per instruction-set level) ----

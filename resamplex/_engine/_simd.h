@@ -821,6 +821,40 @@ static inline void rx_store_bf16(const float *buf, uint16_t *d, ptrdiff_t n)
     }
 }
 
+/* Nearest along the innermost axis of interleaved data: n pixels of p bytes each (a pixel is
+ * every channel of one position) into a contiguous output row; pixel o comes from s + off[o].
+ * The first `wide` pixels are moved `width` bytes at a time (16 or 32: one or two vector moves
+ * where a 3-, 6- or 12-byte pixel would take several small ones). The planner guarantees that
+ * those reads stay inside the input row and those writes inside the output row; the bytes
+ * written past a pixel land on later pixels of the same row, which are written after it, in
+ * order, so the row ends with exactly the gathered bytes. The rest move p bytes at a time, a
+ * constant size for the usual pixels. Bytes move unchanged (NaN payloads included). */
+#define RX_PIXELS(P) \
+    case P: \
+        for (; o < n; o++) \
+            memcpy(d + o * (P), s + off[o], (P)); \
+        break;
+static inline void rx_gather_pixels(const char *s, char *d, ptrdiff_t n, const int64_t *off,
+                                    ptrdiff_t p, ptrdiff_t wide, ptrdiff_t width)
+{
+    ptrdiff_t o = 0;
+    if (width == 16)
+        for (; o < wide; o++)
+            memcpy(d + o * p, s + off[o], 16);
+    else if (width == 32)
+        for (; o < wide; o++)
+            memcpy(d + o * p, s + off[o], 32);
+    switch (p) {
+    RX_PIXELS(1) RX_PIXELS(2) RX_PIXELS(3) RX_PIXELS(4) RX_PIXELS(5) RX_PIXELS(6)
+    RX_PIXELS(8) RX_PIXELS(10) RX_PIXELS(12) RX_PIXELS(16) RX_PIXELS(24) RX_PIXELS(32)
+    default:
+        for (; o < n; o++)
+            memcpy(d + o * p, s + off[o], (size_t)p);
+        break;
+    }
+}
+#undef RX_PIXELS
+
 /* Repeat each of n elements (itemsize 1, 2, 4 or 8 bytes) f times, contiguous rows: integer-
  * factor nearest upsampling of the innermost axis, by duplication instead of a gather through
  * a table of offsets. Bytes move unchanged (NaN payloads included). */

@@ -429,6 +429,13 @@ class Plan:
     def _compile_gather(self, itemsize: int, xs: Sequence[int],
                         os_: Sequence[int]) -> Program:
         perm = layout_perm(self.out_shape, os_)
+        # Copied innermost axes contiguous on both sides (the channels of an interleaved
+        # image) join the element: the kernel then moves whole pixels, one row of pixels per
+        # row of the output, instead of one row per pixel.
+        while len(perm) > 1 and self.tables[perm[-1]] is None \
+                and xs[perm[-1]] == itemsize and os_[perm[-1]] == itemsize:
+            itemsize *= self.out_shape[perm[-1]]
+            perm = perm[:-1]
         offsets, starts = [], [0]
         for a in perm:
             t = self.tables[a]
@@ -441,7 +448,25 @@ class Plan:
                     off=np.concatenate(offsets) if offsets else np.empty(0, np.int64),
                     idx2=starts, units=math.prod(shape[:-1]),
                     k=self._repeat_factor(perm[-1], itemsize, xs, os_))
+        if spec["k"] == 1:
+            spec["n_in"], spec["n_mid"] = self._wide_moves(perm[-1], itemsize, xs, os_)
         return Program([spec], [], float(math.prod(shape)))
+
+    def _wide_moves(self, a: int, itemsize: int, xs: Sequence[int],
+                    os_: Sequence[int]) -> tuple[int, int]:
+        """``(wide, width)`` for a gather whose innermost axis ``a`` moves pixels of an
+        awkward size (3, 6, 12 bytes, ...) between contiguous rows: each of the first ``wide``
+        outputs of a row may be moved ``width`` bytes at once, the extra bytes staying inside
+        the input row and the output row (``rx_gather_pixels``). ``(0, 0)`` otherwise."""
+        t = self.tables[a]
+        if t is None or xs[a] != itemsize or os_[a] != itemsize or itemsize >= 32 \
+                or itemsize & (itemsize - 1) == 0:
+            return 0, 0
+        width = 16 if itemsize < 16 else 32
+        fits = (t.idx[t.ptr[:-1]] * itemsize + width <= t.n_in * itemsize) \
+            & (np.arange(t.n_out) * itemsize + width <= t.n_out * itemsize)
+        wide = t.n_out if bool(fits.all()) else int(np.argmin(fits))
+        return wide, width
 
     def _repeat_factor(self, a: int, itemsize: int, xs: Sequence[int],
                        os_: Sequence[int]) -> int:
