@@ -493,6 +493,71 @@ static inline void rx_dense4k_f32(const float *tmp4, float *r0, float *r1, float
     }
 }
 
+/* As rx_store8_f32, rounding half away from zero (C round()): clamp (NaN -> lo), truncate
+ * (exact: the clamped values are small), then step away from zero where the part cut off,
+ * v - trunc(v), exact too, is a half or more. The same integer as the scalar loop of every
+ * other level, with no call to roundf. */
+static inline void rx_store8_f32_away(const float *buf, void *dst, ptrdiff_t n, float lo,
+                                      float hi)
+{
+    ptrdiff_t j = 0;
+    unsigned char *d = (unsigned char *)dst;
+#if defined(RX_AVX2)
+    {
+        const __m256 vlo = _mm256_set1_ps(lo), vhi = _mm256_set1_ps(hi);
+        const __m256 half = _mm256_set1_ps(0.5f), mhalf = _mm256_set1_ps(-0.5f);
+        const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+        for (; j + 32 <= n; j += 32) {
+            __m256i r[4], a, b, c;
+            int q;
+            for (q = 0; q < 4; q++) {
+                __m256 v = _mm256_min_ps(_mm256_max_ps(_mm256_loadu_ps(buf + j + 8 * q), vlo),
+                                         vhi);
+                __m256i t = _mm256_cvttps_epi32(v);
+                __m256 f = _mm256_sub_ps(v, _mm256_cvtepi32_ps(t));
+                t = _mm256_sub_epi32(t, _mm256_castps_si256(_mm256_cmp_ps(f, half, _CMP_GE_OQ)));
+                r[q] = _mm256_add_epi32(t, _mm256_castps_si256(_mm256_cmp_ps(f, mhalf,
+                                                                              _CMP_LE_OQ)));
+            }
+            a = _mm256_packs_epi32(r[0], r[1]);
+            b = _mm256_packs_epi32(r[2], r[3]);
+            c = lo < 0.0f ? _mm256_packs_epi16(a, b) : _mm256_packus_epi16(a, b);
+            _mm256_storeu_si256((__m256i *)(d + j), _mm256_permutevar8x32_epi32(c, order));
+        }
+    }
+#endif
+#if defined(RX_SSE2)
+    {
+        const __m128 vlo = _mm_set1_ps(lo), vhi = _mm_set1_ps(hi);
+        const __m128 half = _mm_set1_ps(0.5f), mhalf = _mm_set1_ps(-0.5f);
+        for (; j + 16 <= n; j += 16) {
+            __m128i r[4], a, b;
+            int q;
+            for (q = 0; q < 4; q++) {
+                __m128 v = _mm_min_ps(_mm_max_ps(_mm_loadu_ps(buf + j + 4 * q), vlo), vhi);
+                __m128i t = _mm_cvttps_epi32(v);
+                __m128 f = _mm_sub_ps(v, _mm_cvtepi32_ps(t));
+                t = _mm_sub_epi32(t, _mm_castps_si128(_mm_cmpge_ps(f, half)));
+                r[q] = _mm_add_epi32(t, _mm_castps_si128(_mm_cmple_ps(f, mhalf)));
+            }
+            a = _mm_packs_epi32(r[0], r[1]);
+            b = _mm_packs_epi32(r[2], r[3]);
+            _mm_storeu_si128((__m128i *)(d + j),
+                             lo < 0.0f ? _mm_packs_epi16(a, b) : _mm_packus_epi16(a, b));
+        }
+    }
+#endif
+    for (; j < n; j++) {
+        float v = buf[j], f;
+        int t;
+        v = v >= lo ? v : lo;
+        v = v <= hi ? v : hi;
+        t = (int)v;
+        f = v - (float)t;
+        d[j] = (unsigned char)(t + (f >= 0.5f) - (f <= -0.5f));
+    }
+}
+
 /* Round float accumulators half-to-even and saturate into [lo, hi] (8-bit types), contiguous.
  * Clamp first (the bounds are integers, so the result is the same as rounding first), then
  * add 1.5 * 2^23: for |v| <= 2^22 the sum's low mantissa bits are the rounded integer
