@@ -129,6 +129,18 @@ class AxisTable:
                          np.ascontiguousarray(self.w[order]))
 
 
+def block_mean_table(n_in: int, n_out: int, step: int, start: int = 0) -> AxisTable:
+    """Whole blocks: output ``o`` is the mean of inputs ``[start + o*step, start + (o+1)*step)``
+    (``step`` taps of weight ``1/step``; the caller keeps the blocks inside ``[0, n_in)``).
+    With ``step`` a power of two the weights are exact in every arithmetic, so a block mean
+    of integers is computed exactly and only its final rounding remains: how front doors
+    hand integer block averages (OpenCV's 2x2 ``INTER_AREA``, Pillow's ``reduce``) to the
+    engine's fast passes."""
+    first = start + step * np.arange(n_out, dtype=np.int64)
+    idx = first[:, None] + np.arange(step, dtype=np.int64)
+    return AxisTable.from_taps(n_in, idx, np.full((n_out, step), 1.0 / step))
+
+
 # ---------------------------------------------------------------- the filter registry
 
 def triangle_kernel(d: np.ndarray) -> np.ndarray:

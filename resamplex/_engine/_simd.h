@@ -230,21 +230,28 @@ RX_BLEND_I16(uint8_t, rx_blend_u8_i16)
 RX_BLEND_I16(int8_t, rx_blend_i8_i16)
 #undef RX_BLEND_I16
 
-/* Round s / 2^shift half-to-even (arithmetic shift: floor, then up past the half or at an
- * exact half with an odd floor) and saturate to [lo, hi]. */
-static inline int rx_round_i16(int s, int shift, int lo, int hi)
+/* Round s / 2^shift and saturate to [lo, hi]: half to even (arithmetic shift: floor, then
+ * up past the half or at an exact half with an odd floor), or with `away` half away from zero
+ * (up at the half for s >= 0, down for s < 0). */
+static inline int rx_round_i16(int s, int shift, int lo, int hi, int away)
 {
-    int q = shift ? (s + (1 << (shift - 1)) - 1 + ((s >> shift) & 1)) >> shift : s;
+    int q = !shift ? s : away ? (s + (1 << (shift - 1)) - (s < 0)) >> shift
+                              : (s + (1 << (shift - 1)) - 1 + ((s >> shift) & 1)) >> shift;
     return q < lo ? lo : (q > hi ? hi : q);
 }
 
 #if defined(RX_AVX2)
 /* rx_round_i16 on 16 lanes (the bounds checked by the planner keep every sum inside int16),
  * then saturated to 8 bits by the pack: 16 bytes. */
-static inline __m128i rx_round_pack16(__m256i s, int shift, int is_signed)
+static inline __m128i rx_round_pack16(__m256i s, int shift, int is_signed, int away)
 {
     __m128i lo, hi;
-    if (shift) {
+    if (shift && away) {
+        __m128i cnt = _mm_cvtsi32_si128(shift);
+        __m256i bias = _mm256_set1_epi16((int16_t)(1 << (shift - 1)));
+        __m256i neg = _mm256_srai_epi16(s, 15);        /* -1 where s < 0 */
+        s = _mm256_sra_epi16(_mm256_add_epi16(_mm256_add_epi16(s, bias), neg), cnt);
+    } else if (shift) {
         __m128i cnt = _mm_cvtsi32_si128(shift);
         __m256i bias = _mm256_set1_epi16((int16_t)((1 << (shift - 1)) - 1));
         __m256i odd = _mm256_and_si256(_mm256_sra_epi16(s, cnt), _mm256_set1_epi16(1));
@@ -258,7 +265,8 @@ static inline __m128i rx_round_pack16(__m256i s, int shift, int is_signed)
 
 /* One phase row, rounded into 8-bit: e[j] = round(qa * v[j + da] + qb * v[j + db]). */
 static inline void rx_phase2_i16(const int16_t *v, uint8_t *e, ptrdiff_t n, ptrdiff_t da,
-                                 ptrdiff_t db, int16_t qa, int16_t qb, int shift, int is_signed)
+                                 ptrdiff_t db, int16_t qa, int16_t qb, int shift, int is_signed,
+                                 int away)
 {
     ptrdiff_t j = 0;
     const int16_t *pa = v + da, *pb = v + db;
@@ -272,17 +280,18 @@ static inline void rx_phase2_i16(const int16_t *v, uint8_t *e, ptrdiff_t n, ptrd
             a = _mm256_loadu_si256((const __m256i *)(pa + j));
             b = _mm256_loadu_si256((const __m256i *)(pb + j));
             sum = _mm256_add_epi16(_mm256_mullo_epi16(wa, a), _mm256_mullo_epi16(wb, b));
-            _mm_storeu_si128((__m128i *)(e + j), rx_round_pack16(sum, shift, is_signed));
+            _mm_storeu_si128((__m128i *)(e + j), rx_round_pack16(sum, shift, is_signed, away));
         }
     }
 #endif
     if (is_signed) {
         for (; j < n; j++)
             e[j] = (uint8_t)(int8_t)rx_round_i16((int16_t)(qa * pa[j] + qb * pb[j]), shift,
-                                                 -128, 127);
+                                                 -128, 127, away);
     } else {
         for (; j < n; j++)
-            e[j] = (uint8_t)rx_round_i16((int16_t)(qa * pa[j] + qb * pb[j]), shift, 0, 255);
+            e[j] = (uint8_t)rx_round_i16((int16_t)(qa * pa[j] + qb * pb[j]), shift, 0, 255,
+                                         away);
     }
 }
 
@@ -306,7 +315,7 @@ static inline void rx_phase2_i16(const int16_t *v, uint8_t *e, ptrdiff_t n, ptrd
                                          _mm256_mullo_epi16(w1, vb2));                       \
             __m256i sum = _mm256_add_epi16(_mm256_mullo_epi16(wa, e),                        \
                                            _mm256_mullo_epi16(wb, o));                       \
-            _mm_storeu_si128((__m128i *)(out + j), rx_round_pack16(sum, shift, SIGNED));     \
+            _mm_storeu_si128((__m128i *)(out + j), rx_round_pack16(sum, shift, SIGNED, away));\
         }                                                                                    \
     }
 #else
@@ -315,14 +324,14 @@ static inline void rx_phase2_i16(const int16_t *v, uint8_t *e, ptrdiff_t n, ptrd
 #define RX_DOWN2_I16(T, NAME, LO, HI, CVT, SIGNED)                                           \
     static inline void NAME(const T *a, const T *b, const T *a2, const T *b2, T *out,       \
                             ptrdiff_t n, int16_t q0, int16_t q1, int16_t qa, int16_t qb,    \
-                            int shift)                                                       \
+                            int shift, int away)                                             \
     {                                                                                        \
         ptrdiff_t j = 0;                                                                     \
         RX_DOWN2_WIDE(CVT, SIGNED)                                                           \
         for (; j < n; j++) {                                                                 \
             int16_t e = (int16_t)(q0 * a[j] + q1 * a2[j]);                                   \
             int16_t o = (int16_t)(q0 * b[j] + q1 * b2[j]);                                   \
-            out[j] = (T)rx_round_i16((int16_t)(qa * e + qb * o), shift, LO, HI);             \
+            out[j] = (T)rx_round_i16((int16_t)(qa * e + qb * o), shift, LO, HI, away);       \
         }                                                                                    \
     }
 RX_DOWN2_I16(uint8_t, rx_down2_u8, 0, 255, _mm256_cvtepu8_epi16, 0)

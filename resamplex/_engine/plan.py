@@ -168,8 +168,11 @@ class Plan:
                  tables: Sequence[AxisTable | TiledAxis | None], *,
                  weighted: bool, op: str = "resize", order: Sequence[int] | None = None,
                  fixed: bool = False, keep_order: bool = False,
-                 passes: Sequence[Any] | None = None):
+                 passes: Sequence[Any] | None = None, rounding: str = "half_even"):
         self.in_shape = tuple(int(n) for n in in_shape)
+        #: The integer rounding of a call that names none (a front door whose original
+        #: rounds its exact sums another way than half to even).
+        self.rounding = rounding
         keep = fixed or passes is not None  # prescribed arithmetic: identity tables still run
         self.tables: list[Any] = [t if isinstance(t, TiledAxis) else
                        None if t is None or (t.is_identity and not keep) else _aligned_table(t)
@@ -245,10 +248,13 @@ class Plan:
     # --------------------------------------------------------------- application
 
     def __call__(self, x: Any, out: np.ndarray | None = None, threads: int | None = None,
-                 rounding: str = "half_even") -> np.ndarray:
-        """Resample ``x`` into a new array (laid out like ``x``) or into ``out``."""
+                 rounding: str | None = None) -> np.ndarray:
+        """Resample ``x`` into a new array (laid out like ``x``) or into ``out``; integer
+        outputs round by ``rounding``, else by the plan's own."""
         # The common case first: a layout this plan has compiled before. Its key holds the
         # dtype, strides and rounding, which were validated when it was compiled.
+        if rounding is None:
+            rounding = self.rounding
         if self.tiled is not None:
             return self._call_tiled(x, out, threads, rounding)
         if self.passes is not None:
@@ -680,13 +686,15 @@ class Plan:
 
     def _exact_fields(self, dtype: np.dtype, outer: int, phases: np.ndarray,
                       rcode: int) -> dict[str, Any]:
-        """The integer form of a phase pass, or ``{}``: with ``half_even`` rounding, where the
+        """The integer form of a phase pass, or ``{}``: with ``half_even`` or
+        ``half_away_from_zero`` rounding (the integer shift rounds either way), where the
         outer table's float32 weights are integers ``q1`` times 2^-m1 and the phase weights
         (two per phase) integers ``q2`` times 2^-m2, with every sum of 8-bit values that the
         pass forms bounded by 32767 in magnitude even with the rounding bias added. Then every
         float32 product and sum of the float pass is exact, its value is the integer sum
         times 2^-(m1+m2), and rounding that integer by the shift gives the same bits."""
-        if rcode != _dtypes.rounding_code("half_even"):
+        if rcode not in (_dtypes.rounding_code("half_even"),
+                         _dtypes.rounding_code("half_away_from_zero")):
             return {}
         t1 = self.tables[outer]
         q1 = _dyadic(t1.w, t1.ptr, 128)

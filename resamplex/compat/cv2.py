@@ -45,7 +45,7 @@ from .._engine._pipeline import (
 from .._engine._exec import call_key
 from .._engine.plan import PLANS, CallMemo, Plan
 from .._errors import ResamplexError, UnsupportedError, bad_value
-from .._tables import AxisTable
+from .._tables import AxisTable, block_mean_table
 
 __all__ = [
     "INTER_AREA", "INTER_CUBIC", "INTER_LANCZOS4", "INTER_LINEAR", "INTER_LINEAR_EXACT",
@@ -511,6 +511,17 @@ def _area_fast_plan(shape: tuple[int, ...], dtype: np.dtype, dw: int, dh: int, s
     cn = shape[2] if len(shape) == 3 else 1
     name = dtype.name
     tables: list[AxisTable | None] = [None] * len(shape)
+    whole = sx == 2 and sy == 2 and 2 * dw == W and 2 * dh == H
+    if whole and (name in ("uint8", "uint16") or (name == "int16" and cn not in (1, 3, 4))):
+        # Whole 2x2 blocks of integers: the paths below compute the exact sum and finish by
+        # (sum + 2) >> 2 (cn 1, 3, 4: half up, which is half away from zero for unsigned
+        # data) or (float)sum * 0.25f rounded half to even (other cn; exact). The mean of
+        # four integers is exact in the engine's float32 passes too, so its x0.5 tables with
+        # that rounding give the same bits, on its fast passes.
+        tables[0] = block_mean_table(H, dh, 2)
+        tables[1] = block_mean_table(W, dw, 2)
+        return Plan(shape, tables, weighted=True, op="INTER_AREA",
+                    rounding="half_away_from_zero" if cn in (1, 3, 4) else "half_even")
     tables[0] = _block_table(H, dh, sy)
     tables[1] = _block_table(W, dw, sx)
     acc = {"uint8": "int64", "float64": "float64"}.get(name, "float32")
