@@ -340,3 +340,24 @@ def test_repeated_calls_take_the_remembered_plan():
     first = rcv.resize(col, (2, 5))
     for _ in range(2):  # a 1-d array is read as a column every time
         assert np.array_equal(rcv.resize(col, (2, 5)), first)
+
+
+@pytest.mark.parametrize("dtype", ["uint8", "uint16", "int16"])
+@pytest.mark.parametrize("cn", [1, 2, 3, 4, 5])
+@pytest.mark.parametrize("interpolation", ["INTER_AREA", "INTER_LINEAR", "INTER_LINEAR_EXACT"])
+def test_whole_2x2_blocks_match_opencv(dtype, cn, interpolation):
+    # Halving both sides exactly is OpenCV's 2x2 area path (INTER_LINEAR and LINEAR_EXACT
+    # become INTER_AREA there); resamplex runs it on the engine's x0.5 passes with the
+    # rounding OpenCV's finish amounts to: every value, the extremes of the type included.
+    rng = np.random.default_rng([cn, len(dtype), len(interpolation)])
+    info = np.iinfo(dtype)
+    for h, w in ((2, 2), (6, 10), (34, 66), (40, 260)):
+        x = rng.integers(info.min, info.max + 1, (h, w, cn)).astype(dtype)
+        x[0, 0] = info.max
+        x[-1, -1] = info.min
+        flag = getattr(cv2, interpolation)
+        want = cv2.resize(x, (w // 2, h // 2), interpolation=flag)
+        got = rcv.resize(x, (w // 2, h // 2), interpolation=getattr(rcv, interpolation))
+        np.testing.assert_array_equal(got.reshape(want.shape), want)
+        got = rcv.resize(x, None, fx=0.5, fy=0.5, interpolation=getattr(rcv, interpolation))
+        np.testing.assert_array_equal(got.reshape(want.shape), want)
