@@ -286,3 +286,19 @@ def test_repeated_calls_take_the_remembered_plan(monkeypatch):
     for v in (13, 12, 13):
         monkeypatch.setattr(pil, "pillow_version", (v, 0))
         assert np.array_equal(pil.resize(x, (7, 13), pil.BICUBIC), want[v])
+
+
+@pytest.mark.parametrize("channels", [None, 3, 4])
+@pytest.mark.parametrize("factor", [2, (1, 2), (2, 1), 4, (4, 4)])
+def test_reduce_whole_blocks_match_pillow(channels, factor):
+    # Whole 2- to 16-pixel blocks of 8-bit images run on the engine's block-mean passes with
+    # Pillow's (sum + n/2) >> k rounding; boxes that start inside the image included.
+    rng = np.random.default_rng([channels or 1, 7])
+    for h, w in ((8, 8), (64, 128), (36, 20)):
+        shape = (h, w) if channels is None else (h, w, channels)
+        a = rng.integers(0, 256, shape, dtype=np.uint8)
+        a[0, 0] = 255
+        image = Image.fromarray(a)
+        for box in (None, (4, 4, w - 4, h - 4), (0, 4, w, h)):
+            want = np.asarray(image.reduce(factor, box=box))
+            np.testing.assert_array_equal(pil.reduce(a, factor, box=box), want)
