@@ -31,6 +31,10 @@ from cython.parallel cimport prange, threadid
 from libc.math cimport rintf
 from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int32_t, int64_t
 
+from cpython.pycapsule cimport PyCapsule_New
+
+from resamplex._engine._pass cimport ACC_INT32, KernelTable, PassDesc
+
 from resamplex._engine._elem cimport (
     E_U8, E_I8, E_U16, E_I16, E_I32, E_I64, store_i64_row,
 )
@@ -45,68 +49,138 @@ ctypedef fused in_t:
     int64_t
 
 
-cdef inline void _finish(int64_t* acc, Py_ssize_t n, int finish, int64_t bias, int64_t mult,
+ctypedef fused iacc_t:
+    int32_t
+    int64_t
+
+
+cdef inline void _finish(iacc_t* acc, Py_ssize_t n, int finish, int64_t bias, int64_t mult,
                          int shift, float fmul) noexcept nogil:
+    # In the accumulator's width: an int32 accumulator is chosen only where the planner has
+    # bounded every sum, biased and multiplied, inside int32 (_pipeline._int_program).
     cdef Py_ssize_t j
+    cdef iacc_t b = <iacc_t>bias, m = <iacc_t>mult
     if finish == 0:
         if mult == 1:
             for j in range(n):
-                acc[j] = (acc[j] + bias) >> shift
+                acc[j] = (acc[j] + b) >> shift
         else:
             for j in range(n):
-                acc[j] = ((acc[j] + bias) * mult) >> shift
+                acc[j] = ((acc[j] + b) * m) >> shift
     elif finish == 1:
         for j in range(n):
-            acc[j] = <int64_t>rintf(<float>acc[j] * fmul)
+            acc[j] = <iacc_t>rintf(<float>acc[j] * fmul)
     else:
         for j in range(n):
-            acc[j] = ((acc[j] + bias) * mult) / ((<int64_t>1) << shift)
+            acc[j] = ((acc[j] + b) * m) / ((<iacc_t>1) << shift)
+
+
+cdef inline void _store_row(const iacc_t* acc, char* dst, Py_ssize_t n,
+                            int kind) noexcept nogil:
+    cdef Py_ssize_t j
+    if iacc_t is int64_t:
+        store_i64_row(acc, dst, n, kind)
+    elif kind == E_U8:
+        for j in range(n):
+            (<uint8_t*>dst)[j] = <uint8_t>(0 if acc[j] < 0 else (255 if acc[j] > 255 else acc[j]))
+    elif kind == E_I8:
+        for j in range(n):
+            (<int8_t*>dst)[j] = <int8_t>(-128 if acc[j] < -128 else
+                                         (127 if acc[j] > 127 else acc[j]))
+    elif kind == E_U16:
+        for j in range(n):
+            (<uint16_t*>dst)[j] = <uint16_t>(0 if acc[j] < 0 else
+                                             (65535 if acc[j] > 65535 else acc[j]))
+    elif kind == E_I16:
+        for j in range(n):
+            (<int16_t*>dst)[j] = <int16_t>(-32768 if acc[j] < -32768 else
+                                           (32767 if acc[j] > 32767 else acc[j]))
+    else:   # E_I32 (the planner takes int32 accumulators for these five stores only)
+        for j in range(n):
+            (<int32_t*>dst)[j] = acc[j]
+
+
+cdef inline void _short_rows(const in_t* tag, const char* base, Py_ssize_t n_out,
+                             const Py_ssize_t c, int64_t s_axis, const int64_t* ptr,
+                            const int64_t* idx, const int64_t* w, iacc_t* acc) noexcept nogil:
+    # Every output of one outer index for rows of c <= 4 elements (the channels of an
+    # interleaved pixel) and plain products (no shifts): the sums are held in registers, and
+    # with c a constant at each call the element loop disappears.
+    cdef Py_ssize_t o, t
+    cdef const in_t* x
+    cdef iacc_t wt, a0, a1, a2, a3
+    for o in range(n_out):
+        a0 = a1 = a2 = a3 = 0
+        for t in range(ptr[o], ptr[o + 1]):
+            x = <const in_t*>(base + idx[t] * s_axis)
+            wt = <iacc_t>w[t]
+            a0 = a0 + wt * <iacc_t>x[0]
+            if c > 1:
+                a1 = a1 + wt * <iacc_t>x[1]
+            if c > 2:
+                a2 = a2 + wt * <iacc_t>x[2]
+            if c > 3:
+                a3 = a3 + wt * <iacc_t>x[3]
+        acc[o * c] = a0
+        if c > 1:
+            acc[o * c + 1] = a1
+        if c > 2:
+            acc[o * c + 2] = a2
+        if c > 3:
+            acc[o * c + 3] = a3
 
 
 cdef void _item(const in_t* tag, const char* src, char* dst, Py_ssize_t r, int loop,
                 Py_ssize_t n_out, Py_ssize_t inner, int64_t s_outer, int64_t s_axis,
                 int64_t d_outer, int64_t d_axis, const int64_t* ptr, const int64_t* idx,
                 const int64_t* w, int pre, int post, int64_t bias, int64_t mult, int shift,
-                int finish, float fmul, int dst_kind, int64_t* acc) noexcept nogil:
+                int finish, float fmul, int dst_kind, iacc_t* acc) noexcept nogil:
+    # Integer sums are exact, so the taps may be added in any order: each output row (or
+    # each output's `inner` elements) gathers tap by tap over contiguous elements.
     cdef Py_ssize_t q, o, j, t, o0, o1
     cdef const char* base
     cdef const in_t* x
-    cdef int64_t wt, a
+    cdef iacc_t wt
+    cdef iacc_t* a
     if loop == 0:          # one output row of `inner` elements: blend whole rows
         q = r // n_out
         o0 = r - q * n_out
         o1 = o0 + 1
-    else:                  # every output of one outer index, element by element
+    else:                  # every output of one outer index
         q = r
         o0 = 0
         o1 = n_out
     base = src + q * s_outer
-    for o in range(o0, o1):
-        if loop == 0:
-            for j in range(inner):
-                acc[j] = 0
-            for t in range(ptr[o], ptr[o + 1]):
-                x = <const in_t*>(base + idx[t] * s_axis)
-                wt = w[t]
-                if pre == 0 and post == 0:
-                    for j in range(inner):
-                        acc[j] = acc[j] + wt * <int64_t>x[j]
-                else:
-                    for j in range(inner):
-                        acc[j] = acc[j] + (((<int64_t>x[j] >> pre) * wt) >> post)
-            _finish(acc, inner, finish, bias, mult, shift, fmul)
-            store_i64_row(acc, dst + q * d_outer + o * d_axis, inner, dst_kind)
+    if loop == 1 and inner <= 4 and pre == 0 and post == 0:
+        if inner == 1:
+            _short_rows(tag, base, n_out, 1, s_axis, ptr, idx, w, acc)
+        elif inner == 2:
+            _short_rows(tag, base, n_out, 2, s_axis, ptr, idx, w, acc)
+        elif inner == 3:
+            _short_rows(tag, base, n_out, 3, s_axis, ptr, idx, w, acc)
         else:
-            for j in range(inner):
-                a = 0
-                for t in range(ptr[o], ptr[o + 1]):
-                    x = <const in_t*>(base + idx[t] * s_axis)
-                    a = a + (((<int64_t>x[j] >> pre) * w[t]) >> post)
-                acc[o * inner + j] = a
+            _short_rows(tag, base, n_out, 4, s_axis, ptr, idx, w, acc)
+        o1 = 0             # every output is summed: finish and store below
+    for o in range(o0, o1):
+        a = acc if loop == 0 else acc + o * inner
+        for j in range(inner):
+            a[j] = 0
+        for t in range(ptr[o], ptr[o + 1]):
+            x = <const in_t*>(base + idx[t] * s_axis)
+            wt = <iacc_t>w[t]
+            if pre == 0 and post == 0:
+                for j in range(inner):
+                    a[j] = a[j] + wt * <iacc_t>x[j]
+            else:
+                for j in range(inner):
+                    a[j] = a[j] + (((<iacc_t>x[j] >> pre) * wt) >> post)
+        if loop == 0:
+            _finish(acc, inner, finish, bias, mult, shift, fmul)
+            _store_row(acc, dst + q * d_outer + o * d_axis, inner, dst_kind)
     if loop == 1:
         _finish(acc, n_out * inner, finish, bias, mult, shift, fmul)
         for o in range(n_out):
-            store_i64_row(acc + o * inner, dst + q * d_outer + o * d_axis, inner, dst_kind)
+            _store_row(acc + o * inner, dst + q * d_outer + o * d_axis, inner, dst_kind)
 
 
 def int_pass(size_t src, int64_t s_outer, int64_t s_axis, size_t dst, int64_t d_outer,
@@ -156,3 +230,62 @@ def int_pass(size_t src, int64_t s_outer, int64_t s_axis, size_t dst, int64_t d_
                 _item(<const int64_t*>NULL, s, d, r, loop, n_out, inner, s_outer, s_axis,
                       d_outer, d_axis, &ptr[0], pi, pw, pre, post, bias, mult, shift, finish,
                       fmul, dst_kind, b + threadid() * blen)
+
+
+# ---- the executor's entry point (the kernel contract, _pass.pxd: OP_INT) ----
+
+cdef void _run_typed(const in_t* tag, const PassDesc* p, const char* src, char* dst,
+                     iacc_t* b, int nthreads) noexcept nogil:
+    cdef Py_ssize_t n_out = p.shape[1], r
+    cdef Py_ssize_t items = p.shape[0] * n_out if p.loop == 0 else p.shape[0]
+    cdef const int64_t* w = <const int64_t*>p.w
+    if nthreads <= 1:
+        for r in range(items):
+            _item(tag, src, dst, r, p.loop, n_out, p.shape[2], p.sstr[0], p.sstr[1],
+                  p.dstr[0], p.dstr[1], p.ptr, p.off, w, p.pre, p.post, p.bias, p.mult,
+                  p.shift, p.finish, p.fmul, p.dst_kind, b)
+        return
+    for r in prange(items, num_threads=nthreads, schedule="static"):
+        _item(tag, src, dst, r, p.loop, n_out, p.shape[2], p.sstr[0], p.sstr[1], p.dstr[0],
+              p.dstr[1], p.ptr, p.off, w, p.pre, p.post, p.bias, p.mult, p.shift, p.finish,
+              p.fmul, p.dst_kind, b + threadid() * p.buf_len)
+
+
+cdef void int_run(const PassDesc* p, const char* src, char* dst, void* bufs,
+                  int nthreads) noexcept nogil:
+    """One integer tap pass of a program (``_pass.pxd``, OP_INT): the arithmetic of the module
+    docstring, with ``shape``/``sstr``/``dstr`` = ``(outer, n_out, inner)`` and the strides of
+    the source ``(s_outer, s_axis, size)`` and destination; ``bufs``: ``nthreads`` rows of
+    ``buf_len`` accumulators, int32 where ``compute`` is ``ACC_INT32`` (the planner bounded
+    every sum, biased and multiplied, inside int32), else int64. Work items are whole output rows or outer indices (never one output's
+    sum), so the values do not depend on the thread count."""
+    if p.compute == ACC_INT32:
+        _run_acc(p, src, dst, <int32_t*>bufs, nthreads)
+    else:
+        _run_acc(p, src, dst, <int64_t*>bufs, nthreads)
+
+
+cdef inline void _run_acc(const PassDesc* p, const char* src, char* dst, iacc_t* b,
+                          int nthreads) noexcept nogil:
+    if p.src_kind == E_U8:
+        _run_typed(<const uint8_t*>NULL, p, src, dst, b, nthreads)
+    elif p.src_kind == E_I8:
+        _run_typed(<const int8_t*>NULL, p, src, dst, b, nthreads)
+    elif p.src_kind == E_U16:
+        _run_typed(<const uint16_t*>NULL, p, src, dst, b, nthreads)
+    elif p.src_kind == E_I16:
+        _run_typed(<const int16_t*>NULL, p, src, dst, b, nthreads)
+    elif p.src_kind == E_I32:
+        _run_typed(<const int32_t*>NULL, p, src, dst, b, nthreads)
+    else:
+        _run_typed(<const int64_t*>NULL, p, src, dst, b, nthreads)
+
+
+cdef KernelTable _table
+_table.ints = int_run
+
+
+def kernel_table():
+    """This module's entry points (the kernel contract, ``_pass.pxd``) as a PyCapsule named
+    ``resamplex.kernels`` holding a ``KernelTable``; the executor (``_exec.pyx``) reads it."""
+    return PyCapsule_New(<void*>&_table, b"resamplex.kernels", NULL)

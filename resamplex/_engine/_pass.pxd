@@ -16,11 +16,14 @@ cdef enum PassOp:
     OP_WEIGHTED = 1   # one separable pass through a tap table (_taps.pyx weighted_pass)
     OP_FUSED = 2      # an outer pass and the innermost pass in one sweep (_taps.pyx fused_pass)
     OP_FIXED = 3      # uint8 fixed point, rounding after the pass (_fixed.pyx fixed_pass)
+    OP_INT = 4        # exact integer taps with per-tap shifts and a stated finish (_intpass.pyx)
 
 
 cdef enum Compute:
     C_DOUBLE = 0      # accumulator type of weighted passes
     C_FLOAT = 1
+    ACC_INT64 = 0     # accumulator type of integer passes (OP_INT)
+    ACC_INT32 = 1
 
 
 cdef enum LoopShape:  # how a weighted or fixed-point pass walks its rows (_taps.pyx.tp)
@@ -88,6 +91,17 @@ cdef struct PassDesc:
     const void* wq
     Py_ssize_t blo
     Py_ssize_t bhi
+    # Integer tap passes (OP_INT, docs/engine-passes.md "Integer pass"): shape, sstr and dstr
+    # are (outer, n_out, inner) around the axis, src_kind/dst_kind _elem.pxd element codes,
+    # off the input index of each tap, w int64 weights, loop 0 (blend rows) or 1 (element by
+    # element); acc = sum ((x >> pre) * w) >> post, then the finish (0: ((acc + bias) * mult)
+    # >> shift, 1: rintf((float)acc * fmul), 2: ((acc + bias) * mult) / 2^shift).
+    int pre
+    int post
+    int finish
+    int64_t bias
+    int64_t mult
+    float fmul
 
 
 ctypedef void (*pass_fn)(const PassDesc* p, const char* src, char* dst, void* bufs,
@@ -99,3 +113,4 @@ cdef struct KernelTable:
     pass_fn weighted
     pass_fn fused
     pass_fn fixed
+    pass_fn ints

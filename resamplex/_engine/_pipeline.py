@@ -351,6 +351,99 @@ class Prepared:
 
     steps: tuple[tuple[tuple[int, ...], np.dtype, tuple[_KernelCall, ...]], ...]
     nbytes: int
+    #: The same passes as one executor program (``_int_program``), where every one has a
+    #: pass kind of the executor; None: they run here, call by call.
+    program: Any = None
+
+
+_INT32 = 2**31 - 1
+
+
+def _int_range(dtype: np.dtype) -> tuple[int, int]:
+    """The values an integer array of ``dtype`` can hold."""
+    info = np.iinfo(dtype)
+    return int(info.min), int(info.max)
+
+
+def _int_bounds(table: "AxisTable", w: np.ndarray, spec: IntPass, lo: int,
+                hi: int) -> tuple[bool, tuple[int, int]]:
+    """For an integer pass reading values in ``[lo, hi]``: whether every partial sum of every
+    output, and the finish's ``(acc + bias) * mult``, stay inside int32 (then the kernel
+    accumulates in int32, with the same integers), and the range of the values it stores
+    (after saturation), which the next pass reads."""
+    s_min, s_max = _int_range(np.dtype(spec.store))
+    if max(abs(lo), abs(hi)) > _INT32 or not w.size:
+        return False, (s_min, s_max)
+    t_lo = ((lo >> spec.pre) * w) >> spec.post
+    t_hi = ((hi >> spec.pre) * w) >> spec.post
+    product = max(abs(lo >> spec.pre), abs(hi >> spec.pre)) * int(np.abs(w).max())
+    small, big = np.minimum(t_lo, t_hi), np.maximum(t_lo, t_hi)
+    starts = table.ptr[:-1]
+    has = np.diff(table.ptr) > 0
+
+    def per_output(v: np.ndarray) -> np.ndarray:
+        out = np.zeros(table.n_out, np.int64)
+        if v.size:
+            out[has] = np.add.reduceat(v, starts[has])
+        return out
+
+    magnitude = int(per_output(np.maximum(np.abs(small), np.abs(big))).max(initial=0))
+    s_lo, s_hi = int(per_output(small).min(initial=0)), int(per_output(big).max(initial=0))
+    acc32 = (spec.store in ("uint8", "int8", "uint16", "int16", "int32") and product <= _INT32
+             and (magnitude + abs(spec.bias)) * max(1, abs(spec.mult)) <= _INT32)
+    if spec.fmul is not None:
+        ends = [round(v * float(np.float32(spec.fmul))) for v in (s_lo, s_hi)]
+    elif spec.truncate:
+        ends = [int((v + spec.bias) * spec.mult / 2 ** spec.shift) for v in (s_lo, s_hi)]
+    else:
+        ends = [((v + spec.bias) * spec.mult) >> spec.shift for v in (s_lo, s_hi)]
+    v_min, v_max = _int_range(np.dtype(spec.view or spec.store))
+    if spec.view:   # the next pass reads the stored bytes as another type
+        return acc32, (v_min, v_max)
+    return acc32, (max(s_min, min(ends) - 1), min(s_max, max(ends) + 1))
+
+
+def _int_program(plan: "Plan", dtype: np.dtype) -> Any:
+    """``plan``'s passes as an executor ``Program`` of integer tap passes (OP_INT), for
+    C-contiguous input of the native ``dtype`` and output of the last pass's stored type; or
+    None when a pass is of another kind (those still run through ``run``'s loop)."""
+    steps = _steps(plan)
+    if not steps or not all(len(axes) == 1 and type(spec) is IntPass for axes, spec in steps):
+        return None
+    shape = list(plan.in_shape)
+    src_dtype = dtype
+    passes, scratch = [], []
+    work = 0.0
+    lo, hi = _int_range(dtype)
+    for k, ((a,), spec) in enumerate(steps):
+        table = plan.tables[a]
+        outer, n_in = math.prod(shape[:a]), shape[a]
+        inner = math.prod(shape[a + 1:])
+        shape[a] = table.n_out
+        store = np.dtype(spec.view or spec.store)
+        if outer == 0 or inner == 0 or table.n_out == 0:
+            return None
+        last = k == len(steps) - 1
+        if not last:
+            scratch.append(math.prod(shape) * store.itemsize)
+        loop = 0 if inner >= _ROW_LOOP_MIN else 1
+        sz, dz = src_dtype.itemsize, store.itemsize
+        w = _weights(table, spec)
+        acc32, (lo, hi) = _int_bounds(table, w, spec, lo, hi)
+        passes.append(dict(
+            op=_exec.OPS["int"], src=-1 if k == 0 else k - 1, dst=-2 if last else k,
+            shape=[outer, table.n_out, inner], sstr=[n_in * inner * sz, inner * sz, sz],
+            dstr=[table.n_out * inner * dz, inner * dz, dz], loop=loop,
+            src_kind=ELEM[src_dtype.name], dst_kind=ELEM[spec.store], ptr=table.ptr,
+            off=table.idx, w=w, compute=1 if acc32 else 0, pre=spec.pre, post=spec.post,
+            bias=spec.bias, mult=spec.mult, shift=spec.shift,
+            finish=2 if spec.truncate else (0 if spec.fmul is None else 1),
+            fmul=float(np.float32(spec.fmul or 0.0)),
+            buf_len=inner if loop == 0 else table.n_out * inner,
+            units=outer * table.n_out if loop == 0 else outer))
+        work += outer * inner * max(table.nnz, table.n_out)
+        src_dtype = store
+    return _exec.Program(passes, scratch, work)
 
 
 def prepare(plan: "Plan", dtype: np.dtype) -> Prepared:
@@ -410,7 +503,10 @@ def prepare(plan: "Plan", dtype: np.dtype) -> Prepared:
                       if isinstance(v, np.ndarray) and id(v) not in own)
         steps.append((tuple(shape), store, kept))
         src_dtype = store
-    return Prepared(tuple(steps), nbytes)
+    program = _int_program(plan, dtype)
+    if program is not None:
+        nbytes += program.nbytes
+    return Prepared(tuple(steps), nbytes, program)
 
 
 def run(plan: "Plan", x: np.ndarray, out: np.ndarray, threads: int | None) -> None:
@@ -429,6 +525,17 @@ def run(plan: "Plan", x: np.ndarray, out: np.ndarray, threads: int | None) -> No
         prep = plan._prepared.setdefault(cur.dtype, made)
         if prep is made:  # not made by a concurrent call in between
             plan._grew(made.nbytes)
+    if prep.program is not None:
+        store = prep.steps[-1][1]
+        if out.flags.c_contiguous and out.dtype == store and out.dtype.isnative:
+            dst = out
+        else:
+            check_allocation(math.prod(prep.steps[-1][0]) * store.itemsize, "scratch")
+            dst = np.empty(prep.steps[-1][0], store)
+        prep.program.run(cur, dst, _exec.threads_for(threads, prep.program.work))
+        if dst is not out:
+            np.copyto(out, dst, casting="unsafe")
+        return
     last = len(prep.steps) - 1
     dp = cur.ctypes.data
     for k, (shape, store, calls) in enumerate(prep.steps):

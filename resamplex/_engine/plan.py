@@ -148,6 +148,10 @@ class TiledAxis:
 
 # ------------------------------------------------------------------------------ the plan
 
+#: ``Plan.__call__``'s rounding when the caller names none: the plan's own.
+_OWN_ROUNDING: Any = object()
+
+
 class Plan:
     """Axis tables for one input shape, and how to apply them.
 
@@ -248,12 +252,13 @@ class Plan:
     # --------------------------------------------------------------- application
 
     def __call__(self, x: Any, out: np.ndarray | None = None, threads: int | None = None,
-                 rounding: str | None = None) -> np.ndarray:
+                 rounding: Any = _OWN_ROUNDING) -> np.ndarray:
         """Resample ``x`` into a new array (laid out like ``x``) or into ``out``; integer
-        outputs round by ``rounding``, else by the plan's own."""
+        outputs round by ``rounding`` (validated like every argument: ``None`` is refused),
+        by the plan's own when it is not given."""
         # The common case first: a layout this plan has compiled before. Its key holds the
         # dtype, strides and rounding, which were validated when it was compiled.
-        if rounding is None:
+        if rounding is _OWN_ROUNDING:
             rounding = self.rounding
         if self.tiled is not None:
             return self._call_tiled(x, out, threads, rounding)
