@@ -40,7 +40,7 @@ from resamplex._engine._fused cimport (
 )
 from resamplex._engine._pass cimport (
     BLOCK, C_DOUBLE, C_FLOAT, KernelTable, MAX_CHANNELS, MAX_ROW, OP_FIXED, OP_FUSED,
-    OP_GATHER, OP_INT, OP_WEIGHTED, PassDesc, PHASE_DOWN2, PHASE_NONE, PHASE_UP2, SHAPE_LAST,
+    OP_GATHER, OP_INT, OP_INT_FUSED, OP_WEIGHTED, PassDesc, PHASE_DOWN2, PHASE_NONE, PHASE_UP2, SHAPE_LAST,
     SHAPE_LAST_CSR, SHAPE_MID, SHAPE_OUTER,
 )
 
@@ -58,7 +58,7 @@ ROUNDINGS = {"half_even": R_HALF_EVEN, "half_away_from_zero": R_HALF_AWAY,
              "toward_zero": R_TOWARD_ZERO}
 #: Pass operations.
 OPS = {"gather": OP_GATHER, "weighted": OP_WEIGHTED, "fused": OP_FUSED, "fixed": OP_FIXED,
-       "int": OP_INT}
+       "int": OP_INT, "int_fused": OP_INT_FUSED}
 #: Accumulator types.
 COMPUTES = {"float64": C_DOUBLE, "float32": C_FLOAT}
 #: Loop shapes of weighted and fixed-point passes.
@@ -217,6 +217,8 @@ def set_cpu_level(str level):
             merged.fixed = t.fixed
         if t.ints != NULL:
             merged.ints = t.ints
+        if t.ints_fused != NULL:
+            merged.ints_fused = t.ints_fused
     previous = _level
     _kernels = merged
     _level = level
@@ -362,12 +364,17 @@ cdef class Program:
             p.bias = spec.get("bias", 0)
             p.mult = spec.get("mult", 1)
             p.fmul = spec.get("fmul", 0.0)
+            p.ptr2 = _i64(self._keep, spec.get("ptr2", ()))
             if p.op == OP_FIXED:
                 p.w = _vec(self._keep, spec.get("w"), np.int32)
                 esize = 4
             elif p.op == OP_INT:
                 p.w = _vec(self._keep, spec.get("w"), np.int64)
                 esize = 8
+            elif p.op == OP_INT_FUSED:
+                p.w = _vec(self._keep, spec.get("w"), np.int64)
+                p.w2 = _vec(self._keep, spec.get("w2"), np.int64)
+                esize = 4
             elif p.op == OP_GATHER:
                 p.w = NULL
                 esize = 0
@@ -423,6 +430,8 @@ cdef class Program:
                 k.fixed(p, s, d, block + self._scratch_bytes, nt)
             elif p.op == OP_INT:
                 k.ints(p, s, d, block + self._scratch_bytes, nt)
+            elif p.op == OP_INT_FUSED:
+                k.ints_fused(p, s, d, block + self._scratch_bytes, nt)
         free(raw)
         return 0
 

@@ -232,6 +232,123 @@ def int_pass(size_t src, int64_t s_outer, int64_t s_axis, size_t dst, int64_t d_
                       fmul, dst_kind, b + threadid() * blen)
 
 
+# ---- two integer passes in one sweep (OP_INT_FUSED) ----
+
+cdef inline void _sum_row(const in_t* tag, const char* base, Py_ssize_t n_out,
+                          Py_ssize_t inner, int64_t s_axis, const int64_t* ptr,
+                          const int64_t* idx, const int64_t* w, int32_t* acc) noexcept nogil:
+    # Plain sums (no shifts, no finish) of every output of one row, into int32 (the planner
+    # bounded them): the first pass of a fused pair.
+    cdef Py_ssize_t o, t, j
+    cdef const in_t* x
+    cdef int32_t wt
+    cdef int32_t* a
+    if inner == 1:
+        _short_rows(tag, base, n_out, 1, s_axis, ptr, idx, w, acc)
+    elif inner == 2:
+        _short_rows(tag, base, n_out, 2, s_axis, ptr, idx, w, acc)
+    elif inner == 3:
+        _short_rows(tag, base, n_out, 3, s_axis, ptr, idx, w, acc)
+    elif inner == 4:
+        _short_rows(tag, base, n_out, 4, s_axis, ptr, idx, w, acc)
+    else:
+        for o in range(n_out):
+            a = acc + o * inner
+            for j in range(inner):
+                a[j] = 0
+            for t in range(ptr[o], ptr[o + 1]):
+                x = <const in_t*>(base + idx[t] * s_axis)
+                wt = <int32_t>w[t]
+                for j in range(inner):
+                    a[j] = a[j] + wt * <int32_t>x[j]
+
+
+cdef void _fused_rows(const in_t* tag, const PassDesc* p, const char* src, char* dst,
+                      Py_ssize_t q, Py_ssize_t o0, Py_ssize_t o1, iacc_t* acc,
+                      int32_t* ring) noexcept nogil:
+    # Output rows [o0, o1) of outer index q. Each input row the second pass reads is summed by
+    # the first pass once into a ring of p.k rows (slot = row % k: the rows one output reads
+    # lie within k consecutive rows, so they never share a slot), then blended.
+    cdef Py_ssize_t n_row = p.shape[2] * p.shape[3], o, t, j, r, slot
+    cdef Py_ssize_t tags[16]
+    cdef const int64_t* w = <const int64_t*>p.w
+    cdef const int32_t* h
+    cdef iacc_t wt
+    cdef const char* base = src + q * p.sstr[0]
+    for slot in range(p.k):
+        tags[slot] = -1
+    for o in range(o0, o1):
+        for t in range(p.ptr[o], p.ptr[o + 1]):
+            r = p.off[t]
+            slot = r % p.k
+            if tags[slot] != r:
+                _sum_row(tag, base + r * p.sstr[1], p.shape[2], p.shape[3], p.sstr[2], p.ptr2,
+                         p.idx2, <const int64_t*>p.w2, ring + slot * n_row)
+                tags[slot] = r
+        for j in range(n_row):
+            acc[j] = 0
+        for t in range(p.ptr[o], p.ptr[o + 1]):
+            h = ring + (p.off[t] % p.k) * n_row
+            wt = <iacc_t>w[t]
+            if p.pre == 0 and p.post == 0:
+                for j in range(n_row):
+                    acc[j] = acc[j] + wt * <iacc_t>h[j]
+            else:
+                for j in range(n_row):
+                    acc[j] = acc[j] + (((<iacc_t>h[j] >> p.pre) * wt) >> p.post)
+        _finish(acc, n_row, p.finish, p.bias, p.mult, p.shift, p.fmul)
+        _store_row(acc, dst + q * p.dstr[0] + o * p.dstr[1], n_row, p.dst_kind)
+
+
+cdef void _fused_typed(const in_t* tag, const PassDesc* p, const char* src, char* dst,
+                       iacc_t* b, int nthreads) noexcept nogil:
+    cdef Py_ssize_t n_out = p.shape[1], n_row = p.shape[2] * p.shape[3]
+    cdef Py_ssize_t chunks = p.units // p.shape[0], per = (n_out + chunks - 1) // chunks
+    cdef Py_ssize_t item, q, c
+    cdef char* mine
+    if nthreads <= 1:
+        for item in range(p.units):
+            q = item // chunks
+            c = item - q * chunks
+            _fused_rows(tag, p, src, dst, q, c * per, min(n_out, (c + 1) * per), b,
+                        <int32_t*>(<char*>b + n_row * sizeof(iacc_t)))
+        return
+    for item in prange(p.units, num_threads=nthreads, schedule="static"):
+        q = item // chunks
+        c = item - q * chunks
+        mine = <char*>b + threadid() * p.buf_len * 4
+        _fused_rows(tag, p, src, dst, q, c * per, min(n_out, (c + 1) * per),
+                    <iacc_t*>mine, <int32_t*>(mine + n_row * sizeof(iacc_t)))
+
+
+cdef inline void _fused_acc(const PassDesc* p, const char* src, char* dst, iacc_t* b,
+                            int nthreads) noexcept nogil:
+    if p.src_kind == E_U8:
+        _fused_typed(<const uint8_t*>NULL, p, src, dst, b, nthreads)
+    elif p.src_kind == E_I8:
+        _fused_typed(<const int8_t*>NULL, p, src, dst, b, nthreads)
+    elif p.src_kind == E_U16:
+        _fused_typed(<const uint16_t*>NULL, p, src, dst, b, nthreads)
+    else:
+        _fused_typed(<const int16_t*>NULL, p, src, dst, b, nthreads)
+
+
+cdef void int_fused_run(const PassDesc* p, const char* src, char* dst, void* bufs,
+                        int nthreads) noexcept nogil:
+    """Two integer passes in one sweep (``_pass.pxd``, OP_INT_FUSED): the first, plain sums in
+    int32 over the inner axis b (CSR ``ptr2``/``idx2``/``w2``), the second over the axis a
+    just outside it (``ptr``/``off``/``w``, with the shifts and finish of the integer pass and
+    its accumulator ``compute``). ``shape`` = ``(outer, n_out_a, n_out_b, inner)``, ``sstr``
+    the source's strides over ``(outer, a, b, element)``, ``dstr`` the output's; ``k`` rows
+    of ring; ``units`` = outer times the chunks of output rows; ``bufs``: per thread
+    ``buf_len`` int32 words (an accumulator row, then the ring). The values are those of the
+    two passes run one after the other: integer sums, in any order, are the same."""
+    if p.compute == ACC_INT32:
+        _fused_acc(p, src, dst, <int32_t*>bufs, nthreads)
+    else:
+        _fused_acc(p, src, dst, <int64_t*>bufs, nthreads)
+
+
 # ---- the executor's entry point (the kernel contract, _pass.pxd: OP_INT) ----
 
 cdef void _run_typed(const in_t* tag, const PassDesc* p, const char* src, char* dst,
@@ -283,6 +400,7 @@ cdef inline void _run_acc(const PassDesc* p, const char* src, char* dst, iacc_t*
 
 cdef KernelTable _table
 _table.ints = int_run
+_table.ints_fused = int_fused_run
 
 
 def kernel_table():

@@ -17,6 +17,7 @@ cdef enum PassOp:
     OP_FUSED = 2      # an outer pass and the innermost pass in one sweep (_taps.pyx fused_pass)
     OP_FIXED = 3      # uint8 fixed point, rounding after the pass (_fixed.pyx fixed_pass)
     OP_INT = 4        # exact integer taps with per-tap shifts and a stated finish (_intpass.pyx)
+    OP_INT_FUSED = 5  # a plain integer pass and the integer pass outside it in one sweep
 
 
 cdef enum Compute:
@@ -102,6 +103,7 @@ cdef struct PassDesc:
     int64_t bias
     int64_t mult
     float fmul
+    const int64_t* ptr2   # OP_INT_FUSED: CSR row pointers of the first (inner) pass
 
 
 ctypedef void (*pass_fn)(const PassDesc* p, const char* src, char* dst, void* bufs,
@@ -114,3 +116,4 @@ cdef struct KernelTable:
     pass_fn fused
     pass_fn fixed
     pass_fn ints
+    pass_fn ints_fused

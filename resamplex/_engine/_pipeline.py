@@ -403,6 +403,60 @@ def _int_bounds(table: "AxisTable", w: np.ndarray, spec: IntPass, lo: int,
     return acc32, (max(s_min, min(ends) - 1), min(s_max, max(ends) + 1))
 
 
+#: Rows of the ring a fused integer pass keeps (the most input rows one output may span).
+_RING_MAX = 16
+
+
+def _int_fused(plan: "Plan", dtype: np.dtype,
+               steps: list[tuple[tuple[int, ...], Any]]) -> tuple[dict[str, Any], float] | None:
+    """Two integer passes as one OP_INT_FUSED pass, or None: the first over axis ``b`` with
+    plain sums (no shift, bias or finish) that the planner bounds inside int32, the second
+    over the axis ``b - 1`` just outside it, whose outputs each read at most ``_RING_MAX``
+    consecutive rows; 8- or 16-bit input. The first pass's rows are then made once each into
+    a ring and blended at once, instead of a whole intermediate array (OpenCV's own shape)."""
+    if len(steps) != 2 or dtype.name not in ("uint8", "int8", "uint16", "int16"):
+        return None
+    ((b,), first), ((a,), second) = steps
+    plain = IntPass(first.store)
+    if a != b - 1 or first != plain or first.store not in ("int32", "int64"):
+        return None
+    tb, ta = plan.tables[b], plan.tables[a]
+    w1, w2 = _weights(tb, first), _weights(ta, second)
+    acc32, (lo, hi) = _int_bounds(tb, w1, IntPass("int32"), *_int_range(dtype))
+    if not acc32 or not ta.nnz:
+        return None
+    rows = np.repeat(np.arange(ta.n_out), np.diff(ta.ptr))
+    span = np.zeros(ta.n_out, np.int64)
+    np.maximum.at(span, rows, ta.idx)
+    low = np.full(ta.n_out, np.iinfo(np.int64).max)
+    np.minimum.at(low, rows, ta.idx)
+    k = int((span - low).max()) + 1
+    if k > _RING_MAX:
+        return None
+    acc2, _ = _int_bounds(ta, w2, second, lo, hi)
+    shape = plan.in_shape
+    outer, inner = math.prod(shape[:a]), math.prod(shape[b + 1:])
+    if outer == 0 or inner == 0:
+        return None
+    store = np.dtype(second.view or second.store)
+    sz, dz = dtype.itemsize, store.itemsize
+    n_row = tb.n_out * inner
+    chunks = min(ta.n_out, 32)
+    spec = dict(
+        op=_exec.OPS["int_fused"], src=-1, dst=-2,
+        shape=[outer, ta.n_out, tb.n_out, inner],
+        sstr=[shape[a] * shape[b] * inner * sz, shape[b] * inner * sz, inner * sz, sz],
+        dstr=[ta.n_out * n_row * dz, n_row * dz, inner * dz, dz],
+        src_kind=ELEM[dtype.name], dst_kind=ELEM[second.store], compute=1 if acc2 else 0,
+        ptr=ta.ptr, off=ta.idx, w=w2, ptr2=tb.ptr, idx2=tb.idx, w2=w1, k=k,
+        pre=second.pre, post=second.post, bias=second.bias, mult=second.mult,
+        shift=second.shift, finish=2 if second.truncate else (0 if second.fmul is None else 1),
+        fmul=float(np.float32(second.fmul or 0.0)), buf_len=(2 + k) * n_row,
+        units=outer * chunks)
+    work = outer * (shape[a] * inner * max(tb.nnz, 1) + ta.n_out * n_row * ta.mean_taps)
+    return spec, float(work)
+
+
 def _int_program(plan: "Plan", dtype: np.dtype) -> Any:
     """``plan``'s passes as an executor ``Program`` of integer tap passes (OP_INT), for
     C-contiguous input of the native ``dtype`` and output of the last pass's stored type; or
@@ -410,6 +464,9 @@ def _int_program(plan: "Plan", dtype: np.dtype) -> Any:
     steps = _steps(plan)
     if not steps or not all(len(axes) == 1 and type(spec) is IntPass for axes, spec in steps):
         return None
+    fused = _int_fused(plan, dtype, steps)
+    if fused is not None:
+        return _exec.Program([fused[0]], [], fused[1])
     shape = list(plan.in_shape)
     src_dtype = dtype
     passes, scratch = [], []
