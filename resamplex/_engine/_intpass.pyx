@@ -302,18 +302,19 @@ cdef void _fused_rows(const in_t* tag, const PassDesc* p, const char* src, char*
 
 cdef void _fused_typed(const in_t* tag, const PassDesc* p, const char* src, char* dst,
                        iacc_t* b, int nthreads) noexcept nogil:
+    # One contiguous run of output rows per thread and outer index: the rows at the edge of a
+    # run are summed by both neighbours, so runs are few (the values do not depend on them).
     cdef Py_ssize_t n_out = p.shape[1], n_row = p.shape[2] * p.shape[3]
-    cdef Py_ssize_t chunks = p.units // p.shape[0], per = (n_out + chunks - 1) // chunks
+    cdef Py_ssize_t chunks = min(n_out, <Py_ssize_t>nthreads)
+    cdef Py_ssize_t per = (n_out + chunks - 1) // chunks
     cdef Py_ssize_t item, q, c
     cdef char* mine
     if nthreads <= 1:
-        for item in range(p.units):
-            q = item // chunks
-            c = item - q * chunks
-            _fused_rows(tag, p, src, dst, q, c * per, min(n_out, (c + 1) * per), b,
+        for q in range(p.shape[0]):
+            _fused_rows(tag, p, src, dst, q, 0, n_out, b,
                         <int32_t*>(<char*>b + n_row * sizeof(iacc_t)))
         return
-    for item in prange(p.units, num_threads=nthreads, schedule="static"):
+    for item in prange(p.shape[0] * chunks, num_threads=nthreads, schedule="static"):
         q = item // chunks
         c = item - q * chunks
         mine = <char*>b + threadid() * p.buf_len * 4
@@ -340,7 +341,7 @@ cdef void int_fused_run(const PassDesc* p, const char* src, char* dst, void* buf
     just outside it (``ptr``/``off``/``w``, with the shifts and finish of the integer pass and
     its accumulator ``compute``). ``shape`` = ``(outer, n_out_a, n_out_b, inner)``, ``sstr``
     the source's strides over ``(outer, a, b, element)``, ``dstr`` the output's; ``k`` rows
-    of ring; ``units`` = outer times the chunks of output rows; ``bufs``: per thread
+    of ring; ``units``: the most threads it can use; ``bufs``: per thread
     ``buf_len`` int32 words (an accumulator row, then the ring). The values are those of the
     two passes run one after the other: integer sums, in any order, are the same."""
     if p.compute == ACC_INT32:

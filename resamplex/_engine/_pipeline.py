@@ -441,7 +441,6 @@ def _int_fused(plan: "Plan", dtype: np.dtype,
     store = np.dtype(second.view or second.store)
     sz, dz = dtype.itemsize, store.itemsize
     n_row = tb.n_out * inner
-    chunks = min(ta.n_out, 32)
     spec = dict(
         op=_exec.OPS["int_fused"], src=-1, dst=-2,
         shape=[outer, ta.n_out, tb.n_out, inner],
@@ -452,7 +451,7 @@ def _int_fused(plan: "Plan", dtype: np.dtype,
         pre=second.pre, post=second.post, bias=second.bias, mult=second.mult,
         shift=second.shift, finish=2 if second.truncate else (0 if second.fmul is None else 1),
         fmul=float(np.float32(second.fmul or 0.0)), buf_len=(2 + k) * n_row,
-        units=outer * chunks)
+        units=outer * ta.n_out)
     work = outer * (shape[a] * inner * max(tb.nnz, 1) + ta.n_out * n_row * ta.mean_taps)
     return spec, float(work)
 
