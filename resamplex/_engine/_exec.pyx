@@ -275,6 +275,15 @@ cdef inline double _smoothed(double old, double seconds) noexcept:
     return 0.5 * old + 0.5 * seconds
 
 
+cdef inline bint _parallel_pays(double t_parallel, double t_serial) noexcept:
+    # Several threads unless they are clearly slower than one. A busy machine makes them
+    # several times slower (a descheduled worker holds the closing barrier), which this
+    # still catches; the noise of a quiet machine, where a run that gains little can time
+    # a little slower now and then, no longer sends a program to one thread (on two cores the
+    # strict comparison had kept whole benchmark runs at their one-thread time).
+    return t_parallel < 1.25 * t_serial
+
+
 cdef class Program:
     """A plan compiled for one layout; ``run(src, dst, nthreads)`` executes it.
 
@@ -448,7 +457,7 @@ cdef class Program:
         if self._t_serial == 0.0:
             return 1
         self._since_probe += 1
-        cdef bint parallel = self._t_parallel < self._t_serial
+        cdef bint parallel = _parallel_pays(self._t_parallel, self._t_serial)
         if self._since_probe >= self._probe_every:
             self._since_probe = 0
             parallel = not parallel
@@ -467,14 +476,14 @@ cdef class Program:
                 # or share the cores with another library's workers still spinning after
                 # their last task (OpenMP, ONNX Runtime). Measure the second.
                 return
-        was_parallel = self._t_parallel < self._t_serial
+        was_parallel = _parallel_pays(self._t_parallel, self._t_serial)
         if nthreads > 1:
             self._t_parallel = _smoothed(self._t_parallel, seconds)
         else:
             self._t_serial = _smoothed(self._t_serial, seconds)
         if self._t_parallel == 0.0 or self._t_serial == 0.0:
             return
-        now_parallel = self._t_parallel < self._t_serial
+        now_parallel = _parallel_pays(self._t_parallel, self._t_serial)
         if self._since_probe == 0 and now_parallel == was_parallel:
             # a probe of the other way lost: try it less often
             self._probe_every = min(2 * self._probe_every, PROBE_MAX)
