@@ -234,16 +234,49 @@ def int_pass(size_t src, int64_t s_outer, int64_t s_axis, size_t dst, int64_t d_
 
 # ---- two integer passes in one sweep (OP_INT_FUSED) ----
 
+cdef inline void _pairs(const in_t* tag, const char* base, Py_ssize_t n_out,
+                        const Py_ssize_t c, int64_t s_axis, const int64_t* idx,
+                        const int64_t* w, int32_t* acc) noexcept nogil:
+    # Two taps for every output (a dense table; the planner pads one-tap outputs with a tap
+    # of weight 0), pixels of c <= 4 elements, c a constant at each call: no loop over taps.
+    cdef Py_ssize_t o
+    cdef const in_t* x
+    cdef const in_t* y
+    cdef int32_t u, v
+    for o in range(n_out):
+        x = <const in_t*>(base + idx[2 * o] * s_axis)
+        y = <const in_t*>(base + idx[2 * o + 1] * s_axis)
+        u = <int32_t>w[2 * o]
+        v = <int32_t>w[2 * o + 1]
+        acc[o * c] = u * <int32_t>x[0] + v * <int32_t>y[0]
+        if c > 1:
+            acc[o * c + 1] = u * <int32_t>x[1] + v * <int32_t>y[1]
+        if c > 2:
+            acc[o * c + 2] = u * <int32_t>x[2] + v * <int32_t>y[2]
+        if c > 3:
+            acc[o * c + 3] = u * <int32_t>x[3] + v * <int32_t>y[3]
+
+
 cdef inline void _sum_row(const in_t* tag, const char* base, Py_ssize_t n_out,
                           Py_ssize_t inner, int64_t s_axis, const int64_t* ptr,
-                          const int64_t* idx, const int64_t* w, int32_t* acc) noexcept nogil:
+                          const int64_t* idx, const int64_t* w, int32_t* acc,
+                          Py_ssize_t dense) noexcept nogil:
     # Plain sums (no shifts, no finish) of every output of one row, into int32 (the planner
-    # bounded them): the first pass of a fused pair.
+    # bounded them): the first pass of a fused pair. dense == 2: every output has two taps.
     cdef Py_ssize_t o, t, j
     cdef const in_t* x
     cdef int32_t wt
     cdef int32_t* a
-    if inner == 1:
+    if dense == 2 and inner <= 4:
+        if inner == 1:
+            _pairs(tag, base, n_out, 1, s_axis, idx, w, acc)
+        elif inner == 2:
+            _pairs(tag, base, n_out, 2, s_axis, idx, w, acc)
+        elif inner == 3:
+            _pairs(tag, base, n_out, 3, s_axis, idx, w, acc)
+        else:
+            _pairs(tag, base, n_out, 4, s_axis, idx, w, acc)
+    elif inner == 1:
         _short_rows(tag, base, n_out, 1, s_axis, ptr, idx, w, acc)
     elif inner == 2:
         _short_rows(tag, base, n_out, 2, s_axis, ptr, idx, w, acc)
@@ -283,7 +316,7 @@ cdef void _fused_rows(const in_t* tag, const PassDesc* p, const char* src, char*
             slot = r % p.k
             if tags[slot] != r:
                 _sum_row(tag, base + r * p.sstr[1], p.shape[2], p.shape[3], p.sstr[2], p.ptr2,
-                         p.idx2, <const int64_t*>p.w2, ring + slot * n_row)
+                         p.idx2, <const int64_t*>p.w2, ring + slot * n_row, p.n_mid)
                 tags[slot] = r
         for j in range(n_row):
             acc[j] = 0
@@ -337,7 +370,8 @@ cdef inline void _fused_acc(const PassDesc* p, const char* src, char* dst, iacc_
 cdef void int_fused_run(const PassDesc* p, const char* src, char* dst, void* bufs,
                         int nthreads) noexcept nogil:
     """Two integer passes in one sweep (``_pass.pxd``, OP_INT_FUSED): the first, plain sums in
-    int32 over the inner axis b (CSR ``ptr2``/``idx2``/``w2``), the second over the axis a
+    int32 over the inner axis b (CSR ``ptr2``/``idx2``/``w2``; ``n_mid`` == 2: exactly two
+    taps per output), the second over the axis a
     just outside it (``ptr``/``off``/``w``, with the shifts and finish of the integer pass and
     its accumulator ``compute``). ``shape`` = ``(outer, n_out_a, n_out_b, inner)``, ``sstr``
     the source's strides over ``(outer, a, b, element)``, ``dstr`` the output's; ``k`` rows
