@@ -315,6 +315,76 @@ def workloads(threads: int, quick: bool) -> list[Workload]:
     for mode in ("nearest", "linear"):
         items.append(Workload(f"i8 NCHW (8,64,128,128) x2 {mode}", [within_float32_per_byte(1)],
                               per_byte(np.int8, mode)))
+    items += _door_workloads(threads, quick, rng, cv2, torch)
+    return items
+
+
+def _door_workloads(threads: int, quick: bool, rng: np.random.Generator, cv2: Any,
+                    torch: Any) -> list[Workload]:
+    """The bit-exact front doors against their originals on the same call (SPEC §9): uint8
+    1080x1920x3 to 540p and 4K through compat.cv2 (IPP off) and compat.pil, and compat.torch's
+    uint8 bicubic with antialias; the quick run keeps the 540p rows."""
+    from .compat import cv2 as rcv
+    from .compat import pil as rpil
+    from .compat import torch as rtorch
+
+    try:
+        from PIL import Image
+    except ImportError:
+        Image = None
+    sizes = [(540, 960)] if quick else [(540, 960), (2160, 3840)]
+    items: list[Workload] = []
+
+    def cv2_door(flag: str, out_hw: tuple[int, int]) -> Callable[[], dict]:
+        def make() -> dict:
+            x = rng.integers(0, 256, (1080, 1920, 3), dtype=np.uint8)
+            wh = out_hw[::-1]
+            run = {"resamplex": lambda: rcv.resize(x, wh, interpolation=getattr(rcv, flag),
+                                                   threads=threads),
+                   "floor": _floor(out_hw + (3,), np.uint8)}
+            if cv2 is not None:
+                cv2.ipp.setUseIPP(False)
+                run["opencv"] = lambda: cv2.resize(x, wh, interpolation=getattr(cv2, flag))
+            return run
+        return make
+
+    def pil_door(name: str, out_hw: tuple[int, int]) -> Callable[[], dict]:
+        def make() -> dict:
+            x = rng.integers(0, 256, (1080, 1920, 3), dtype=np.uint8)
+            wh = out_hw[::-1]
+            run = {"resamplex": lambda: rpil.resize(x, wh, getattr(rpil, name),
+                                                    threads=threads),
+                   "floor": _floor(out_hw + (3,), np.uint8)}
+            if Image is not None:
+                im = Image.fromarray(x)
+                run["pillow"] = lambda: im.resize(wh, getattr(Image.Resampling, name))
+            return run
+        return make
+
+    def torch_door(out_hw: tuple[int, int]) -> Callable[[], dict]:
+        def make() -> dict:
+            x = rng.integers(0, 256, (1, 3, 1080, 1920), dtype=np.uint8)
+            run = {"resamplex": lambda: rtorch.interpolate(x, size=out_hw, mode="bicubic",
+                                                           antialias=True, threads=threads),
+                   "floor": _floor((1, 3) + out_hw, np.uint8)}
+            if torch is not None:
+                t = torch.from_numpy(x)
+                run["torch"] = lambda: torch.nn.functional.interpolate(
+                    t, size=out_hw, mode="bicubic", antialias=True)
+            return run
+        return make
+
+    for out_hw in sizes:
+        label = f"{out_hw[0]}x{out_hw[1]}"
+        for flag in ("INTER_NEAREST", "INTER_LINEAR", "INTER_CUBIC", "INTER_AREA",
+                     "INTER_LANCZOS4"):
+            items.append(Workload(f"compat.cv2 {flag} u8 1080x1920x3 -> {label}",
+                                  [faster_than("opencv", 1)], cv2_door(flag, out_hw)))
+        for name in ("NEAREST", "BILINEAR", "BICUBIC"):
+            items.append(Workload(f"compat.pil {name} RGB 1080x1920 -> {label}",
+                                  [faster_than("pillow", 1.5)], pil_door(name, out_hw)))
+    items.append(Workload("compat.torch u8 (1,3,1080,1920) -> 540x960 bicubic antialias",
+                          [faster_than("torch", 1)], torch_door((540, 960))))
     return items
 
 
