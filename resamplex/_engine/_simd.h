@@ -502,6 +502,27 @@ static inline void rx_dense4k_f32(const float *tmp4, float *r0, float *r1, float
     }
 }
 
+/* Sixteen or thirty-two int32 lanes (four vectors, in order) into as many bytes, saturated
+ * to int8 or uint8 by two packs (the values are in range already: the packs only narrow). The
+ * AVX2 packs work within 128-bit lanes, so a final permutation puts the 4-byte groups back in
+ * order. */
+#if defined(RX_AVX2)
+static inline void rx_pack32_8(const __m256i *r, unsigned char *d, int is_signed)
+{
+    const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+    __m256i a = _mm256_packs_epi32(r[0], r[1]), b = _mm256_packs_epi32(r[2], r[3]);
+    __m256i c = is_signed ? _mm256_packs_epi16(a, b) : _mm256_packus_epi16(a, b);
+    _mm256_storeu_si256((__m256i *)d, _mm256_permutevar8x32_epi32(c, order));
+}
+#endif
+#if defined(RX_SSE2)
+static inline void rx_pack16_8(const __m128i *r, unsigned char *d, int is_signed)
+{
+    __m128i a = _mm_packs_epi32(r[0], r[1]), b = _mm_packs_epi32(r[2], r[3]);
+    _mm_storeu_si128((__m128i *)d, is_signed ? _mm_packs_epi16(a, b) : _mm_packus_epi16(a, b));
+}
+#endif
+
 /* As rx_store8_f32, rounding half away from zero (C round()): clamp (NaN -> lo), truncate
  * (exact: the clamped values are small), then step away from zero where the part cut off,
  * v - trunc(v), exact too, is a half or more. The same integer as the scalar loop of every
@@ -515,9 +536,8 @@ static inline void rx_store8_f32_away(const float *buf, void *dst, ptrdiff_t n, 
     {
         const __m256 vlo = _mm256_set1_ps(lo), vhi = _mm256_set1_ps(hi);
         const __m256 half = _mm256_set1_ps(0.5f), mhalf = _mm256_set1_ps(-0.5f);
-        const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
         for (; j + 32 <= n; j += 32) {
-            __m256i r[4], a, b, c;
+            __m256i r[4];
             int q;
             for (q = 0; q < 4; q++) {
                 __m256 v = _mm256_min_ps(_mm256_max_ps(_mm256_loadu_ps(buf + j + 8 * q), vlo),
@@ -528,10 +548,7 @@ static inline void rx_store8_f32_away(const float *buf, void *dst, ptrdiff_t n, 
                 r[q] = _mm256_add_epi32(t, _mm256_castps_si256(_mm256_cmp_ps(f, mhalf,
                                                                               _CMP_LE_OQ)));
             }
-            a = _mm256_packs_epi32(r[0], r[1]);
-            b = _mm256_packs_epi32(r[2], r[3]);
-            c = lo < 0.0f ? _mm256_packs_epi16(a, b) : _mm256_packus_epi16(a, b);
-            _mm256_storeu_si256((__m256i *)(d + j), _mm256_permutevar8x32_epi32(c, order));
+            rx_pack32_8(r, d + j, lo < 0.0f);
         }
     }
 #endif
@@ -540,7 +557,7 @@ static inline void rx_store8_f32_away(const float *buf, void *dst, ptrdiff_t n, 
         const __m128 vlo = _mm_set1_ps(lo), vhi = _mm_set1_ps(hi);
         const __m128 half = _mm_set1_ps(0.5f), mhalf = _mm_set1_ps(-0.5f);
         for (; j + 16 <= n; j += 16) {
-            __m128i r[4], a, b;
+            __m128i r[4];
             int q;
             for (q = 0; q < 4; q++) {
                 __m128 v = _mm_min_ps(_mm_max_ps(_mm_loadu_ps(buf + j + 4 * q), vlo), vhi);
@@ -549,10 +566,7 @@ static inline void rx_store8_f32_away(const float *buf, void *dst, ptrdiff_t n, 
                 t = _mm_sub_epi32(t, _mm_castps_si128(_mm_cmpge_ps(f, half)));
                 r[q] = _mm_add_epi32(t, _mm_castps_si128(_mm_cmple_ps(f, mhalf)));
             }
-            a = _mm_packs_epi32(r[0], r[1]);
-            b = _mm_packs_epi32(r[2], r[3]);
-            _mm_storeu_si128((__m128i *)(d + j),
-                             lo < 0.0f ? _mm_packs_epi16(a, b) : _mm_packus_epi16(a, b));
+            rx_pack16_8(r, d + j, lo < 0.0f);
         }
     }
 #endif
@@ -579,24 +593,19 @@ static inline void rx_store8_f32(const float *buf, void *dst, ptrdiff_t n, float
     unsigned char *d = (unsigned char *)dst;
 #if defined(RX_AVX2)
     {
-        /* 32 at a time, as the SSE2 loop below; the packs work within 128-bit lanes, so a
-         * final permutation puts the 4-byte groups back in order. */
+        /* 32 at a time, as the SSE2 loop below. */
         const __m256 vlo = _mm256_set1_ps(lo), vhi = _mm256_set1_ps(hi);
         const __m256 magic = _mm256_set1_ps(12582912.0f);
         const __m256i bias = _mm256_set1_epi32(0x4B400000);
-        const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
         for (; j + 32 <= n; j += 32) {
-            __m256i r[4], a, b, c;
+            __m256i r[4];
             int q;
             for (q = 0; q < 4; q++) {
                 __m256 v = _mm256_loadu_ps(buf + j + 8 * q);
                 v = _mm256_add_ps(_mm256_min_ps(_mm256_max_ps(v, vlo), vhi), magic);
                 r[q] = _mm256_sub_epi32(_mm256_castps_si256(v), bias);
             }
-            a = _mm256_packs_epi32(r[0], r[1]);
-            b = _mm256_packs_epi32(r[2], r[3]);
-            c = lo < 0.0f ? _mm256_packs_epi16(a, b) : _mm256_packus_epi16(a, b);
-            _mm256_storeu_si256((__m256i *)(d + j), _mm256_permutevar8x32_epi32(c, order));
+            rx_pack32_8(r, d + j, lo < 0.0f);
         }
     }
 #endif
@@ -606,17 +615,14 @@ static inline void rx_store8_f32(const float *buf, void *dst, ptrdiff_t n, float
     const __m128 vlo = _mm_set1_ps(lo), vhi = _mm_set1_ps(hi), magic = _mm_set1_ps(12582912.0f);
     const __m128i bias = _mm_set1_epi32(0x4B400000);
     for (; j + 16 <= n; j += 16) {
-        __m128i r[4], a, b;
+        __m128i r[4];
         int q;
         for (q = 0; q < 4; q++) {
             __m128 v = _mm_loadu_ps(buf + j + 4 * q);
             v = _mm_add_ps(_mm_min_ps(_mm_max_ps(v, vlo), vhi), magic);
             r[q] = _mm_sub_epi32(_mm_castps_si128(v), bias);
         }
-        a = _mm_packs_epi32(r[0], r[1]);
-        b = _mm_packs_epi32(r[2], r[3]);
-        _mm_storeu_si128((__m128i *)(d + j),
-                         lo < 0.0f ? _mm_packs_epi16(a, b) : _mm_packus_epi16(a, b));
+        rx_pack16_8(r, d + j, lo < 0.0f);
     }
 #elif defined(__GNUC__) || defined(__clang__)
     typedef float v4f __attribute__((vector_size(16)));
