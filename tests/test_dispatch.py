@@ -228,9 +228,10 @@ def test_eight_bit_images_exact_at_factors_two_and_half(at_level, level, dtype, 
 @pytest.mark.parametrize("level", LEVELS)
 def test_integer_passes_match_opencv_at_every_level(at_level, level):
     # compat.cv2's fixed-point passes (Q11 horizontal sums, the (b * (S >> 4)) >> 16 vertical
-    # form, Lanczos4's 2^22 finish, LINEAR_EXACT) run as the executor's integer passes, built
-    # per level with int32 accumulators where the planner bounds the sums: OpenCV's bits at
-    # each level, 1 to 4 channels, up and down, both thread counts.
+    # form, Lanczos4's 2^22 finish, cubic's float32 vector head, LINEAR_EXACT) run as the
+    # executor's integer passes, built per level with int32 accumulators where the planner
+    # bounds the sums: OpenCV's bits at each level, 1 to 4 channels, up and down, both
+    # thread counts.
     cv2 = pytest.importorskip("cv2")
     from resamplex.compat import cv2 as rcv
     at_level(level)
@@ -243,7 +244,8 @@ def test_integer_passes_match_opencv_at_every_level(at_level, level):
             for cn in (1, 2, 3, 4):
                 x = rng.integers(info.min, info.max + 1, (23, 37, cn)).astype(dtype)
                 for size in ((61, 45), (15, 9), (37, 50)):
-                    for flag in ("INTER_LINEAR", "INTER_LANCZOS4", "INTER_LINEAR_EXACT"):
+                    for flag in ("INTER_LINEAR", "INTER_CUBIC", "INTER_LANCZOS4",
+                                 "INTER_LINEAR_EXACT"):
                         want = cv2.resize(x, size, interpolation=getattr(cv2, flag))
                         for threads in (1, 2):
                             got = rcv.resize(x, size, interpolation=getattr(rcv, flag),

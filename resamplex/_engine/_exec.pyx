@@ -374,6 +374,8 @@ cdef class Program:
             p.mult = spec.get("mult", 1)
             p.fmul = spec.get("fmul", 0.0)
             p.ptr2 = _i64(self._keep, spec.get("ptr2", ()))
+            p.head = spec.get("head", 0)
+            p.hscale = spec.get("hscale", 0.0)
             if p.op == OP_FIXED:
                 p.w = _vec(self._keep, spec.get("w"), np.int32)
                 esize = 4

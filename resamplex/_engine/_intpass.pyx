@@ -296,17 +296,47 @@ cdef inline void _sum_row(const in_t* tag, const char* base, Py_ssize_t n_out,
                     a[j] = a[j] + wt * <int32_t>x[j]
 
 
+cdef inline void _float_head(const PassDesc* p, const int32_t* ring, Py_ssize_t n_row,
+                             Py_ssize_t o, float* f, char* d) noexcept nogil:
+    # The first p.head elements of output row o in float32: the taps from the last to the
+    # first, acc = (w * hscale) * (float)x + acc (each product rounded, then the sum), then
+    # rounded half to even and saturated (only 8-bit outputs take this form).
+    cdef Py_ssize_t t, j, t0 = p.ptr[o], t1 = p.ptr[o + 1]
+    cdef const int64_t* w = <const int64_t*>p.w
+    cdef const int32_t* h
+    cdef float wf, v
+    h = ring + (p.off[t1 - 1] % p.k) * n_row
+    wf = <float>w[t1 - 1] * p.hscale
+    for j in range(p.head):
+        f[j] = wf * <float>h[j]
+    for t in range(t1 - 2, t0 - 1, -1):
+        h = ring + (p.off[t] % p.k) * n_row
+        wf = <float>w[t] * p.hscale
+        for j in range(p.head):
+            f[j] = wf * <float>h[j] + f[j]
+    if p.dst_kind == E_U8:
+        for j in range(p.head):
+            v = rintf(f[j])
+            (<uint8_t*>d)[j] = <uint8_t>(0 if v < 0 else (255 if v > 255 else v))
+    else:
+        for j in range(p.head):
+            v = rintf(f[j])
+            (<int8_t*>d)[j] = <int8_t>(-128 if v < -128 else (127 if v > 127 else v))
+
+
 cdef void _fused_rows(const in_t* tag, const PassDesc* p, const char* src, char* dst,
                       Py_ssize_t q, Py_ssize_t o0, Py_ssize_t o1, iacc_t* acc,
                       int32_t* ring) noexcept nogil:
     # Output rows [o0, o1) of outer index q. Each input row the second pass reads is summed by
     # the first pass once into a ring of p.k rows (slot = row % k: the rows one output reads
     # lie within k consecutive rows, so they never share a slot), then blended.
-    cdef Py_ssize_t n_row = p.shape[2] * p.shape[3], o, t, j, r, slot
+    cdef Py_ssize_t n_row = p.shape[2] * p.shape[3], o, t, j, r, slot, m
     cdef Py_ssize_t tags[16]
     cdef const int64_t* w = <const int64_t*>p.w
     cdef const int32_t* h
     cdef iacc_t wt
+    cdef iacc_t* a
+    cdef char* d
     cdef const char* base = src + q * p.sstr[0]
     for slot in range(p.k):
         tags[slot] = -1
@@ -318,19 +348,24 @@ cdef void _fused_rows(const in_t* tag, const PassDesc* p, const char* src, char*
                 _sum_row(tag, base + r * p.sstr[1], p.shape[2], p.shape[3], p.sstr[2], p.ptr2,
                          p.idx2, <const int64_t*>p.w2, ring + slot * n_row, p.n_mid)
                 tags[slot] = r
-        for j in range(n_row):
-            acc[j] = 0
+        d = dst + q * p.dstr[0] + o * p.dstr[1]
+        if p.head > 0:
+            _float_head(p, ring, n_row, o, <float*>acc, d)
+        m = n_row - p.head
+        a = acc + p.head
+        for j in range(m):
+            a[j] = 0
         for t in range(p.ptr[o], p.ptr[o + 1]):
-            h = ring + (p.off[t] % p.k) * n_row
+            h = ring + (p.off[t] % p.k) * n_row + p.head
             wt = <iacc_t>w[t]
             if p.pre == 0 and p.post == 0:
-                for j in range(n_row):
-                    acc[j] = acc[j] + wt * <iacc_t>h[j]
+                for j in range(m):
+                    a[j] = a[j] + wt * <iacc_t>h[j]
             else:
-                for j in range(n_row):
-                    acc[j] = acc[j] + (((<iacc_t>h[j] >> p.pre) * wt) >> p.post)
-        _finish(acc, n_row, p.finish, p.bias, p.mult, p.shift, p.fmul)
-        _store_row(acc, dst + q * p.dstr[0] + o * p.dstr[1], n_row, p.dst_kind)
+                for j in range(m):
+                    a[j] = a[j] + (((<iacc_t>h[j] >> p.pre) * wt) >> p.post)
+        _finish(a, m, p.finish, p.bias, p.mult, p.shift, p.fmul)
+        _store_row(a, d + p.head * p.dstr[3], m, p.dst_kind)
 
 
 cdef void _fused_typed(const in_t* tag, const PassDesc* p, const char* src, char* dst,

@@ -104,6 +104,9 @@ cdef struct PassDesc:
     int64_t mult
     float fmul
     const int64_t* ptr2   # OP_INT_FUSED: CSR row pointers of the first (inner) pass
+    Py_ssize_t head       # OP_INT_FUSED: the first `head` elements of each output row are
+    float hscale          # float32 sums instead, right to left, of (w * hscale) * (float)x,
+                          # rounded half to even (OpenCV's vector head of a split pass)
 
 
 ctypedef void (*pass_fn)(const PassDesc* p, const char* src, char* dst, void* bufs,

@@ -414,11 +414,23 @@ def _int_fused(plan: "Plan", dtype: np.dtype,
     over the axis ``b - 1`` just outside it, whose outputs each read at most ``_RING_MAX``
     consecutive rows; 8- or 16-bit input. The first pass's rows are then made once each into
     a ring and blended at once, instead of a whole intermediate array (OpenCV's own shape)."""
-    if len(steps) != 2 or dtype.name not in ("uint8", "int8", "uint16", "int16"):
+    if len(steps) != 2 or dtype.name not in ("uint8", "int8", "uint16", "int16") \
+            or len(steps[0][0]) != 1 or len(steps[1][0]) != 1:
         return None
     ((b,), first), ((a,), second) = steps
+    head_spec = None
+    if type(second) is SplitPass and type(second.head) is FloatPass \
+            and type(second.tail) is IntPass and second.limit is None:
+        # OpenCV's split vertical pass: a float32 head (its vector loop), an integer tail.
+        head_spec, second = second, second.tail
+        h = head_spec.head
+        if (h.compute, h.order, h.rounding, h.divisors) != ("float32", "nested", "half_even",
+                                                          None) \
+                or h.store != second.store or second.store not in ("uint8", "int8"):
+            return None
     plain = IntPass(first.store)
-    if a != b - 1 or first != plain or first.store not in ("int32", "int64"):
+    if type(second) is not IntPass or type(first) is not IntPass or a != b - 1 \
+            or first != plain or first.store not in ("int32", "int64"):
         return None
     tb, ta = plan.tables[b], plan.tables[a]
     w1, w2 = _weights(tb, first), _weights(ta, second)
@@ -462,6 +474,14 @@ def _int_fused(plan: "Plan", dtype: np.dtype,
         shift=second.shift, finish=2 if second.truncate else (0 if second.fmul is None else 1),
         fmul=float(np.float32(second.fmul or 0.0)), buf_len=(2 + k) * n_row,
         units=outer * ta.n_out)
+    if head_spec is not None:
+        # the head's float32 weights, w * scale, must be exact (as FloatPass requires)
+        scaled = w2.astype(np.float32) * np.float32(head_spec.head.weight_scale)
+        if not np.array_equal(w2.astype(np.float32), w2) or \
+                not np.array_equal(scaled.astype(np.float64) / head_spec.head.weight_scale, w2):
+            return None
+        spec.update(head=(n_row // head_spec.lanes) * head_spec.lanes,
+                    hscale=float(np.float32(head_spec.head.weight_scale)))
     work = outer * (shape[a] * inner * max(tb.nnz, 1) + ta.n_out * n_row * ta.mean_taps)
     return spec, float(work)
 
@@ -471,11 +491,11 @@ def _int_program(plan: "Plan", dtype: np.dtype) -> Any:
     C-contiguous input of the native ``dtype`` and output of the last pass's stored type; or
     None when a pass is of another kind (those still run through ``run``'s loop)."""
     steps = _steps(plan)
-    if not steps or not all(len(axes) == 1 and type(spec) is IntPass for axes, spec in steps):
-        return None
     fused = _int_fused(plan, dtype, steps)
     if fused is not None:
         return _exec.Program([fused[0]], [], fused[1])
+    if not steps or not all(len(axes) == 1 and type(spec) is IntPass for axes, spec in steps):
+        return None
     shape = list(plan.in_shape)
     src_dtype = dtype
     passes, scratch = [], []
