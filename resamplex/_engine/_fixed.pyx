@@ -19,11 +19,15 @@ Preconditions (the planner guarantees them; nothing here is checked):
 """
 
 from cython.parallel cimport prange, threadid
-from libc.stdint cimport int32_t, int64_t, uint8_t
+from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t
 
 from cpython.pycapsule cimport PyCapsule_New
 
 from resamplex._engine._pass cimport KernelTable, PassDesc
+
+
+cdef extern from "_simd.h" nogil:
+    int32_t rx_window_u8(const uint8_t* s, const int16_t* w, Py_ssize_t k)
 
 
 cdef inline uint8_t _clip8(int32_t acc, int shift) noexcept nogil:
@@ -34,7 +38,8 @@ cdef inline uint8_t _clip8(int32_t acc, int shift) noexcept nogil:
 cdef inline void _fixed_row(const char* src, char* dst, Py_ssize_t r, int ndim,
                             const int64_t* shape, const int64_t* sstr, const int64_t* dstr,
                             int axis, int loop, const int64_t* ptr, const int64_t* off,
-                            const int32_t* w, int shift, int32_t* buf) noexcept nogil:
+                            const int32_t* w, int shift, int32_t* buf, Py_ssize_t window,
+                            const int64_t* starts, const int16_t* wk) noexcept nogil:
     cdef Py_ssize_t rem = r, q, o = 0, j, t, n, c, k
     cdef int64_t so = 0, do = 0, ss, ds
     cdef int d, top = ndim - 3 if loop == 1 else ndim - 2
@@ -52,7 +57,11 @@ cdef inline void _fixed_row(const char* src, char* dst, Py_ssize_t r, int ndim,
     ss = sstr[ndim - 1]
     ds = dstr[ndim - 1]
     n = shape[ndim - 1]
-    if loop == 0:      # resampled axis innermost: gather per output element
+    if loop == 0 and window > 0:   # innermost, each output a window of bytes (dense int16)
+        for j in range(n):
+            acc = bias + rx_window_u8(<const uint8_t*>(s + starts[j]), wk + j * window, window)
+            (<uint8_t*>(dst + do + j * ds))[0] = _clip8(acc, shift)
+    elif loop == 0:    # resampled axis innermost: gather per output element
         for j in range(n):
             acc = bias
             for t in range(ptr[j], ptr[j + 1]):
@@ -67,6 +76,15 @@ cdef inline void _fixed_row(const char* src, char* dst, Py_ssize_t r, int ndim,
                 for t in range(ptr[j], ptr[j + 1]):
                     acc = acc + w[t] * (<const uint8_t*>(s + off[t] + k * ss))[0]
                 (<uint8_t*>(dst + do + (j * c + k) * ds))[0] = _clip8(acc, shift)
+    elif ss == 1 and ds == 1:  # outer axis, contiguous rows: loops the compiler vectorises
+        for j in range(n):
+            buf[j] = bias
+        for t in range(ptr[o], ptr[o + 1]):
+            wt = w[t]
+            for j in range(n):
+                buf[j] = buf[j] + wt * (<const uint8_t*>(s + off[t]))[j]
+        for j in range(n):
+            (<uint8_t*>(dst + do))[j] = _clip8(buf[j], shift)
     else:              # outer axis: blend whole rows
         for j in range(n):
             buf[j] = bias
@@ -84,6 +102,8 @@ cdef void fixed_run(const PassDesc* p, const char* src, char* dst, void* bufs,
     table ``ptr``/``off`` (byte offsets), int32 weights ``w``, ``shift``; ``loop``: 0 =
     ``axis`` innermost, 1 = second-innermost (output rows ``shape[-2]*shape[-1]`` long and
     contiguous in ``dst``), 2 = further out; ``bufs``: ``nthreads`` rows of ``buf_len`` int32.
+    Loop 0 with ``k`` > 0: output ``j`` reads the ``k`` bytes from ``idx2[j]`` (a byte offset;
+    the window lies inside the input row) with the int16 weights ``wq[j*k : (j+1)*k]``.
     """
     cdef int ndim = p.ndim
     cdef Py_ssize_t rows = 1, r
@@ -92,14 +112,15 @@ cdef void fixed_run(const PassDesc* p, const char* src, char* dst, void* bufs,
     cdef int32_t* b = <int32_t*>bufs
     for d in range(ndim - (2 if p.loop == 1 else 1)):
         rows *= p.shape[d]
+    cdef const int16_t* wk = <const int16_t*>p.wq
     if nthreads == 1:
         for r in range(rows):
             _fixed_row(src, dst, r, ndim, p.shape, p.sstr, p.dstr, p.axis, p.loop, p.ptr, p.off,
-                       w, p.shift, b)
+                       w, p.shift, b, p.k, p.idx2, wk)
         return
     for r in prange(rows, num_threads=nthreads, schedule="static"):
         _fixed_row(src, dst, r, ndim, p.shape, p.sstr, p.dstr, p.axis, p.loop, p.ptr, p.off, w,
-                   p.shift, b + threadid() * p.buf_len)
+                   p.shift, b + threadid() * p.buf_len, p.k, p.idx2, wk)
 
 
 # ---- the kernel table of this module (the executor picks one per instruction-set level) ----

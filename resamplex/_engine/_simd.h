@@ -935,6 +935,33 @@ static inline void rx_gather_pixels(const char *s, char *d, ptrdiff_t n, const i
 }
 #undef RX_PIXELS
 
+/* One output of an 8-bit fixed-point pass whose taps lie in a window of k consecutive bytes
+ * (k a multiple of 8; weights of the samples the output does not read are 0): the exact int32
+ * sum of w[i] * s[i], eight products at a time (pmaddwd: the products and their pairwise sums
+ * fit int32, as the whole sum does by the pass's precondition). Integer sums are exact, so
+ * the order, and every level, gives the same integer. */
+static inline int32_t rx_window_u8(const uint8_t *s, const int16_t *w, ptrdiff_t k)
+{
+    ptrdiff_t i = 0;
+    int32_t sum = 0;
+#if defined(RX_SSE2)
+    {
+        const __m128i zero = _mm_setzero_si128();
+        __m128i acc = zero;
+        for (; i + 8 <= k; i += 8) {
+            __m128i x = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)(s + i)), zero);
+            acc = _mm_add_epi32(acc, _mm_madd_epi16(x, _mm_loadu_si128((const __m128i *)(w + i))));
+        }
+        acc = _mm_add_epi32(acc, _mm_shuffle_epi32(acc, 0x4E));
+        acc = _mm_add_epi32(acc, _mm_shuffle_epi32(acc, 0xB1));
+        sum = _mm_cvtsi128_si32(acc);
+    }
+#endif
+    for (; i < k; i++)
+        sum += (int32_t)w[i] * (int32_t)s[i];
+    return sum;
+}
+
 /* Repeat each of n elements (itemsize 1, 2, 4 or 8 bytes) f times, contiguous rows: integer-
  * factor nearest upsampling of the innermost axis, by duplication instead of a gather through
  * a table of offsets. Bytes move unchanged (NaN payloads included). */

@@ -152,6 +152,28 @@ class TiledAxis:
 _OWN_ROUNDING: Any = object()
 
 
+def _fixed_windows(table: AxisTable) -> dict[str, Any]:
+    """The window form of a fixed-point pass along a contiguous innermost axis, or ``{}``:
+    every output's taps lie in ``k`` consecutive samples (``k`` a multiple of 8, at most 64,
+    the window moved left where it would leave the row), with int16 weights, 0 where the
+    output reads nothing (taps on one sample add up: the same integer sum)."""
+    counts = np.diff(table.ptr)
+    if table.nnz == 0 or counts.min() == 0:
+        return {}
+    first = np.minimum.reduceat(table.idx, table.ptr[:-1])
+    last = np.maximum.reduceat(table.idx, table.ptr[:-1])
+    k = -(-int((last - first).max() + 1) // 8) * 8
+    if k > 64 or k > table.n_in:
+        return {}
+    start = np.minimum(first, table.n_in - k)
+    rows = np.repeat(np.arange(table.n_out), counts)
+    dense = np.zeros((table.n_out, k), np.int64)
+    np.add.at(dense, (rows, table.idx - start[rows]), table.w.astype(np.int64))
+    if np.abs(dense).max() >= 2**15:
+        return {}
+    return dict(k=k, idx2=start, wq=dense.astype(np.int16).reshape(-1))
+
+
 class Plan:
     """Axis tables for one input shape, and how to apply them.
 
@@ -523,7 +545,8 @@ class Plan:
                 loop=loop, ptr=table.ptr, off=table.idx * src_strides[a], w=table.w,
                 shift=int(table.shift),  # fixed tables have one
                 buf_len=pshape[-1],
-                units=math.prod(pshape[:-2] if loop == SHAPE_MID else pshape[:-1])))
+                units=math.prod(pshape[:-2] if loop == SHAPE_MID else pshape[:-1]),
+                **(_fixed_windows(table) if loop == SHAPE_LAST and sstr[-1] == 1 else {})))
             work += math.prod(pshape) * max(table.mean_taps, 1.0)
             src, src_strides = dst, dst_strides
         for size in scratch:
