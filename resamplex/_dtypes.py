@@ -74,6 +74,27 @@ def weighted_info(dtype: np.dtype, mode: str) -> DtypeInfo:
     return info
 
 
+def output_info(dtype: np.dtype, name: str = "dtype") -> DtypeInfo:
+    """The registry entry of an output dtype other than the input's (``dtype=``, or an
+    ``out=`` of another dtype), or UnsupportedError naming the parameter."""
+    native = dtype.newbyteorder("=") if not dtype.isnative else dtype
+    info = _WEIGHTED.get(dtype_name(native)) if not dtype.hasobject else None
+    if info is None:
+        raise UnsupportedError(
+            f"{name}: an output dtype other than the input's must be one of "
+            f"{', '.join(WEIGHTED_DTYPES)}; got {dtype_name(dtype)}")
+    return info
+
+
+def convert_compute(src: np.dtype, dst: np.dtype) -> np.dtype:
+    """The compute type of a resize from ``src`` to ``dst`` (both in the registry): the wider
+    of the two dtypes' own compute types, so neither loses precision (uint8 -> float32
+    computes in float32, uint8 -> float64 or -> uint16 in float64). The affine is applied in
+    it too. A resize without conversion keeps its dtype's compute type."""
+    a, b = output_info(src, "x").compute, output_info(dst).compute
+    return a if a.itemsize >= b.itemsize else b
+
+
 def check_nearest_dtype(dtype: np.dtype) -> None:
     """Nearest copies bytes: any fixed-size dtype without Python objects."""
     if dtype.hasobject:

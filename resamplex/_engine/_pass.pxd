@@ -16,6 +16,8 @@ cdef enum PassOp:
     OP_WEIGHTED = 1   # one separable pass through a tap table (_taps.pyx weighted_pass)
     OP_FUSED = 2      # an outer pass and the innermost pass in one sweep (_taps.pyx fused_pass)
     OP_FIXED = 3      # uint8 fixed point, rounding after the pass (_fixed.pyx fixed_pass)
+    OP_STORE = 4      # converting store: elements of src_kind -> (affine) -> dst_kind
+                      # (_taps.pyx store_run; after a gather when the output dtype differs)
 
 
 cdef enum Compute:
@@ -38,6 +40,17 @@ cdef enum:
     BLOCK = 4096           # elements per block of the long-row loop shapes (their scratch)
     MAX_ROW = 4194304      # longest row (input + output) SHAPE_LAST loads into scratch
     MAX_CHANNELS = 16      # a channels-last axis this short merges into the resampled one
+
+
+cdef struct Affine:
+    # The output's `v * a + b` (SPEC §2 affine=), applied in the compute type just before the
+    # final store. `a`, `b` point to arrays of the compute type; `astr`/`bstr` are their byte
+    # strides along this pass's output axes (iteration order, 0 where broadcast). a == NULL:
+    # no affine. The planner compiles the strides; the executor sets a/b for each call.
+    const char* a
+    const char* b
+    const int64_t* astr
+    const int64_t* bstr
 
 
 cdef struct PassDesc:
@@ -87,6 +100,9 @@ cdef struct PassDesc:
     const void* wq
     Py_ssize_t blo
     Py_ssize_t bhi
+    # The last pass of a program whose output gets `v * a + b` (weighted, fused and store
+    # passes only; aff.astr == NULL otherwise).
+    Affine aff
 
 
 ctypedef void (*pass_fn)(const PassDesc* p, const char* src, char* dst, void* bufs,
@@ -98,3 +114,4 @@ cdef struct KernelTable:
     pass_fn weighted
     pass_fn fused
     pass_fn fixed
+    pass_fn store

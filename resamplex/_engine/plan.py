@@ -30,8 +30,8 @@ from . import _exec, _pipeline
 from ._exec import Program, threads_for
 
 # The codes of the kernel contract (_pass.pxd), as the kernels define them.
-OP_GATHER, OP_WEIGHTED, OP_FUSED, OP_FIXED = (_exec.OPS[k] for k in
-                                              ("gather", "weighted", "fused", "fixed"))
+OP_GATHER, OP_WEIGHTED, OP_FUSED, OP_FIXED, OP_STORE = (
+    _exec.OPS[k] for k in ("gather", "weighted", "fused", "fixed", "store"))
 C_DOUBLE, C_FLOAT = _exec.COMPUTES["float64"], _exec.COMPUTES["float32"]
 PHASE_UP2, PHASE_DOWN2 = _exec.PHASES["up2"], _exec.PHASES["down2"]
 SHAPE_LAST, SHAPE_MID, SHAPE_OUTER, SHAPE_LAST_CSR = (_exec.LOOPS[k] for k in
@@ -58,6 +58,12 @@ def layout_perm(shape: Sequence[int], strides: Sequence[int]) -> list[int]:
     return sorted(range(len(shape)), key=lambda a: (key(a), a))
 
 
+def _merged_view(strides: Sequence[int], w_ax: int, c_ax: int, c: int) -> list[int]:
+    """Byte strides of an array viewed with axes ``w_ax`` and ``c_ax`` (``c`` long, contiguous
+    inside ``w_ax``) as one axis (``Plan._merged_inner``)."""
+    return [strides[a] // (c if a == w_ax else 1) for a in range(len(strides)) if a != c_ax]
+
+
 def layout_strides(shape: Sequence[int], itemsize: int, perm: Sequence[int]) -> list[int]:
     """Byte strides of a contiguous array of ``shape`` whose memory order is ``perm``."""
     strides = [0] * len(shape)
@@ -77,21 +83,37 @@ def empty_like_layout(shape: Sequence[int], dtype: Any, perm: Sequence[int]) -> 
 def coalesce(shape: list[int], sstr: list[int], dstr: list[int],
              axis: int) -> tuple[list[int], list[int], list[int], int]:
     """Merge neighbouring axes (other than ``axis``) that are contiguous in both arrays."""
-    out_shape, out_s, out_d = [shape[0]], [sstr[0]], [dstr[0]]
+    out_shape, (out_s, out_d), new_axis = coalesce_all(shape, [sstr, dstr], axis)
+    return out_shape, out_s, out_d, new_axis
+
+
+def coalesce_all(shape: Sequence[int], strides: Sequence[Sequence[int]],
+                 axis: int = -1) -> tuple[list[int], list[list[int]], int]:
+    """``coalesce`` for any number of arrays (byte strides of each, same axis order): merge
+    neighbouring axes other than ``axis`` (-1: none kept apart) that are contiguous in all."""
+    out_shape = [shape[0]]
+    outs = [[s[0]] for s in strides]
     new_axis = 0 if axis == 0 else -1
     for i in range(1, len(shape)):
         prev_is_axis = (len(out_shape) - 1) == new_axis
-        if (i != axis and not prev_is_axis and out_s[-1] == sstr[i] * shape[i]
-                and out_d[-1] == dstr[i] * shape[i]):
+        if (i != axis and not prev_is_axis
+                and all(o[-1] == s[i] * shape[i] for o, s in zip(outs, strides))):
             out_shape[-1] *= shape[i]
-            out_s[-1], out_d[-1] = sstr[i], dstr[i]
+            for o, s in zip(outs, strides):
+                o[-1] = s[i]
             continue
         out_shape.append(shape[i])
-        out_s.append(sstr[i])
-        out_d.append(dstr[i])
+        for o, s in zip(outs, strides):
+            o.append(s[i])
         if i == axis:
             new_axis = len(out_shape) - 1
-    return out_shape, out_s, out_d, new_axis
+    return out_shape, outs, new_axis
+
+
+def affine_strides(a: np.ndarray, shape: Sequence[int]) -> list[int]:
+    """Byte strides of an affine array (``_checks.affine_arrays``: contiguous, the output's
+    rank) along each output axis: 0 where it broadcasts."""
+    return [int(st) if n > 1 and m > 1 else 0 for st, n, m in zip(a.strides, a.shape, shape)]
 
 
 def _aligned_table(t: AxisTable) -> AxisTable:
@@ -245,8 +267,15 @@ class Plan:
     # --------------------------------------------------------------- application
 
     def __call__(self, x: Any, out: np.ndarray | None = None, threads: int | None = None,
-                 rounding: str = "half_even") -> np.ndarray:
-        """Resample ``x`` into a new array (laid out like ``x``) or into ``out``."""
+                 rounding: str = "half_even", dtype: np.dtype | None = None,
+                 affine: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+        """Resample ``x`` into a new array (laid out like ``x``) or into ``out``.
+
+        ``dtype`` (an output dtype other than ``x``'s) and ``affine`` (``(a, b)`` from
+        ``_checks.check_conversion``, validated by the facade) convert in the final store.
+        """
+        if dtype is not None or affine is not None:
+            return self._call_convert(x, out, threads, rounding, dtype, affine)
         # The common case first: a layout this plan has compiled before. Its key holds the
         # dtype, strides and rounding, which were validated when it was compiled.
         if self.tiled is not None:
@@ -324,6 +353,56 @@ class Plan:
             np.copyto(result, dst)
         return result
 
+    def _call_convert(self, x: Any, out: np.ndarray | None, threads: int | None,
+                      rounding: str, dtype: np.dtype | None,
+                      affine: tuple[np.ndarray, np.ndarray] | None) -> np.ndarray:
+        """A call whose output has another dtype or an affine (SPEC §2): the last pass of a
+        weighted program stores ``v * a + b`` rounded to the output dtype; a gather (nearest,
+        or no resampled axis) copies into scratch and a converting store pass follows."""
+        if self.passes is not None or self.fixed:
+            raise UnsupportedError(f"{self.op}: this plan's passes do not convert dtypes")
+        x = self.check_input(x)
+        rcode = _dtypes.rounding_code(rounding)
+        if threads is not None:
+            threads = check_threads(threads)
+        odt = x.dtype if dtype is None else np.dtype(dtype)
+        compute = _dtypes.convert_compute(x.dtype, odt)
+        a = b = None
+        if affine is not None:
+            a, b = (np.ascontiguousarray(v, dtype=compute) for v in affine)
+        if out is not None:
+            check_out(out, self.out_shape, x, odt)
+            result = out
+        else:
+            check_allocation(math.prod(self.out_shape) * odt.itemsize, "output")
+            result = empty_like_layout(self.out_shape, odt, layout_perm(x.shape, x.strides))
+        if result.size == 0:
+            return result
+        if self.tiled is not None:
+            return self._call_tiled(x, result, threads, rounding, odt, (a, b) if a is not None
+                                    else None)
+        # The kernels read and write native, aligned elements (the store converts by kind).
+        src, dst = x, result
+        if not (x.flags.aligned and x.dtype.isnative):
+            src = x.astype(x.dtype.newbyteorder("="), order="K")
+        if not (result.flags.aligned and result.dtype.isnative):
+            dst = empty_like_layout(self.out_shape, odt.newbyteorder("="),
+                                    layout_perm(result.shape, result.strides))
+        aff_key = None if a is None else (a.shape, b.shape)  # type: ignore[union-attr]
+        key = ("convert", src.dtype, src.strides, dst.dtype, dst.strides, rounding, aff_key)
+        entry = self._programs.get(key)
+        if entry is None:
+            aff = None if a is None else (affine_strides(a, self.out_shape),
+                                          affine_strides(b, self.out_shape))  # type: ignore[arg-type]
+            entry = (self.compile(src.dtype, src.strides, dst.strides, rcode,
+                                  out_dtype=dst.dtype, affine=aff), None, None)
+            self._remember(key, entry)
+        program = entry[0]
+        program.run(src, dst, threads_for(threads, program.work), a, b)
+        if dst is not result:
+            np.copyto(result, dst)
+        return result
+
     def _checked_call(self, x: Any, out: np.ndarray | None, threads: int | None,
                       like_input: bool) -> tuple[np.ndarray, int | None, np.ndarray]:
         """The checked input, thread count and result array (``out``, or a new array laid out
@@ -360,13 +439,17 @@ class Plan:
         return result
 
     def _call_tiled(self, x: Any, out: np.ndarray | None, threads: int | None,
-                    rounding: str) -> np.ndarray:
+                    rounding: str, dtype: np.dtype | None = None,
+                    affine: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
         """Run a plan with a long axis tile by tile: the tiled axis's table is built for one
         range of outputs at a time, and a plan of that range runs on the input window it reads
         (as chunked execution does: the whole array's pass order, so the same bits). No table
         or scratch grows with the whole axis."""
         _dtypes.rounding_code(rounding)
-        x, threads, result = self._checked_call(x, out, threads, like_input=True)
+        if dtype is None:
+            x, threads, result = self._checked_call(x, out, threads, like_input=True)
+        else:  # from _call_convert: checked there, ``out`` is the result
+            result = out  # type: ignore[assignment]
         if result.size == 0:
             return result
         a = int(self.tiled)  # type: ignore[arg-type]  # __call__ comes here for tiled plans
@@ -384,8 +467,11 @@ class Plan:
             in_shape[a] = hi - lo
             tile = Plan(in_shape, tables, weighted=self.weighted, op=self.op, order=order,
                         fixed=self.fixed, keep_order=True)
-            tile(x[before + (slice(lo, hi),)], out=result[before + (slice(o0, o1),)],
-                 threads=threads, rounding=rounding)
+            window = before + (slice(o0, o1),)
+            tile_affine = None if affine is None else tuple(
+                v[window] if v.shape[a] > 1 else v for v in affine)
+            tile(x[before + (slice(lo, hi),)], out=result[window], threads=threads,
+                 rounding=rounding, dtype=dtype, affine=tile_affine)  # type: ignore[arg-type]
         return result
 
     def _remember(self, key: tuple[Any, ...], entry: tuple[Program, Any, Any]) -> None:
@@ -414,20 +500,60 @@ class Plan:
     # --------------------------------------------------------------- compiling
 
     def compile(self, dtype: np.dtype, x_strides: Sequence[int], out_strides: Sequence[int],
-                rcode: int) -> Program:
-        """The program of this plan for arrays of ``dtype`` with these byte strides."""
+                rcode: int, out_dtype: np.dtype | None = None,
+                affine: tuple[list[int], list[int]] | None = None) -> Program:
+        """The program of this plan for arrays of ``dtype`` with these byte strides.
+
+        ``out_dtype``/``affine`` (byte strides of ``a`` and ``b`` per output axis): the output
+        converts (``_call_convert``); weighted programs do it in their last pass's store,
+        gathers in a converting store pass after them."""
+        converting = out_dtype is not None and (out_dtype != dtype or affine is not None)
         if not self.weighted or all(t is None for t in self.tables):
+            if converting:
+                return self._compile_gather_store(dtype, x_strides, out_strides, rcode,
+                                                  out_dtype, affine)  # type: ignore[arg-type]
             return self._compile_gather(dtype.itemsize, x_strides, out_strides)
         if self.fixed:
             return self._compile_fixed(x_strides, out_strides)
-        merged = self._merged_inner(x_strides, out_strides)
+        conv = (out_dtype, affine) if converting else None
+        merged = self._merged_inner(x_strides, out_strides, affine)
         if merged is not None:
-            plan, xs, os_ = merged
-            return plan._compile_weighted(dtype, xs, os_, rcode)
-        return self._compile_weighted(dtype, x_strides, out_strides, rcode)
+            plan, xs, os_, _ = merged
+            if conv is not None and affine is not None:
+                conv = (out_dtype, (_merged_view(affine[0], *merged[3]),
+                                    _merged_view(affine[1], *merged[3])))
+            return plan._compile_weighted(dtype, xs, os_, rcode, conv)
+        return self._compile_weighted(dtype, x_strides, out_strides, rcode, conv)
+
+    def _compile_gather_store(self, dtype: np.dtype, xs: Sequence[int], os_: Sequence[int],
+                              rcode: int, out_dtype: np.dtype,
+                              affine: tuple[list[int], list[int]] | None) -> Program:
+        """Nearest (or no resampled axis) into another dtype: the gather copies the chosen
+        elements, exactly, into a scratch array laid out like the output, and a converting
+        store pass (``OP_STORE``) maps and rounds them into the output."""
+        info = _dtypes.output_info(dtype, "x")
+        oinfo = _dtypes.output_info(out_dtype)
+        compute = _dtypes.convert_compute(dtype, out_dtype)
+        perm = layout_perm(self.out_shape, os_)
+        mid = layout_strides(self.out_shape, dtype.itemsize, perm)
+        gather = self._compile_gather(dtype.itemsize, xs, mid, spec_only=True)
+        gather["dst"] = 0
+        strides = [[mid[p] for p in perm], [os_[p] for p in perm]]
+        if affine is not None:
+            strides += [[affine[0][p] for p in perm], [affine[1][p] for p in perm]]
+        shape, merged, _ = coalesce_all([self.out_shape[p] for p in perm], strides)
+        store = dict(op=OP_STORE, src=0, dst=-2, shape=shape, sstr=merged[0], dstr=merged[1],
+                     src_kind=info.kind, dst_kind=oinfo.kind, rounding=rcode,
+                     compute=C_DOUBLE if compute == np.float64 else C_FLOAT,
+                     buf_len=BLOCK + 1, units=math.prod(shape[:-1]))
+        if affine is not None:
+            store.update(astr=merged[2], bstr=merged[3])
+        size = math.prod(self.out_shape)
+        check_allocation(size * dtype.itemsize, "scratch")
+        return Program([gather, store], [size * dtype.itemsize], 2.0 * size)
 
     def _compile_gather(self, itemsize: int, xs: Sequence[int],
-                        os_: Sequence[int]) -> Program:
+                        os_: Sequence[int], spec_only: bool = False) -> Any:
         perm = layout_perm(self.out_shape, os_)
         offsets, starts = [], [0]
         for a in perm:
@@ -441,6 +567,8 @@ class Plan:
                     off=np.concatenate(offsets) if offsets else np.empty(0, np.int64),
                     idx2=starts, units=math.prod(shape[:-1]),
                     k=self._repeat_factor(perm[-1], itemsize, xs, os_))
+        if spec_only:
+            return spec
         return Program([spec], [], float(math.prod(shape)))
 
     def _repeat_factor(self, a: int, itemsize: int, xs: Sequence[int],
@@ -495,9 +623,14 @@ class Plan:
         return Program(passes, scratch, work)
 
     def _compile_weighted(self, dtype: np.dtype, xs: Sequence[int], os_: Sequence[int],
-                          rcode: int) -> Program:
+                          rcode: int, conv: tuple[np.dtype, tuple[list[int], list[int]] | None]
+                          | None = None) -> Program:
         info = _dtypes.weighted_info(dtype, self.op)
-        compute = info.compute
+        oinfo, compute, aff = info, info.compute, None
+        if conv is not None:   # another output dtype, an affine: both in the last store
+            oinfo = _dtypes.output_info(conv[0])
+            compute = _dtypes.convert_compute(dtype, conv[0])
+            aff = conv[1]
         ckind, cflag = (0, C_DOUBLE) if compute == np.float64 else (1, C_FLOAT)
         perm = layout_perm(self.out_shape, os_)
         # The innermost axis, if resampled, normally goes last and shares a sweep with the
@@ -516,12 +649,16 @@ class Plan:
             table = self.tables[a]
             last = i == len(order) - 1 or ((fuse or pixels) and i == len(order) - 2)
             common = dict(src=src, src_kind=info.kind if i == 0 else ckind,
-                          dst_kind=info.kind if last else ckind, rounding=rcode,
+                          dst_kind=oinfo.kind if last else ckind, rounding=rcode,
                           compute=cflag)
+            if last and aff is not None:
+                common.update(astr=[aff[0][p] for p in perm], bstr=[aff[1][p] for p in perm])
             if fuse and i == len(order) - 2:
                 spec, pass_work = self._fused_spec(shape, perm, a, order[-1], src_strides,
                                                    os_, common)
-                if i == 0:  # reads the program's input: 8-bit data may take a phase kernel
+                if i == 0 and conv is None:
+                    # reads the program's input: 8-bit data may take a phase kernel (it stores
+                    # 8-bit rows; a converting store takes the general loop)
                     spec.update(self._phase_fields(dtype, shape[order[-1]], a, order[-1], xs,
                                                    os_, rcode))
                 passes.append(spec)
@@ -540,9 +677,14 @@ class Plan:
                 dst = i % 2
                 scratch[dst] = max(scratch[dst], math.prod(shape) * compute.itemsize)
                 dst_strides = layout_strides(shape, compute.itemsize, perm)
-            pshape, sstr, dstr, axis = coalesce(
-                [shape[p] for p in perm], [src_strides[p] for p in perm],
-                [dst_strides[p] for p in perm], perm.index(a))
+            strides = [[src_strides[p] for p in perm], [dst_strides[p] for p in perm]]
+            if last and aff is not None:
+                strides += [common.pop("astr"), common.pop("bstr")]
+            pshape, merged, axis = coalesce_all([shape[p] for p in perm], strides,
+                                                perm.index(a))
+            sstr, dstr = merged[0], merged[1]
+            if last and aff is not None:
+                common.update(astr=merged[2], bstr=merged[3])
             ndim = len(pshape)
             if axis == ndim - 1 and table.n_in + table.n_out <= MAX_ROW:
                 loop, row = SHAPE_LAST, pshape[-1] + table.n_in + 1
@@ -750,19 +892,25 @@ class Plan:
             order.append(last)
         return order
 
-    def _merged_inner(self, x_strides: Sequence[int], out_strides: Sequence[int]
-                      ) -> tuple[Plan, list[int], list[int]] | None:
+    def _merged_inner(self, x_strides: Sequence[int], out_strides: Sequence[int],
+                      affine: tuple[list[int], list[int]] | None = None
+                      ) -> tuple[Plan, list[int], list[int], tuple[int, int, int]] | None:
         """Channels-last: view a resampled axis and a short copied innermost axis as one.
 
         ``(..., W, C)`` with ``C`` small and both arrays contiguous over ``(W, C)`` becomes
         ``(..., W*C)`` with W's table expanded (output ``o*C + k`` reads ``i*C + k`` with the
         same weight): the same sums, now on an innermost axis, so the fused sweep applies.
-        Returns the merged plan and the strides of both arrays viewed that way, or None.
+        An affine's arrays must be viewable that way too (a scalar, or laid out like the
+        output); a per-channel one is not, and the pixels keep their own axes.
+        Returns the merged plan, the strides of both arrays viewed that way and
+        ``(w_ax, c_ax, c)`` (``_merged_view``), or None.
         """
         pair = self._mergeable(x_strides, out_strides)
         if pair is None:
             return None
         w_ax, c_ax = pair
+        if affine is not None and any(s[w_ax] != self.in_shape[c_ax] * s[c_ax] for s in affine):
+            return None
         table, c = self.tables[w_ax], self.in_shape[c_ax]
         order = self.run_order(x_strides, out_strides)
         key = (w_ax, c_ax, tuple(order))
@@ -789,11 +937,9 @@ class Plan:
             self._merged[key] = merged
             self._grew(merged.nbytes)
 
-        def view(strides: Sequence[int]) -> list[int]:
-            return [strides[a] // (c if a == w_ax else 1)
-                    for a in range(len(strides)) if a != c_ax]
-
-        return merged, view(x_strides), view(out_strides)
+        where = (w_ax, c_ax, c)
+        return (merged, _merged_view(x_strides, *where), _merged_view(out_strides, *where),
+                where)
 
     def adjoint_plan(self) -> Plan:
         """The plan of the adjoint: transposed tables, input and output shapes swapped."""
