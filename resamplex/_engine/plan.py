@@ -388,6 +388,8 @@ class Plan:
         if not (result.flags.aligned and result.dtype.isnative):
             dst = empty_like_layout(self.out_shape, odt.newbyteorder("="),
                                     layout_perm(result.shape, result.strides))
+        if a is not None and self.weighted:
+            a, b = self._mergeable_affine(src.strides, dst.strides, a, b)  # type: ignore[arg-type]
         aff_key = None if a is None else (a.shape, b.shape)  # type: ignore[union-attr]
         key = ("convert", src.dtype, src.strides, dst.dtype, dst.strides, rounding, aff_key)
         entry = self._programs.get(key)
@@ -402,6 +404,26 @@ class Plan:
         if dst is not result:
             np.copyto(result, dst)
         return result
+
+    def _mergeable_affine(self, xs: Sequence[int], os_: Sequence[int], a: np.ndarray,
+                          b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``a``, ``b`` expanded over a channels-last pixel row where that lets the merged
+        sweep (``_merged_inner``) run: a per-channel ``(C,)`` becomes a ``(W_out, C)`` pattern
+        (a few kilobytes per call), so the row is one contiguous axis for the affine too."""
+        pair = self._mergeable(xs, os_)
+        if pair is None:
+            return a, b
+        w_ax, c_ax = pair
+        c = self.in_shape[c_ax]
+        expanded = []
+        for v in (a, b):
+            st = affine_strides(v, self.out_shape)
+            if st[w_ax] != c * st[c_ax]:
+                shape = list(v.shape)
+                shape[w_ax], shape[c_ax] = self.out_shape[w_ax], c
+                v = np.ascontiguousarray(np.broadcast_to(v, shape))
+            expanded.append(v)
+        return expanded[0], expanded[1]
 
     def _checked_call(self, x: Any, out: np.ndarray | None, threads: int | None,
                       like_input: bool) -> tuple[np.ndarray, int | None, np.ndarray]:
@@ -515,15 +537,60 @@ class Plan:
             return self._compile_gather(dtype.itemsize, x_strides, out_strides)
         if self.fixed:
             return self._compile_fixed(x_strides, out_strides)
+        if converting and layout_perm(self.out_shape, out_strides) != \
+                layout_perm(self.out_shape, x_strides):
+            return self._compile_relayout(dtype, x_strides, out_strides, rcode, out_dtype,
+                                          affine)  # type: ignore[arg-type]
         conv = (out_dtype, affine) if converting else None
-        merged = self._merged_inner(x_strides, out_strides, affine)
+        return Program(*self._weighted_specs(dtype, x_strides, out_strides, rcode, conv))
+
+    def _weighted_specs(self, dtype: np.dtype, xs: Sequence[int], os_: Sequence[int],
+                        rcode: int, conv: Any) -> tuple[list[dict[str, Any]], list[int], float]:
+        """The passes of a weighted program (channels-last merged where it can be), its
+        scratch sizes and its work."""
+        affine = None if conv is None else conv[1]
+        merged = self._merged_inner(xs, os_, affine)
         if merged is not None:
-            plan, xs, os_, _ = merged
-            if conv is not None and affine is not None:
-                conv = (out_dtype, (_merged_view(affine[0], *merged[3]),
-                                    _merged_view(affine[1], *merged[3])))
-            return plan._compile_weighted(dtype, xs, os_, rcode, conv)
-        return self._compile_weighted(dtype, x_strides, out_strides, rcode, conv)
+            plan, mxs, mos, where = merged
+            if affine is not None:
+                conv = (conv[0], (_merged_view(affine[0], *where),
+                                  _merged_view(affine[1], *where)))
+            return plan._compile_weighted(dtype, mxs, mos, rcode, conv, specs_only=True)
+        return self._compile_weighted(dtype, xs, os_, rcode, conv, specs_only=True)
+
+    def _compile_relayout(self, dtype: np.dtype, xs: Sequence[int], os_: Sequence[int],
+                          rcode: int, out_dtype: np.dtype,
+                          affine: tuple[list[int], list[int]] | None) -> Program:
+        """A converting call whose output is laid out otherwise than the input (e.g. HWC in,
+        CHW memory out): the weighted passes run in the input's layout (their fast, merged
+        and contiguous form) into a scratch of the compute type, and a converting store pass
+        maps, rounds and transposes it into the output. The sums are those of the input's
+        layout; the store adds no rounding but the final one."""
+        compute = _dtypes.convert_compute(dtype, out_dtype)
+        cinfo = _dtypes.output_info(compute)
+        perm_x = layout_perm(self.out_shape, xs)
+        mid = layout_strides(self.out_shape, compute.itemsize, perm_x)
+        passes, scratch, work = self._weighted_specs(dtype, xs, mid, rcode, (compute, None))
+        at = len(scratch)
+        for spec in passes:
+            if spec.get("dst", -2) == -2:
+                spec["dst"] = at
+        size = math.prod(self.out_shape)
+        scratch.append(size * compute.itemsize)
+        check_allocation(scratch[-1], "scratch")
+        perm = layout_perm(self.out_shape, os_)
+        strides = [[mid[p] for p in perm], [os_[p] for p in perm]]
+        if affine is not None:
+            strides += [[affine[0][p] for p in perm], [affine[1][p] for p in perm]]
+        shape, merged, _ = coalesce_all([self.out_shape[p] for p in perm], strides)
+        store = dict(op=OP_STORE, src=at, dst=-2, shape=shape, sstr=merged[0],
+                     dstr=merged[1], src_kind=cinfo.kind,
+                     dst_kind=_dtypes.output_info(out_dtype).kind, rounding=rcode,
+                     compute=C_DOUBLE if compute == np.float64 else C_FLOAT,
+                     buf_len=BLOCK + 1, units=math.prod(shape[:-1]))
+        if affine is not None:
+            store.update(astr=merged[2], bstr=merged[3])
+        return Program(passes + [store], scratch, work + size)
 
     def _compile_gather_store(self, dtype: np.dtype, xs: Sequence[int], os_: Sequence[int],
                               rcode: int, out_dtype: np.dtype,
@@ -624,7 +691,7 @@ class Plan:
 
     def _compile_weighted(self, dtype: np.dtype, xs: Sequence[int], os_: Sequence[int],
                           rcode: int, conv: tuple[np.dtype, tuple[list[int], list[int]] | None]
-                          | None = None) -> Program:
+                          | None = None, specs_only: bool = False) -> Any:
         info = _dtypes.weighted_info(dtype, self.op)
         oinfo, compute, aff = info, info.compute, None
         if conv is not None:   # another output dtype, an affine: both in the last store
@@ -709,6 +776,8 @@ class Plan:
             src, src_strides = dst, dst_strides
         for size in scratch:
             check_allocation(size, "scratch")
+        if specs_only:
+            return passes, scratch, work
         return Program(passes, scratch, work)
 
     def _fused_spec(self, shape: list[int], perm: list[int], a: int, inner: int,
