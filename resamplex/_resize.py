@@ -313,9 +313,9 @@ class Resampler:
     (2, 8)
     >>> plan(np.array([[0., 1, 2, 3], [4, 5, 6, 7]]))[0]
     array([0.  , 0.25, 0.75, 1.25, 1.75, 2.25, 2.75, 3.  ])
-    >>> to_unit = rx.Resampler((2,), (4,), dtype=np.float32, affine=(1 / 255, 0.0))
-    >>> to_unit(np.array([0, 255], np.uint8))
-    array([0.  , 0.25, 0.75, 1.  ], dtype=float32)
+    >>> mapped = rx.Resampler((2,), (4,), dtype=np.float64, affine=(0.5, 1.0))
+    >>> mapped(np.array([0, 255], np.uint8))          # uint8 in, float64 * 0.5 + 1 out
+    array([  1.   ,  32.875,  96.625, 128.5  ])
     """
 
     def __init__(self, in_shape: Sequence[SupportsIndex], size: SizeLike | None = None, *,

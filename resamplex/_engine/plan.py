@@ -367,7 +367,8 @@ class Plan:
             threads = check_threads(threads)
         odt = x.dtype if dtype is None else np.dtype(dtype)
         compute = _dtypes.convert_compute(x.dtype, odt)
-        a = b = None
+        a: np.ndarray | None = None
+        b: np.ndarray | None = None
         if affine is not None:
             a, b = (np.ascontiguousarray(v, dtype=compute) for v in affine)
         if out is not None:
@@ -379,8 +380,8 @@ class Plan:
         if result.size == 0:
             return result
         if self.tiled is not None:
-            return self._call_tiled(x, result, threads, rounding, odt, (a, b) if a is not None
-                                    else None)
+            return self._call_tiled(x, result, threads, rounding, odt,
+                                    None if a is None or b is None else (a, b))
         # The kernels read and write native, aligned elements (the store converts by kind).
         src, dst = x, result
         if not (x.flags.aligned and x.dtype.isnative):
@@ -388,14 +389,14 @@ class Plan:
         if not (result.flags.aligned and result.dtype.isnative):
             dst = empty_like_layout(self.out_shape, odt.newbyteorder("="),
                                     layout_perm(result.shape, result.strides))
-        if a is not None and self.weighted:
-            a, b = self._mergeable_affine(src.strides, dst.strides, a, b)  # type: ignore[arg-type]
-        aff_key = None if a is None else (a.shape, b.shape)  # type: ignore[union-attr]
+        if a is not None and b is not None and self.weighted:
+            a, b = self._mergeable_affine(src.strides, dst.strides, a, b)
+        aff_key = None if a is None or b is None else (a.shape, b.shape)
         key = ("convert", src.dtype, src.strides, dst.dtype, dst.strides, rounding, aff_key)
         entry = self._programs.get(key)
         if entry is None:
-            aff = None if a is None else (affine_strides(a, self.out_shape),
-                                          affine_strides(b, self.out_shape))  # type: ignore[arg-type]
+            aff = None if a is None or b is None else (affine_strides(a, self.out_shape),
+                                                       affine_strides(b, self.out_shape))
             entry = (self.compile(src.dtype, src.strides, dst.strides, rcode,
                                   out_dtype=dst.dtype, affine=aff), None, None)
             self._remember(key, entry)
@@ -537,10 +538,10 @@ class Plan:
             return self._compile_gather(dtype.itemsize, x_strides, out_strides)
         if self.fixed:
             return self._compile_fixed(x_strides, out_strides)
-        if converting and layout_perm(self.out_shape, out_strides) != \
-                layout_perm(self.out_shape, x_strides):
+        if converting and out_dtype is not None and \
+                layout_perm(self.out_shape, out_strides) != layout_perm(self.out_shape, x_strides):
             return self._compile_relayout(dtype, x_strides, out_strides, rcode, out_dtype,
-                                          affine)  # type: ignore[arg-type]
+                                          affine)
         conv = (out_dtype, affine) if converting else None
         return Program(*self._weighted_specs(dtype, x_strides, out_strides, rcode, conv))
 
@@ -715,9 +716,9 @@ class Plan:
         for i, a in enumerate(order):
             table = self.tables[a]
             last = i == len(order) - 1 or ((fuse or pixels) and i == len(order) - 2)
-            common = dict(src=src, src_kind=info.kind if i == 0 else ckind,
-                          dst_kind=oinfo.kind if last else ckind, rounding=rcode,
-                          compute=cflag)
+            common: dict[str, Any] = dict(src=src, src_kind=info.kind if i == 0 else ckind,
+                                          dst_kind=oinfo.kind if last else ckind,
+                                          rounding=rcode, compute=cflag)
             if last and aff is not None:
                 common.update(astr=[aff[0][p] for p in perm], bstr=[aff[1][p] for p in perm])
             if fuse and i == len(order) - 2:
