@@ -279,3 +279,28 @@ def test_input_outside_the_registry_cannot_convert():
     with pytest.raises(rx.UnsupportedError, match="x|dtype"):
         rx.resize(x, (2, 3), mode="nearest", dtype=np.float32)
     np.testing.assert_array_equal(rx.resize(x, (2, 3), mode="nearest"), np.zeros((2, 3)))
+
+
+def test_every_cpu_level_gives_the_same_bits():
+    x = ref.random_array(_rng("levels"), (40, 50, 3), np.uint8)
+    a, b = np.array([0.01, 0.02, 0.03]), np.array([-1.0, 0.5, 2.0])
+    calls = [dict(dtype=np.float32, affine=(a, b)), dict(dtype=np.float16, affine=(a, b)),
+             dict(dtype=np.int16, affine=(a * 900, b), rounding="half_away_from_zero"),
+             dict(dtype=np.float32, affine=(a, b), mode="nearest")]
+    before = _exec.cpu_level()
+    try:
+        results = {}
+        for level in _exec.cpu_levels():
+            _exec.set_cpu_level(level)
+            got = []
+            for kw in calls:
+                chw = np.empty((3, 23, 61), kw["dtype"])
+                rx.resize(x, (23, 61), axes=(0, 1), out=chw.transpose(1, 2, 0), **kw)
+                got.append(chw.copy())
+                got.append(rx.resize(x, (23, 61), axes=(0, 1), **kw))
+            results[level] = got
+    finally:
+        _exec.set_cpu_level(before)
+    for level, got in results.items():
+        for g, want in zip(got, results["baseline"]):
+            np.testing.assert_array_equal(g.view(np.uint8), want.view(np.uint8), err_msg=level)
