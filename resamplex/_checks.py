@@ -229,26 +229,29 @@ def affine_arrays(affine: Any, shape: tuple[int, ...], compute: np.dtype,
             raise ResamplexError(f"affine: {name} must be a real number or an array of them; "
                                  f"got {type(v).__name__}")
         try:
-            arr = np.asarray(v)
+            arr = v if type(v) is np.ndarray else np.asarray(v)
         except (ValueError, TypeError):
             raise ResamplexError(f"affine: {name} must be a real number or an array of them; "
                                  f"got {type(v).__name__}") from None
         if arr.dtype.kind not in "iuf":
             raise ResamplexError(f"affine: {name} must hold real numbers; got dtype {arr.dtype}")
-        try:
-            fits = arr.ndim <= len(shape) and np.broadcast_shapes(arr.shape, shape) == shape
-        except ValueError:
-            fits = False
-        if not fits:
+        # NumPy's broadcasting rule, against a fixed output shape
+        if arr.ndim > len(shape) or any(m != 1 and m != n for m, n in
+                                        zip(arr.shape[::-1], shape[::-1])):
             raise ResamplexError(f"affine: {name} of shape {arr.shape} does not broadcast to "
                                  f"the output shape {shape}")
-        with np.errstate(over="ignore", invalid="ignore"):
-            cast = np.ascontiguousarray(arr, dtype=compute)
+        if arr.dtype == compute and arr.flags.c_contiguous:
+            cast = arr
+        else:
+            with np.errstate(over="ignore", invalid="ignore"):
+                cast = np.ascontiguousarray(arr, dtype=compute)
         if integer and not bool(np.isfinite(cast).all()):
             raise ResamplexError(f"affine: {name} has a value that is not finite in {compute} "
                                  "(NaN, Inf or too large); an integer output needs finite a "
                                  "and b")
-        arrays.append(cast.reshape((1,) * (len(shape) - arr.ndim) + arr.shape))
+        if cast.ndim != len(shape):
+            cast = cast.reshape((1,) * (len(shape) - cast.ndim) + cast.shape)
+        arrays.append(cast)
     return arrays[0], arrays[1]
 
 

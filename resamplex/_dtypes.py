@@ -6,6 +6,7 @@ This table is the single source for validation, messages, ``show_config()`` and 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -74,11 +75,17 @@ def weighted_info(dtype: np.dtype, mode: str) -> DtypeInfo:
     return info
 
 
+@lru_cache(maxsize=64)
+def _registry_entry(dtype: np.dtype) -> DtypeInfo | None:
+    # (dtype.name is slow to compute; a conversion looks its dtypes up on every call)
+    native = dtype.newbyteorder("=") if not dtype.isnative else dtype
+    return _WEIGHTED.get(dtype_name(native)) if not dtype.hasobject else None
+
+
 def output_info(dtype: np.dtype, name: str = "dtype") -> DtypeInfo:
     """The registry entry of an output dtype other than the input's (``dtype=``, or an
     ``out=`` of another dtype), or UnsupportedError naming the parameter."""
-    native = dtype.newbyteorder("=") if not dtype.isnative else dtype
-    info = _WEIGHTED.get(dtype_name(native)) if not dtype.hasobject else None
+    info = _registry_entry(dtype)
     if info is None:
         raise UnsupportedError(
             f"{name}: an output dtype other than the input's must be one of "
