@@ -78,6 +78,10 @@ def test_every_dtype_pair(src, dst):
         out = np.empty(plain.shape, ddt)
         assert rx.resize(x, size, axes=axes, rounding=rounding, out=out) is out
         _check(out, x, plain, ddt, rounding, msg=f"{src}->{dst} {rounding} out=")
+        # into CHW memory (the planar store of the fused pass)
+        chw = np.empty((3,) + size, ddt)
+        rx.resize(x, size, axes=axes, affine=aff, rounding=rounding, out=chw.transpose(1, 2, 0))
+        _check(chw.transpose(1, 2, 0), x, mapped, ddt, rounding, aff, msg=f"{src}->{dst} CHW")
 
 
 @pytest.mark.parametrize("dst", DTYPES)

@@ -362,7 +362,11 @@ cdef class Program:
             if spec.get("astr") is not None:   # a and b themselves come with each run
                 p.aff.astr = _i64(self._keep, spec["astr"])
                 p.aff.bstr = _i64(self._keep, spec["bstr"])
+                p.aff.plane_a = spec.get("plane_a", 0)
+                p.aff.plane_b = spec.get("plane_b", 0)
                 self.affine = True
+            p.planes = spec.get("planes", 0)
+            p.plane_stride = spec.get("plane_stride", 0)
             if p.op == OP_FIXED:
                 p.w = _vec(self._keep, spec.get("w"), np.int32)
                 esize = 4

@@ -51,6 +51,8 @@ cdef struct Affine:
     const char* b
     const int64_t* astr
     const int64_t* bstr
+    int64_t plane_a       # planar stores (PassDesc.planes): strides of a/b between channels
+    int64_t plane_b
 
 
 cdef struct PassDesc:
@@ -103,6 +105,12 @@ cdef struct PassDesc:
     # The last pass of a program whose output gets `v * a + b` (weighted, fused and store
     # passes only; aff.astr == NULL otherwise).
     Affine aff
+    # Planar store (fused passes over interleaved pixels, axis == ndim - 2 only): each output
+    # row of `planes` interleaved channels is stored as `planes` rows, channel k at byte
+    # offset k * plane_stride, pixels dstr[ndim - 1] apart (an HWC image into CHW memory).
+    # planes <= 1: an ordinary row.
+    Py_ssize_t planes
+    int64_t plane_stride
 
 
 ctypedef void (*pass_fn)(const PassDesc* p, const char* src, char* dst, void* bufs,

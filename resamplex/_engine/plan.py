@@ -559,6 +559,36 @@ class Plan:
             return plan._compile_weighted(dtype, mxs, mos, rcode, conv, specs_only=True)
         return self._compile_weighted(dtype, xs, os_, rcode, conv, specs_only=True)
 
+    def _planar_specs(self, dtype: np.dtype, xs: Sequence[int], mid: Sequence[int],
+                      os_: Sequence[int], rcode: int, out_dtype: np.dtype,
+                      affine: tuple[list[int], list[int]] | None) -> Any:
+        """The common relayout, in the final store: an interleaved channels-last input whose
+        merged sweep (``_merged_inner``, as if the output were laid out like the input,
+        strides ``mid``) ends in the four-row fused pass; that pass then stores each row as
+        one row per channel, wherever the output puts them (an HWC image into CHW memory),
+        mapping and rounding on the way. Same sums as the relayout through scratch. None
+        where this does not apply."""
+        merged = self._merged_inner(xs, mid)
+        if merged is None:
+            return None
+        plan, mxs, mos, (w_ax, c_ax, c) = merged
+        passes, scratch, work = plan._compile_weighted(dtype, mxs, mos, rcode,
+                                                       (out_dtype, None), specs_only=True)
+        last = passes[-1]
+        if last["op"] != OP_FUSED or last.get("loop", 0) == SHAPE_MID \
+                or last["axis"] != len(last["shape"]) - 2:
+            return None
+        # the merged pass's axes (its output layout, innermost last) as axes of this plan
+        orig = [a if a < c_ax else a + 1 for a in layout_perm(plan.out_shape, mos)]
+        if orig[-1] != w_ax:
+            return None
+        last.update(dstr=[os_[a] for a in orig], planes=c, plane_stride=os_[c_ax],
+                    buf_len=last["buf_len"] + last["shape"][-1])
+        if affine is not None:
+            last.update(astr=[affine[0][a] for a in orig], bstr=[affine[1][a] for a in orig],
+                        plane_a=affine[0][c_ax], plane_b=affine[1][c_ax])
+        return passes, scratch, work
+
     def _compile_relayout(self, dtype: np.dtype, xs: Sequence[int], os_: Sequence[int],
                           rcode: int, out_dtype: np.dtype,
                           affine: tuple[list[int], list[int]] | None) -> Program:
@@ -571,6 +601,9 @@ class Plan:
         cinfo = _dtypes.output_info(compute)
         perm_x = layout_perm(self.out_shape, xs)
         mid = layout_strides(self.out_shape, compute.itemsize, perm_x)
+        planar = self._planar_specs(dtype, xs, mid, os_, rcode, out_dtype, affine)
+        if planar is not None:
+            return Program(*planar)
         passes, scratch, work = self._weighted_specs(dtype, xs, mid, rcode, (compute, None))
         at = len(scratch)
         for spec in passes:
