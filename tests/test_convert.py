@@ -217,10 +217,16 @@ def test_thread_count_bit_identity(mode):
             halves.append(out.view(np.uint16).copy())
             ints.append(rx.resize(x, (41, 33), axes=(0, 1), mode=mode, dtype=np.int16,
                                   affine=(a * 900, b), threads=threads))
+            fortran = np.empty((41, 33, 3), np.float32, order="F")   # relayout via scratch
+            rx.resize(x, (41, 33), axes=(0, 1), mode=mode, affine=(a, b), out=fortran,
+                      threads=threads)
+            halves.append(fortran.astype(np.float16).view(np.uint16))
     finally:
         _exec.set_parallel_threshold(old)
-    for got in halves[1:]:
+    for got in halves[2::2]:
         np.testing.assert_array_equal(got, halves[0])
+    for got in halves[3::2]:
+        np.testing.assert_array_equal(got, halves[1])
     for got in ints[1:]:
         np.testing.assert_array_equal(got, ints[0])
 
