@@ -87,6 +87,11 @@ def within_float32_per_byte(itemsize: int, factor: float = 1.5) -> Target:
 
 #: The runner that times the same workload in float32 (for the per-byte targets).
 FLOAT32_PER_BYTE = "resamplex float32"
+#: The NumPy chain a fused resize-convert-normalise replaces: cv2.resize, astype, normalise,
+#: transpose, ascontiguousarray.
+NUMPY_CHAIN = "numpy chain"
+#: ``rx.resize`` alone on the same input (no conversion): what a fused store may add to.
+RESIZE_ALONE = "rx.resize alone"
 
 
 def times(r: float) -> str:
@@ -293,6 +298,36 @@ def workloads(threads: int, quick: bool) -> list[Workload]:
                           hwc((540, 960))))
     items.append(Workload("u8 HWC 1080x1920x3 -> 2160x3840 linear", [faster_than("opencv", 1)],
                           hwc((2160, 3840))))
+
+    def normalised() -> dict:
+        # ToTensor + Normalize of an HWC uint8 image, into CHW float32 memory, in one call
+        x = rng.integers(0, 256, (1080, 1920, 3), dtype=np.uint8)
+        mean = np.array([0.485, 0.456, 0.406], np.float32)
+        std = np.array([0.229, 0.224, 0.225], np.float32)
+        a, b = 1 / (255 * std), -mean / std
+
+        def fused() -> np.ndarray:
+            chw = np.empty((3, 224, 224), np.float32)
+            resize(x, (224, 224), axes=(0, 1), dtype=np.float32, affine=(a, b),
+                   out=chw.transpose(1, 2, 0), threads=threads)
+            return chw
+
+        run = {"resamplex": fused,
+               RESIZE_ALONE: lambda: resize(x, (224, 224), axes=(0, 1), threads=threads),
+               "floor": _floor((3, 224, 224), np.float32)}
+        if cv2 is not None:
+            def chain() -> np.ndarray:
+                small = cv2.resize(x, (224, 224), interpolation=cv2.INTER_LINEAR)
+                f = (small.astype(np.float32) / 255 - mean) / std
+                return np.ascontiguousarray(f.transpose(2, 0, 1))
+            run[NUMPY_CHAIN] = chain
+        return run
+
+    items.append(Workload("u8 HWC 1080x1920x3 -> 224x224 f32 normalised CHW",
+                          [faster_than(NUMPY_CHAIN, 3),
+                           Target(RESIZE_ALONE, 1.5, f"within 1.5x of {RESIZE_ALONE}",
+                                  label=RESIZE_ALONE)],
+                          normalised))
 
     def per_byte(dtype: Any, mode: str) -> Callable[[], dict]:
         def make() -> dict:

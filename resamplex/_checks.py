@@ -15,7 +15,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from ._engine import _exec
-from ._errors import ResamplexError, bad_value
+from ._errors import ResamplexError, UnsupportedError, bad_value
 
 MAX_NDIM = 64
 INTP_MAX = int(np.iinfo(np.intp).max)
@@ -125,15 +125,17 @@ def check_out_early(out: Any, shape: Sequence[int], dtype: np.dtype, hint: str =
         raise ResamplexError(f"out: expected dtype {dtype} (the input's); got {out.dtype}")
 
 
-def check_out(out: Any, shape: Sequence[int], x: np.ndarray) -> None:
-    """``out``: an ndarray of ``shape`` and ``x``'s dtype, writeable, not sharing memory
-    with ``x``."""
+def check_out(out: Any, shape: Sequence[int], x: np.ndarray,
+              dtype: np.dtype | None = None) -> None:
+    """``out``: an ndarray of ``shape`` and ``dtype`` (default: ``x``'s), writeable, not
+    sharing memory with ``x``."""
     if not isinstance(out, np.ndarray):
         raise bad_value("out", type(out).__name__, "a numpy.ndarray")
     if out.shape != tuple(shape):
         raise ResamplexError(f"out: expected shape {tuple(shape)}; got {out.shape}")
-    if out.dtype != x.dtype:
-        raise ResamplexError(f"out: expected dtype {x.dtype}; got {out.dtype}")
+    want = x.dtype if dtype is None else dtype
+    if out.dtype != want:
+        raise ResamplexError(f"out: expected dtype {want}; got {out.dtype}")
     if not out.flags.writeable:
         raise ResamplexError("out: the array is read-only")
     if isinstance(x, np.ndarray) and _exec.may_overlap(out, x):
@@ -172,6 +174,85 @@ def check_out_distinct(out: np.ndarray) -> None:
     raise ResamplexError(f"out: its elements {overlap}: shape {out.shape}, strides "
                          f"{out.strides}; give an array of distinct elements, e.g. "
                          "numpy.empty(shape, dtype)")
+
+
+# ------------------------------------------------------------------------------ dtype=, affine=
+
+#: What a conversion carries to the plan: the output dtype (None: the input's) and the
+#: affine's ``(a, b)`` in the compute type, shaped to the output's rank (None: no affine).
+Conversion = tuple["np.dtype | None", "tuple[np.ndarray, np.ndarray] | None"]
+
+
+def check_conversion(in_dtype: np.dtype, dtype: Any, affine: Any, out: Any,
+                     out_shape: Sequence[int]) -> Conversion:
+    """Validate ``dtype=``, ``affine=`` and an ``out=`` of another dtype (SPEC §2), before
+    anything is allocated. Returns ``(None, None)`` when nothing converts (the output has the
+    input's dtype and there is no affine), else the output dtype and the affine's arrays in
+    the compute type (``_dtypes.convert_compute``)."""
+    from . import _dtypes
+
+    odt = None
+    if dtype is not None:
+        try:
+            odt = np.dtype(dtype)
+        except TypeError:
+            raise UnsupportedError(
+                f"dtype: expected a NumPy dtype; got {dtype!r}") from None
+        _dtypes.output_info(odt)
+        if isinstance(out, np.ndarray) and out.dtype != odt:
+            raise ResamplexError(f"out: its dtype {out.dtype} disagrees with dtype={odt}")
+    elif isinstance(out, np.ndarray) and out.dtype != in_dtype:
+        odt = out.dtype
+        _dtypes.output_info(odt, "out")
+    if affine is None and (odt is None or odt == in_dtype):
+        return None, None
+    odt = in_dtype if odt is None else odt
+    compute = _dtypes.convert_compute(in_dtype, odt)
+    integer = _dtypes.output_info(odt).integer
+    return odt, (None if affine is None else
+                 affine_arrays(affine, tuple(out_shape), compute, integer))
+
+
+def affine_arrays(affine: Any, shape: tuple[int, ...], compute: np.dtype,
+                  integer: bool) -> tuple[np.ndarray, np.ndarray]:
+    """``affine=(a, b)``: real scalars or arrays broadcastable to the output ``shape`` (NumPy
+    rules), finite where the output is an integer type; returned as contiguous arrays of
+    ``compute`` with ``len(shape)`` dimensions (length 1 where they broadcast). Messages show
+    shapes and dtypes, never values."""
+    if not isinstance(affine, (tuple, list)) or len(affine) != 2:
+        what = f"a {type(affine).__name__} of {len(affine)}" \
+            if isinstance(affine, (tuple, list)) else type(affine).__name__
+        raise ResamplexError(f"affine: expected a pair (a, b) of numbers or arrays; got {what}")
+    arrays = []
+    for name, v in zip("ab", affine):
+        if isinstance(v, (str, bytes)) or v is None:
+            raise ResamplexError(f"affine: {name} must be a real number or an array of them; "
+                                 f"got {type(v).__name__}")
+        try:
+            arr = v if type(v) is np.ndarray else np.asarray(v)
+        except (ValueError, TypeError):
+            raise ResamplexError(f"affine: {name} must be a real number or an array of them; "
+                                 f"got {type(v).__name__}") from None
+        if arr.dtype.kind not in "iuf":
+            raise ResamplexError(f"affine: {name} must hold real numbers; got dtype {arr.dtype}")
+        # NumPy's broadcasting rule, against a fixed output shape
+        if arr.ndim > len(shape) or any(m != 1 and m != n for m, n in
+                                        zip(arr.shape[::-1], shape[::-1])):
+            raise ResamplexError(f"affine: {name} of shape {arr.shape} does not broadcast to "
+                                 f"the output shape {shape}")
+        if arr.dtype == compute and arr.flags.c_contiguous:
+            cast = arr
+        else:
+            with np.errstate(over="ignore", invalid="ignore"):
+                cast = np.ascontiguousarray(arr, dtype=compute)
+        if integer and not bool(np.isfinite(cast).all()):
+            raise ResamplexError(f"affine: {name} has a value that is not finite in {compute} "
+                                 "(NaN, Inf or too large); an integer output needs finite a "
+                                 "and b")
+        if cast.ndim != len(shape):
+            cast = cast.reshape((1,) * (len(shape) - cast.ndim) + cast.shape)
+        arrays.append(cast)
+    return arrays[0], arrays[1]
 
 
 def finite_float(value: Any) -> float | None:

@@ -6,6 +6,7 @@ This table is the single source for validation, messages, ``show_config()`` and 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -72,6 +73,33 @@ def weighted_info(dtype: np.dtype, mode: str) -> DtypeInfo:
             " (mode 'nearest' copies any fixed-size dtype)"
         )
     return info
+
+
+@lru_cache(maxsize=64)
+def _registry_entry(dtype: np.dtype) -> DtypeInfo | None:
+    # (dtype.name is slow to compute; a conversion looks its dtypes up on every call)
+    native = dtype.newbyteorder("=") if not dtype.isnative else dtype
+    return _WEIGHTED.get(dtype_name(native)) if not dtype.hasobject else None
+
+
+def output_info(dtype: np.dtype, name: str = "dtype") -> DtypeInfo:
+    """The registry entry of an output dtype other than the input's (``dtype=``, or an
+    ``out=`` of another dtype), or UnsupportedError naming the parameter."""
+    info = _registry_entry(dtype)
+    if info is None:
+        raise UnsupportedError(
+            f"{name}: an output dtype other than the input's must be one of "
+            f"{', '.join(WEIGHTED_DTYPES)}; got {dtype_name(dtype)}")
+    return info
+
+
+def convert_compute(src: np.dtype, dst: np.dtype) -> np.dtype:
+    """The compute type of a resize from ``src`` to ``dst`` (both in the registry): the wider
+    of the two dtypes' own compute types, so neither loses precision (uint8 -> float32
+    computes in float32, uint8 -> float64 or -> uint16 in float64). The affine is applied in
+    it too. A resize without conversion keeps its dtype's compute type."""
+    a, b = output_info(src, "x").compute, output_info(dst).compute
+    return a if a.itemsize >= b.itemsize else b
 
 
 def check_nearest_dtype(dtype: np.dtype) -> None:

@@ -14,8 +14,8 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _dtypes
-from ._checks import (INTP_MAX, MAX_NDIM, as_array, check_allocation, check_threads, is_int,
-                      is_real, ndim, normalize_axes)
+from ._checks import (INTP_MAX, MAX_NDIM, affine_arrays, as_array, check_allocation,
+                      check_conversion, check_threads, is_int, is_real, ndim, normalize_axes)
 from ._engine import _exec
 from ._engine.plan import PLANS, CallMemo, Plan, TiledAxis
 from ._errors import ResamplexError, UnsupportedError, bad_choice, bad_value
@@ -35,6 +35,8 @@ SizeLike: TypeAlias = "SupportsIndex | Sequence[SupportsIndex] | npt.NDArray[np.
 ScaleLike: TypeAlias = "SupportsFloat | Sequence[SupportsFloat] | npt.NDArray[np.floating[Any]]"
 #: ``axes=``: one axis or several (negative counts from the end).
 AxesLike: TypeAlias = "SupportsIndex | Sequence[SupportsIndex]"
+#: ``affine=``: ``(a, b)``, each a real number or an array broadcastable to the output shape.
+AffineLike: TypeAlias = "tuple[npt.ArrayLike, npt.ArrayLike] | Sequence[npt.ArrayLike]"
 
 # ------------------------------------------------------------------------------ threads
 
@@ -201,6 +203,14 @@ def _core_args(in_shape: Any, size: Any, scale: Any, axes: Any, mode: Any,
             float(cubic_a), bool(exclude_outside), bool(antialias), lanczos_key)
 
 
+def _out_shape(key: tuple[Any, ...]) -> tuple[int, ...]:
+    """The output shape of validated core arguments (``_core_args``)."""
+    shape = list(key[0])
+    for a, n in zip(key[1], key[2]):
+        shape[a] = n
+    return tuple(shape)
+
+
 def _check_plan_size(key: tuple[Any, ...], itemsize: int) -> None:
     """Refuse outputs (and tables) too big to allocate, before building anything."""
     (shape, axes, lengths, scales, mode, transform, nearest_mode, cubic_a, exclude, antialias,
@@ -291,7 +301,9 @@ _CALLS = CallMemo()
 class Resampler:
     """A reusable resampling plan for one input shape (SPEC §2).
 
-    Parameters are those of :func:`resize`; ``dtype`` (optional) is checked up front.
+    Parameters are those of :func:`resize`, checked up front: ``dtype`` is the output dtype
+    (default: each input's own), ``affine=(a, b)`` maps every output value ``v`` to
+    ``v * a + b`` before the store (``a``, ``b`` broadcast to ``out_shape``).
 
     Examples
     --------
@@ -301,6 +313,9 @@ class Resampler:
     (2, 8)
     >>> plan(np.array([[0., 1, 2, 3], [4, 5, 6, 7]]))[0]
     array([0.  , 0.25, 0.75, 1.25, 1.75, 2.25, 2.75, 3.  ])
+    >>> mapped = rx.Resampler((2,), (4,), dtype=np.float64, affine=(0.5, 1.0))
+    >>> mapped(np.array([0, 255], np.uint8))          # uint8 in, float64 * 0.5 + 1 out
+    array([  1.   ,  32.875,  96.625, 128.5  ])
     """
 
     def __init__(self, in_shape: Sequence[SupportsIndex], size: SizeLike | None = None, *,
@@ -309,11 +324,12 @@ class Resampler:
                  coordinate_transform: str = "half_pixel",
                  nearest_mode: str = "round_prefer_ceil", antialias: bool = False,
                  cubic_a: float = -0.75, lanczos_a: int = 3, exclude_outside: bool = False,
-                 rounding: str = "half_even"):
+                 rounding: str = "half_even", affine: AffineLike | None = None):
         key = _core_args(in_shape, size, scale, axes, mode, coordinate_transform, nearest_mode,
                          antialias, cubic_a, exclude_outside, lanczos_a)
         _dtypes.rounding_code(rounding)
         itemsize = 1
+        integer = False
         if dtype is not None:
             try:
                 dt = np.dtype(dtype)
@@ -324,6 +340,11 @@ class Resampler:
             else:
                 _dtypes.weighted_info(dt, mode)
             itemsize = dt.itemsize
+            integer = dt.kind in "iu"
+        # The affine is checked (shapes, finiteness) now, in float64; each call casts it to
+        # the compute type of its input dtype (_checks.check_conversion).
+        self.affine = None if affine is None else \
+            affine_arrays(affine, _out_shape(key), np.dtype(np.float64), integer)
         _check_plan_size(key, itemsize)
         self._plan = core_plan(key)
         self.dtype = None if dtype is None else np.dtype(dtype)
@@ -347,6 +368,9 @@ class Resampler:
                  threads: int | None = None) -> np.ndarray:
         """Resample ``x`` (shape ``in_shape``) into a new array or ``out``.
 
+        The result has the plan's ``dtype`` if it was given (converted in the final store),
+        else ``out``'s dtype if ``out`` is given, else ``x``'s.
+
         Examples
         --------
         >>> import numpy as np, resamplex as rx
@@ -357,8 +381,15 @@ class Resampler:
         >>> plan(np.array([8.0, 0.0]), out=out) is out
         True
         """
-        self._check_dtype(x, "x")
-        return self._plan(x, out=out, threads=threads, rounding=self.rounding)
+        if (self.dtype is None and self.affine is None
+                and not (isinstance(out, np.ndarray) and isinstance(x, np.ndarray)
+                         and out.dtype != x.dtype)):
+            return self._plan(x, out=out, threads=threads, rounding=self.rounding)
+        x = self._plan.check_input(x)
+        dtype, affine = check_conversion(x.dtype, self.dtype, self.affine, out,
+                                         self.out_shape)
+        return self._plan(x, out=out, threads=threads, rounding=self.rounding, dtype=dtype,
+                          affine=affine)
 
     def adjoint(self, grad_out: npt.ArrayLike, out: np.ndarray | None = None,
                 threads: int | None = None) -> np.ndarray:
@@ -389,7 +420,8 @@ def resize(x: npt.ArrayLike, size: SizeLike | None = None, *, scale: ScaleLike |
            axes: AxesLike | None = None, mode: str = "linear", coordinate_transform: str = "half_pixel",
            nearest_mode: str = "round_prefer_ceil", antialias: bool = False,
            cubic_a: float = -0.75, lanczos_a: int = 3, exclude_outside: bool = False,
-           rounding: str = "half_even", out: np.ndarray | None = None,
+           rounding: str = "half_even", dtype: npt.DTypeLike | None = None,
+           affine: AffineLike | None = None, out: np.ndarray | None = None,
            threads: int | None = None) -> np.ndarray:
     """Resample an N-dimensional array along any of its axes (SPEC §2).
 
@@ -424,16 +456,29 @@ def resize(x: npt.ArrayLike, size: SizeLike | None = None, *, scale: ScaleLike |
         "align_corners", "asymmetric", "tf_half_pixel_for_nn"}
     nearest_mode : {"round_prefer_ceil", "round_prefer_floor", "floor", "ceil"}
     rounding : {"half_even", "half_away_from_zero", "toward_zero"}
-        Integer outputs of weighted modes; then saturated.
+        Integer outputs of weighted modes (and of conversions to an integer dtype); then
+        saturated.
+    dtype : dtype, optional
+        Output dtype (default: ``x``'s, or ``out``'s when ``out`` is given): float64,
+        float32, float16, bfloat16, int8, uint8, int16 or uint16, for an input of one of
+        those. Converted in the final store of the same pass; the resize computes in the
+        wider of the two dtypes' compute types (uint8 -> float32: float32; anything ->
+        float64, int16 or uint16: float64).
+    affine : (a, b), optional
+        Map each resampled value ``v`` to ``v * a + b`` (in the compute type, ``a`` and ``b``
+        rounded to it) before the store; ``a`` and ``b`` are real numbers or arrays that
+        broadcast to the output shape (``(C,)`` for HWC, ``(C, 1, 1)`` for CHW). Integer
+        outputs then round and saturate; they need finite ``a`` and ``b``.
     out : numpy.ndarray, optional
-        Destination of the output shape and dtype, any strides, not overlapping ``x``.
+        Destination of the output shape, any strides, not overlapping ``x``; of ``dtype``
+        if that is given, else of any dtype ``dtype`` accepts (another dtype converts).
     threads : int, optional
         Thread count (default :func:`get_num_threads`).
 
     Returns
     -------
     numpy.ndarray
-        Same dtype as ``x``; memory order follows ``x``.
+        ``dtype`` (default: as ``x``); memory order follows ``x``.
 
     Examples
     --------
@@ -442,23 +487,40 @@ def resize(x: npt.ArrayLike, size: SizeLike | None = None, *, scale: ScaleLike |
     array([ 0. ,  2.5,  7.5, 10. ])
     >>> rx.resize(np.arange(5), (3,), mode="nearest")
     array([0, 2, 4])
+
+    A uint8 HWC image to a normalised float32 CHW tensor in one pass (ToTensor + Normalize):
+
+    >>> img = np.full((4, 4, 3), 255, np.uint8)
+    >>> mean, std = np.array([0.5, 0.25, 0.0]), np.array([0.5, 0.25, 1.0])
+    >>> chw = np.empty((3, 2, 2), np.float32)
+    >>> _ = rx.resize(img, (2, 2), axes=(0, 1), dtype=np.float32,
+    ...               affine=(1 / (255 * std), -mean / std), out=chw.transpose(1, 2, 0))
+    >>> chw[:, 0, 0]
+    array([1., 3., 1.], dtype=float32)
     """
     raw = None
+    convert = dtype is not None or affine is not None or (
+        isinstance(out, np.ndarray) and isinstance(x, np.ndarray) and out.dtype != x.dtype)
     if type(x) is np.ndarray:
         raw = _exec.call_key(x.shape, size, scale, axes, mode, coordinate_transform,
                              nearest_mode, antialias, cubic_a, exclude_outside, lanczos_a)
         plan = _CALLS.plan(raw)
         if plan is not None:
-            return plan(x, out=out, threads=threads, rounding=rounding)
+            if not convert:
+                return plan(x, out=out, threads=threads, rounding=rounding)
+            odt, aff = check_conversion(x.dtype, dtype, affine, out, plan.out_shape)
+            return plan(x, out=out, threads=threads, rounding=rounding, dtype=odt, affine=aff)
     x = as_array(x, "x")
     if x.ndim == 0:
         raise ResamplexError("x: 0-d arrays have no axis to resample; got shape ()")
     key = _core_args(x.shape, size, scale, axes, mode, coordinate_transform, nearest_mode,
                      antialias, cubic_a, exclude_outside, lanczos_a)
-    _check_plan_size(key, x.dtype.itemsize)
+    odt, aff = check_conversion(x.dtype, dtype, affine, out, _out_shape(key)) if convert \
+        else (None, None)
+    _check_plan_size(key, max(x.dtype.itemsize, 0 if odt is None else odt.itemsize))
     plan = core_plan(key)
     _CALLS.remember(raw, ("core",) + key)
-    return plan(x, out=out, threads=threads, rounding=rounding)
+    return plan(x, out=out, threads=threads, rounding=rounding, dtype=odt, affine=aff)
 
 
 def resize_adjoint(grad_out: npt.ArrayLike, in_shape: Sequence[SupportsIndex],

@@ -876,7 +876,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
 _BENCH_WORKLOADS = """\
 workloads: float32 NCHW (8, 64, 128, 128) x2 nearest and linear (also channels-last, and
   float16), x0.5 linear with and without antialias; a float32 (1, 1, 128, 128, 128) volume x2
-  trilinear; a uint8 1080x1920x3 image to 540x960 and to 2160x3840 (linear); bfloat16 and int8
+  trilinear; a uint8 1080x1920x3 image to 540x960 and to 2160x3840 (linear), and to a
+  224x224 float32 normalised CHW tensor in one call (against the NumPy chain: cv2.resize,
+  astype, normalise, transpose); bfloat16 and int8
   (8, 64, 128, 128) x2 against float32 per byte. Each against the peers installed, same
   threads, fresh outputs, and a memory floor (copying an array of the output's size)."""
 
@@ -956,7 +958,8 @@ def build_parser() -> argparse.ArgumentParser:
                        "size) on the performance workloads of the specification: float32, "
                        "float16, bfloat16 and int8 NCHW batches (8, 64, 128, 128) x2 and x0.5, "
                        "a float32 128^3 volume x2 trilinear, a uint8 1080x1920x3 image to "
-                       "540x960 and 2160x3840. Print the medians and each target, met or "
+                       "540x960 and 2160x3840 and to a 224x224 float32 normalised CHW tensor. "
+                       "Print the medians and each target, met or "
                        "missed.")
     p.add_argument("--quick", action="store_true", help="fewer repeats (under a minute)")
     p.add_argument("--plot", metavar="FILE.png",

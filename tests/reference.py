@@ -577,12 +577,22 @@ def tables_gain(tables, transpose=False):
 
 def reference_resize(x, size=None, scale=None, axes=None, mode="linear",
                      coordinate_transform="half_pixel", nearest_mode="round_prefer_ceil", *,
-                     antialias=False, cubic_a=-0.75, exclude_outside=False, lanczos_a=3):
+                     antialias=False, cubic_a=-0.75, exclude_outside=False, lanczos_a=3,
+                     affine=None):
     """Resize ``x`` per SPEC §2.
 
     nearest: the gathered elements of ``x``, with ``x``'s dtype (exact).
     Weighted modes: float64, separable, one axis at a time, from ``x.astype(float64)``.
+    ``affine=(a, b)``: the result (nearest: its gathered values as float64) maps to
+    ``v * a + b`` in float64, ``a`` and ``b`` broadcast to the output shape; the caller
+    rounds to the output dtype (``assert_matches``), as ``dtype=`` does.
     """
+    if affine is not None:
+        v = reference_resize(x, size, scale, axes, mode, coordinate_transform, nearest_mode,
+                             antialias=antialias, cubic_a=cubic_a,
+                             exclude_outside=exclude_outside, lanczos_a=lanczos_a)
+        a, b = (np.asarray(t, dtype=np.float64) for t in affine)
+        return np.asarray(v, dtype=np.float64) * a + b
     x = np.asarray(x)
     request = normalize_request(x.shape, size, scale, axes)
     if mode == "nearest":

@@ -142,14 +142,18 @@ def test_bad_out(mode, case):
     base = np.zeros((8, 16), np.float32)
     x = base[:, :8]                    # (8, 8)
     size = [4, 4]
+    kw = {}
     if case == "shape":
         out = np.empty((4, 5), np.float32)
     elif case == "ndim":
         out = np.empty((4, 4, 1), np.float32)
     elif case == "dtype":
-        out = np.empty((4, 4), np.float16)
+        # an out of another registry dtype converts (SPEC §2); one outside the registry
+        # cannot be a conversion's output
+        out = np.empty((4, 4), np.complex64)
     elif case == "dtype-f64":
         out = np.empty((4, 4), np.float64)
+        kw = dict(dtype=np.float32)    # an explicit dtype= that out disagrees with
     elif case == "readonly":
         out = _ro(np.empty((4, 4), np.float32))
     elif case == "list":
@@ -161,10 +165,10 @@ def test_bad_out(mode, case):
         assert np.shares_memory(out, x)
     before = x.copy()
     with pytest.raises(rx.ResamplexError, match="out"):
-        rx.resize(x, size, mode=mode, out=out)
+        rx.resize(x, size, mode=mode, out=out, **kw)
     np.testing.assert_array_equal(x, before)
     with pytest.raises(rx.ResamplexError, match="out"):
-        rx.Resampler(x.shape, size, mode=mode)(x, out=out)
+        rx.Resampler(x.shape, size, mode=mode, **kw)(x, out=out)
 
 
 def _self_overlapping(kind, shape, dtype):
@@ -345,9 +349,12 @@ def test_plan_input_checks():
         rx.resize_adjoint(np.zeros((3, 4), np.float32), (4, 6), [3, 3])
     with pytest.raises(rx.UnsupportedError, match="dtype"):
         rx.resize_adjoint(np.zeros((3, 3), np.int32), (4, 6), [3, 3])
+    # dtype= is the output dtype (SPEC §2): another input dtype converts into it, an input
+    # outside the registry cannot
     typed = rx.Resampler((4, 6), [3, 3], dtype=np.float32)
-    with pytest.raises(rx.ResamplexError, match="dtype"):
-        typed(np.zeros((4, 6), np.float64))
+    assert typed(np.zeros((4, 6), np.float64)).dtype == np.float32
+    with pytest.raises(rx.UnsupportedError, match="dtype"):
+        typed(np.zeros((4, 6), np.int32))
 
 
 # --------------------------------------------------------------------------------------------

@@ -294,6 +294,12 @@ BAD_BY_KIND: dict[str, Callable[[], list[Bad]]] = {
     "data_format": lambda: [Bad("unknown", "NCDHW"), Bad("int", 3), Bad("lower", "nchw"),
                             Bad("rank-mismatch", "NCL"), Bad("list", ["NCHW"])],
     "out": lambda: [],   # generated from the base call's result, see _bad_out
+    # affine=(a, b) of the core facade: real scalars or arrays broadcastable to the output
+    "affine": lambda: [Bad("scalar", 1.0), Bad("triple", (1.0, 2.0, 3.0)), Bad("str", "ab"),
+                       Bad("shape", (np.ones(4), 0.0)), Bad("b-shape", (1.0, np.ones((2, 5)))),
+                       Bad("rank", (np.ones((1, 1, 5)), 0.0)), Bad("complex", (1j, 0.0)),
+                       Bad("strings", ("1", 0.0)), Bad("none-in-pair", (None, 0.0)),
+                       Bad("object", _NoLen())],
 }
 
 
@@ -311,10 +317,17 @@ def _bad_out(fn: Function) -> list[Bad]:
 
     dml_like = fn.name.startswith("dml.") and "grad" not in fn.name and fn.name != \
         "dml.upsample_2d"
+    other = np.float64 if dtype != np.float64 else np.float32
+    if fn.name.startswith(("resize[", "Resampler.__call__")):
+        # the core facade converts into an out= of another registry dtype (SPEC §2): only
+        # one outside the registry is refused
+        other = np.dtype(np.complex64)
+    swapped = np.dtype(other if fn.name.startswith(("resize[", "Resampler.__call__"))
+                       else dtype).newbyteorder()
     bads = [
         Bad("ndim", lambda b: np.zeros(shape + (1,), dtype)),
-        Bad("dtype", lambda b: np.zeros(shape, np.float64 if dtype != np.float64 else np.float32)),
-        Bad("byteorder", lambda b: np.zeros(shape, dtype.newbyteorder())),
+        Bad("dtype", lambda b: np.zeros(shape, other)),
+        Bad("byteorder", lambda b: np.zeros(shape, swapped)),
         Bad("readonly", lambda b: ro(np.zeros(shape, dtype))),
         Bad("broadcast", lambda b: np.broadcast_to(np.zeros(shape[-1:], dtype), shape)),
         # writeable, but its elements overlap each other (issue 15, bug 3)
@@ -417,7 +430,8 @@ def _core_resize(mode: str) -> Function:
     weighted = mode != "nearest"
     return Function(
         f"resize[{mode}]", rx.resize, lambda: dict(x=_f32(4, 6), size=[3, 5], mode=mode),
-        dict(x="array", **_CORE_PARAMS, out="out", threads="threads"),
+        dict(x="array", **_CORE_PARAMS, dtype="dtype", affine="affine", out="out",
+             threads="threads"),
         array_bad=_core_array_bad(weighted), extra=list(_CORE_EXTRA), template=_CORE_TEMPLATE)
 
 
@@ -440,7 +454,7 @@ def _resampler() -> Function:
     ]
     return Function(
         "Resampler", rx.Resampler, lambda: dict(in_shape=(4, 6), size=[3, 5]),
-        dict(in_shape="sizes0", **_CORE_PARAMS, dtype="dtype"), extra=extra,
+        dict(in_shape="sizes0", **_CORE_PARAMS, dtype="dtype", affine="affine"), extra=extra,
         template=_CORE_TEMPLATE)
 
 

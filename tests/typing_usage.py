@@ -34,6 +34,14 @@ def core() -> None:
               coordinate_transform="align_corners", antialias=False, rounding="half_even",
               out=np.empty((8, 12), np.float32))
 
+    img = np.zeros((6, 8, 3), np.uint8)                     # resize, convert, normalise
+    std, mean = np.array([0.229, 0.224, 0.225]), np.array([0.485, 0.456, 0.406])
+    chw = np.empty((3, 4, 4), np.float32)
+    rx.resize(img, (4, 4), axes=(0, 1), dtype=np.float32, affine=(1 / (255 * std), -mean / std),
+              out=chw.transpose(1, 2, 0))
+    rx.resize(img, (4, 4), axes=(0, 1), dtype="float16", affine=(1 / 255, 0.0))
+    rx.Resampler((6, 8, 3), (4, 4), axes=(0, 1), dtype=np.float32, affine=[0.5, -1.0])
+
     plan = rx.Resampler((4, 6), (8, 12), dtype=np.float32, mode="linear")
     assert_type(plan.out_shape, tuple[int, ...])
     assert_type(plan.in_shape, tuple[int, ...])

@@ -20,6 +20,7 @@ class Spec9:
         "f32 x2 trilinear", "f16 NCHW x2 linear", "f32 NCHW x0.5 linear",
         "f32 NCHW x0.5 antialias", "u8 HWC 1080p->540p", "u8 HWC 1080p->4K",
         "bf16 NCHW x2 nearest", "bf16 NCHW x2 linear", "i8 NCHW x2 nearest", "i8 NCHW x2 linear",
+        "u8 HWC 1080p->224 f32 normalised CHW",
     ]]
     param_names = ["workload"]
     timeout = 120
@@ -34,6 +35,15 @@ class Spec9:
         if "trilinear" in rest:
             self.x = array((1, 1, 128, 128, 128), dt)
             self.size, self.kw["axes"] = (256, 256, 256), (2, 3, 4)
+        elif "normalised" in rest:
+            # resize, convert and normalise in one pass, into CHW memory (dtype=, affine=)
+            self.x = array((1080, 1920, 3), dt)
+            self.size = (224, 224)
+            mean = np.array([0.485, 0.456, 0.406], np.float32)
+            std = np.array([0.229, 0.224, 0.225], np.float32)
+            chw = np.empty((3, 224, 224), np.float32)
+            self.kw.update(axes=(0, 1), dtype=np.float32, affine=(1 / (255 * std), -mean / std),
+                           out=chw.transpose(1, 2, 0))
         elif "HWC" in rest and kind == "u8":
             self.x = array((1080, 1920, 3), dt)
             self.size = (540, 960) if "540p" in rest else (2160, 3840)

@@ -28,6 +28,7 @@ class Program:
 
     work: float
     nbytes: int
+    affine: bool
     def __init__(self, passes: list[dict[str, Any]], scratch_sizes: list[int],
                  work: float) -> None: ...
     @property
@@ -36,8 +37,10 @@ class Program:
     def scratch_bytes(self) -> int: ...
     @property
     def timings(self) -> tuple[float, float]: ...
-    def run(self, src: np.ndarray, dst: np.ndarray, nthreads: int) -> None:
-        """Run every pass (``src``/``dst`` of the compiled layout). GIL released."""
+    def run(self, src: np.ndarray, dst: np.ndarray, nthreads: int,
+            a: np.ndarray | None = None, b: np.ndarray | None = None) -> None:
+        """Run every pass (``src``/``dst`` of the compiled layout; ``a``/``b``: the affine
+        of a program compiled with one). GIL released."""
 
 def openmp_enabled() -> bool: ...
 def max_threads() -> int: ...

@@ -40,7 +40,8 @@ from resamplex._engine._fused cimport (
 )
 from resamplex._engine._pass cimport (
     BLOCK, C_DOUBLE, C_FLOAT, KernelTable, MAX_CHANNELS, MAX_ROW, OP_FIXED, OP_FUSED,
-    OP_GATHER, OP_INT, OP_INT_FUSED, OP_WEIGHTED, PassDesc, PHASE_DOWN2, PHASE_NONE, PHASE_UP2, SHAPE_LAST,
+    OP_GATHER, OP_INT, OP_INT_FUSED, OP_STORE, OP_WEIGHTED, PassDesc, PHASE_DOWN2, PHASE_NONE,
+    PHASE_UP2, SHAPE_LAST,
     SHAPE_LAST_CSR, SHAPE_MID, SHAPE_OUTER,
 )
 
@@ -58,7 +59,7 @@ ROUNDINGS = {"half_even": R_HALF_EVEN, "half_away_from_zero": R_HALF_AWAY,
              "toward_zero": R_TOWARD_ZERO}
 #: Pass operations.
 OPS = {"gather": OP_GATHER, "weighted": OP_WEIGHTED, "fused": OP_FUSED, "fixed": OP_FIXED,
-       "int": OP_INT, "int_fused": OP_INT_FUSED}
+       "store": OP_STORE, "int": OP_INT, "int_fused": OP_INT_FUSED}
 #: Accumulator types.
 COMPUTES = {"float64": C_DOUBLE, "float32": C_FLOAT}
 #: Loop shapes of weighted and fixed-point passes.
@@ -219,6 +220,8 @@ def set_cpu_level(str level):
             merged.ints = t.ints
         if t.ints_fused != NULL:
             merged.ints_fused = t.ints_fused
+        if t.store != NULL:
+            merged.store = t.store
     previous = _level
     _kernels = merged
     _level = level
@@ -300,6 +303,8 @@ cdef class Program:
     cdef Py_ssize_t _buf_bytes
     cdef readonly double work
     cdef readonly Py_ssize_t nbytes
+    #: Whether a pass maps its output by ``v * a + b`` (``run`` then needs ``a`` and ``b``).
+    cdef readonly bint affine
     # How this program ran with one thread and with several (smoothed wall times, 0 until
     # measured), and when to try the other way again (see _threads_now).
     cdef double _t_serial
@@ -328,6 +333,7 @@ cdef class Program:
         self._since_probe = 0
         self._probe_every = PROBE_FIRST
         self._parallel_runs = 0
+        self.affine = False
         for i, spec in enumerate(passes):
             p = &self.passes[i]
             p.op = spec["op"]
@@ -376,6 +382,14 @@ cdef class Program:
             p.ptr2 = _i64(self._keep, spec.get("ptr2", ()))
             p.head = spec.get("head", 0)
             p.hscale = spec.get("hscale", 0.0)
+            if spec.get("astr") is not None:   # a and b themselves come with each run
+                p.aff.astr = _i64(self._keep, spec["astr"])
+                p.aff.bstr = _i64(self._keep, spec["bstr"])
+                p.aff.plane_a = spec.get("plane_a", 0)
+                p.aff.plane_b = spec.get("plane_b", 0)
+                self.affine = True
+            p.planes = spec.get("planes", 0)
+            p.plane_stride = spec.get("plane_stride", 0)
             if p.op == OP_FIXED:
                 p.w = _vec(self._keep, spec.get("w"), np.int32)
                 esize = 4
@@ -389,6 +403,9 @@ cdef class Program:
             elif p.op == OP_GATHER:
                 p.w = NULL
                 esize = 0
+            elif p.op == OP_STORE:
+                p.w = NULL
+                esize = 8 if p.compute == C_DOUBLE else 4
             else:
                 dt = np.float64 if p.compute == C_DOUBLE else np.float32
                 p.w = _vec(self._keep, spec.get("w"), dt)
@@ -410,8 +427,11 @@ cdef class Program:
         """Bytes of scratch a call allocates (intermediates, plus per-thread rows for one)."""
         return self._scratch_bytes + self._buf_bytes
 
-    cdef int execute(self, const char* src, char* dst, int nthreads) noexcept nogil:
+    cdef int execute(self, const char* src, char* dst, int nthreads, const char* aff_a,
+                     const char* aff_b) noexcept nogil:
         # Returns 0, or -1 if the scratch could not be allocated (nothing was written then).
+        # aff_a/aff_b: the affine's arrays (compute type) for the pass that applies it; a
+        # copy of that pass's descriptor carries them, so concurrent calls share nothing.
         cdef Py_ssize_t total = self._scratch_bytes + nthreads * self._buf_bytes
         cdef char* raw = NULL
         cdef char* block = NULL
@@ -419,6 +439,7 @@ cdef class Program:
         cdef const char* s
         cdef char* d
         cdef int i, nt
+        cdef PassDesc mapped
         cdef KernelTable k = _kernels   # one level for the whole call
         if total > 0:
             raw = <char*>malloc(total + ALIGN)
@@ -431,6 +452,11 @@ cdef class Program:
                                          block + self._scratch_at[p.src])
             d = dst if p.dst == -2 else block + self._scratch_at[p.dst]
             nt = nthreads if nthreads < p.units else <int>p.units
+            if p.aff.astr != NULL:
+                mapped = p[0]
+                mapped.aff.a = aff_a
+                mapped.aff.b = aff_b
+                p = &mapped
             if p.op == OP_GATHER:
                 k.gather(p, s, d, NULL, nt)
             elif p.op == OP_WEIGHTED:
@@ -443,6 +469,8 @@ cdef class Program:
                 k.ints(p, s, d, block + self._scratch_bytes, nt)
             elif p.op == OP_INT_FUSED:
                 k.ints_fused(p, s, d, block + self._scratch_bytes, nt)
+            elif p.op == OP_STORE:
+                k.store(p, s, d, block + self._scratch_bytes, nt)
         free(raw)
         return 0
 
@@ -492,9 +520,12 @@ cdef class Program:
         elif now_parallel != was_parallel:
             self._probe_every = PROBE_FIRST
 
-    def run(self, cnp.ndarray src, cnp.ndarray dst, int nthreads):
+    def run(self, cnp.ndarray src, cnp.ndarray dst, int nthreads, cnp.ndarray a=None,
+            cnp.ndarray b=None):
         """Run every pass: ``src`` and ``dst`` must have the layout, dtype and shape this
-        program was compiled for (not checked here). GIL released.
+        program was compiled for (not checked here). GIL released. A program compiled with
+        an affine takes ``a`` and ``b``: contiguous arrays of the compute type, of the shapes
+        it was compiled for (not checked here either; the plan passes them).
 
         ``nthreads`` is an upper bound: when the program has measured that several threads
         are slower than one (a busy machine), it runs on one and tries again later.
@@ -503,12 +534,19 @@ cdef class Program:
         cdef char* d = <char*>cnp.PyArray_DATA(dst)
         cdef int rc, n
         cdef double t0, t1
+        cdef const char* pa = NULL
+        cdef const char* pb = NULL
+        if self.affine:
+            if a is None or b is None:
+                raise ValueError("resamplex: this program needs the affine's a and b")
+            pa = <const char*>cnp.PyArray_DATA(a)
+            pb = <const char*>cnp.PyArray_DATA(b)
         if nthreads < 1:
             nthreads = 1
         n = self._threads_now(nthreads)
         with nogil:
             t0 = perf_counter()
-            rc = self.execute(s, d, n)
+            rc = self.execute(s, d, n, pa, pb)
             t1 = perf_counter()
         if rc != 0:
             raise MemoryError(

@@ -16,8 +16,10 @@ cdef enum PassOp:
     OP_WEIGHTED = 1   # one separable pass through a tap table (_taps.pyx weighted_pass)
     OP_FUSED = 2      # an outer pass and the innermost pass in one sweep (_taps.pyx fused_pass)
     OP_FIXED = 3      # uint8 fixed point, rounding after the pass (_fixed.pyx fixed_pass)
-    OP_INT = 4        # exact integer taps with per-tap shifts and a stated finish (_intpass.pyx)
-    OP_INT_FUSED = 5  # a plain integer pass and the integer pass outside it in one sweep
+    OP_STORE = 4      # converting store: elements of src_kind -> (affine) -> dst_kind
+                      # (_taps.pyx store_run; after a gather when the output dtype differs)
+    OP_INT = 5        # exact integer taps with per-tap shifts and a stated finish (_intpass.pyx)
+    OP_INT_FUSED = 6  # a plain integer pass and the integer pass outside it in one sweep
 
 
 cdef enum Compute:
@@ -42,6 +44,19 @@ cdef enum:
     BLOCK = 4096           # elements per block of the long-row loop shapes (their scratch)
     MAX_ROW = 4194304      # longest row (input + output) SHAPE_LAST loads into scratch
     MAX_CHANNELS = 16      # a channels-last axis this short merges into the resampled one
+
+
+cdef struct Affine:
+    # The output's `v * a + b` (SPEC §2 affine=), applied in the compute type just before the
+    # final store. `a`, `b` point to arrays of the compute type; `astr`/`bstr` are their byte
+    # strides along this pass's output axes (iteration order, 0 where broadcast). a == NULL:
+    # no affine. The planner compiles the strides; the executor sets a/b for each call.
+    const char* a
+    const char* b
+    const int64_t* astr
+    const int64_t* bstr
+    int64_t plane_a       # planar stores (PassDesc.planes): strides of a/b between channels
+    int64_t plane_b
 
 
 cdef struct PassDesc:
@@ -107,6 +122,15 @@ cdef struct PassDesc:
     Py_ssize_t head       # OP_INT_FUSED: the first `head` elements of each output row are
     float hscale          # float32 sums instead, right to left, of (w * hscale) * (float)x,
                           # rounded half to even (OpenCV's vector head of a split pass)
+    # The last pass of a program whose output gets `v * a + b` (weighted, fused and store
+    # passes only; aff.astr == NULL otherwise).
+    Affine aff
+    # Planar store (fused passes over interleaved pixels, axis == ndim - 2 only): each output
+    # row of `planes` interleaved channels is stored as `planes` rows, channel k at byte
+    # offset k * plane_stride, pixels dstr[ndim - 1] apart (an HWC image into CHW memory).
+    # planes <= 1: an ordinary row.
+    Py_ssize_t planes
+    int64_t plane_stride
 
 
 ctypedef void (*pass_fn)(const PassDesc* p, const char* src, char* dst, void* bufs,
@@ -120,3 +144,4 @@ cdef struct KernelTable:
     pass_fn fixed
     pass_fn ints
     pass_fn ints_fused
+    pass_fn store

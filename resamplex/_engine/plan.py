@@ -30,8 +30,8 @@ from . import _exec, _pipeline
 from ._exec import Program, threads_for
 
 # The codes of the kernel contract (_pass.pxd), as the kernels define them.
-OP_GATHER, OP_WEIGHTED, OP_FUSED, OP_FIXED = (_exec.OPS[k] for k in
-                                              ("gather", "weighted", "fused", "fixed"))
+OP_GATHER, OP_WEIGHTED, OP_FUSED, OP_FIXED, OP_STORE = (
+    _exec.OPS[k] for k in ("gather", "weighted", "fused", "fixed", "store"))
 C_DOUBLE, C_FLOAT = _exec.COMPUTES["float64"], _exec.COMPUTES["float32"]
 PHASE_UP2, PHASE_DOWN2 = _exec.PHASES["up2"], _exec.PHASES["down2"]
 SHAPE_LAST, SHAPE_MID, SHAPE_OUTER, SHAPE_LAST_CSR = (_exec.LOOPS[k] for k in
@@ -58,6 +58,12 @@ def layout_perm(shape: Sequence[int], strides: Sequence[int]) -> list[int]:
     return sorted(range(len(shape)), key=lambda a: (key(a), a))
 
 
+def _merged_view(strides: Sequence[int], w_ax: int, c_ax: int, c: int) -> list[int]:
+    """Byte strides of an array viewed with axes ``w_ax`` and ``c_ax`` (``c`` long, contiguous
+    inside ``w_ax``) as one axis (``Plan._merged_inner``)."""
+    return [strides[a] // (c if a == w_ax else 1) for a in range(len(strides)) if a != c_ax]
+
+
 def layout_strides(shape: Sequence[int], itemsize: int, perm: Sequence[int]) -> list[int]:
     """Byte strides of a contiguous array of ``shape`` whose memory order is ``perm``."""
     strides = [0] * len(shape)
@@ -77,21 +83,37 @@ def empty_like_layout(shape: Sequence[int], dtype: Any, perm: Sequence[int]) -> 
 def coalesce(shape: list[int], sstr: list[int], dstr: list[int],
              axis: int) -> tuple[list[int], list[int], list[int], int]:
     """Merge neighbouring axes (other than ``axis``) that are contiguous in both arrays."""
-    out_shape, out_s, out_d = [shape[0]], [sstr[0]], [dstr[0]]
+    out_shape, (out_s, out_d), new_axis = coalesce_all(shape, [sstr, dstr], axis)
+    return out_shape, out_s, out_d, new_axis
+
+
+def coalesce_all(shape: Sequence[int], strides: Sequence[Sequence[int]],
+                 axis: int = -1) -> tuple[list[int], list[list[int]], int]:
+    """``coalesce`` for any number of arrays (byte strides of each, same axis order): merge
+    neighbouring axes other than ``axis`` (-1: none kept apart) that are contiguous in all."""
+    out_shape = [shape[0]]
+    outs = [[s[0]] for s in strides]
     new_axis = 0 if axis == 0 else -1
     for i in range(1, len(shape)):
         prev_is_axis = (len(out_shape) - 1) == new_axis
-        if (i != axis and not prev_is_axis and out_s[-1] == sstr[i] * shape[i]
-                and out_d[-1] == dstr[i] * shape[i]):
+        if (i != axis and not prev_is_axis
+                and all(o[-1] == s[i] * shape[i] for o, s in zip(outs, strides))):
             out_shape[-1] *= shape[i]
-            out_s[-1], out_d[-1] = sstr[i], dstr[i]
+            for o, s in zip(outs, strides):
+                o[-1] = s[i]
             continue
         out_shape.append(shape[i])
-        out_s.append(sstr[i])
-        out_d.append(dstr[i])
+        for o, s in zip(outs, strides):
+            o.append(s[i])
         if i == axis:
             new_axis = len(out_shape) - 1
-    return out_shape, out_s, out_d, new_axis
+    return out_shape, outs, new_axis
+
+
+def affine_strides(a: np.ndarray, shape: Sequence[int]) -> list[int]:
+    """Byte strides of an affine array (``_checks.affine_arrays``: contiguous, the output's
+    rank) along each output axis: 0 where it broadcasts."""
+    return [int(st) if n > 1 and m > 1 else 0 for st, n, m in zip(a.strides, a.shape, shape)]
 
 
 def _aligned_table(t: AxisTable) -> AxisTable:
@@ -274,14 +296,21 @@ class Plan:
     # --------------------------------------------------------------- application
 
     def __call__(self, x: Any, out: np.ndarray | None = None, threads: int | None = None,
-                 rounding: Any = _OWN_ROUNDING) -> np.ndarray:
+                 rounding: Any = _OWN_ROUNDING, dtype: np.dtype | None = None,
+                 affine: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
         """Resample ``x`` into a new array (laid out like ``x``) or into ``out``; integer
         outputs round by ``rounding`` (validated like every argument: ``None`` is refused),
-        by the plan's own when it is not given."""
-        # The common case first: a layout this plan has compiled before. Its key holds the
-        # dtype, strides and rounding, which were validated when it was compiled.
+        by the plan's own when it is not given.
+
+        ``dtype`` (an output dtype other than ``x``'s) and ``affine`` (``(a, b)`` from
+        ``_checks.check_conversion``, validated by the facade) convert in the final store.
+        """
         if rounding is _OWN_ROUNDING:
             rounding = self.rounding
+        if dtype is not None or affine is not None:
+            return self._call_convert(x, out, threads, rounding, dtype, affine)
+        # The common case first: a layout this plan has compiled before. Its key holds the
+        # dtype, strides and rounding, which were validated when it was compiled.
         if self.tiled is not None:
             return self._call_tiled(x, out, threads, rounding)
         if self.passes is not None:
@@ -357,6 +386,79 @@ class Plan:
             np.copyto(result, dst)
         return result
 
+    def _call_convert(self, x: Any, out: np.ndarray | None, threads: int | None,
+                      rounding: str, dtype: np.dtype | None,
+                      affine: tuple[np.ndarray, np.ndarray] | None) -> np.ndarray:
+        """A call whose output has another dtype or an affine (SPEC §2): the last pass of a
+        weighted program stores ``v * a + b`` rounded to the output dtype; a gather (nearest,
+        or no resampled axis) copies into scratch and a converting store pass follows."""
+        if self.passes is not None or self.fixed:
+            raise UnsupportedError(f"{self.op}: this plan's passes do not convert dtypes")
+        x = self.check_input(x)
+        rcode = _dtypes.rounding_code(rounding)
+        if threads is not None:
+            threads = check_threads(threads)
+        odt = x.dtype if dtype is None else np.dtype(dtype)
+        compute = _dtypes.convert_compute(x.dtype, odt)
+        a: np.ndarray | None = None
+        b: np.ndarray | None = None
+        if affine is not None:
+            a, b = (np.ascontiguousarray(v, dtype=compute) for v in affine)
+        if out is not None:
+            check_out(out, self.out_shape, x, odt)
+            result = out
+        else:
+            check_allocation(math.prod(self.out_shape) * odt.itemsize, "output")
+            result = empty_like_layout(self.out_shape, odt, layout_perm(x.shape, x.strides))
+        if result.size == 0:
+            return result
+        if self.tiled is not None:
+            return self._call_tiled(x, result, threads, rounding, odt,
+                                    None if a is None or b is None else (a, b))
+        # The kernels read and write native, aligned elements (the store converts by kind).
+        src, dst = x, result
+        if not (x.flags.aligned and x.dtype.isnative):
+            src = x.astype(x.dtype.newbyteorder("="), order="K")
+        if not (result.flags.aligned and result.dtype.isnative):
+            dst = empty_like_layout(self.out_shape, odt.newbyteorder("="),
+                                    layout_perm(result.shape, result.strides))
+        if a is not None and b is not None and self.weighted:
+            a, b = self._mergeable_affine(src.strides, dst.strides, a, b)
+        aff_key = None if a is None or b is None else (a.shape, b.shape)
+        key = ("convert", src.dtype, src.strides, dst.dtype, dst.strides, rounding, aff_key)
+        entry = self._programs.get(key)
+        if entry is None:
+            aff = None if a is None or b is None else (affine_strides(a, self.out_shape),
+                                                       affine_strides(b, self.out_shape))
+            entry = (self.compile(src.dtype, src.strides, dst.strides, rcode,
+                                  out_dtype=dst.dtype, affine=aff), None, None)
+            self._remember(key, entry)
+        program = entry[0]
+        program.run(src, dst, threads_for(threads, program.work), a, b)
+        if dst is not result:
+            np.copyto(result, dst)
+        return result
+
+    def _mergeable_affine(self, xs: Sequence[int], os_: Sequence[int], a: np.ndarray,
+                          b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``a``, ``b`` expanded over a channels-last pixel row where that lets the merged
+        sweep (``_merged_inner``) run: a per-channel ``(C,)`` becomes a ``(W_out, C)`` pattern
+        (a few kilobytes per call), so the row is one contiguous axis for the affine too."""
+        pair = self._mergeable(xs, os_)
+        if pair is None:
+            return a, b
+        w_ax, c_ax = pair
+        c = self.in_shape[c_ax]
+        expanded = []
+        for v in (a, b):
+            st = affine_strides(v, self.out_shape)
+            if st[w_ax] != c * st[c_ax]:
+                shape = list(v.shape)
+                shape[w_ax], shape[c_ax] = self.out_shape[w_ax], c
+                v = np.ascontiguousarray(np.broadcast_to(v, shape))
+            expanded.append(v)
+        return expanded[0], expanded[1]
+
     def _checked_call(self, x: Any, out: np.ndarray | None, threads: int | None,
                       like_input: bool) -> tuple[np.ndarray, int | None, np.ndarray]:
         """The checked input, thread count and result array (``out``, or a new array laid out
@@ -393,13 +495,17 @@ class Plan:
         return result
 
     def _call_tiled(self, x: Any, out: np.ndarray | None, threads: int | None,
-                    rounding: str) -> np.ndarray:
+                    rounding: str, dtype: np.dtype | None = None,
+                    affine: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
         """Run a plan with a long axis tile by tile: the tiled axis's table is built for one
         range of outputs at a time, and a plan of that range runs on the input window it reads
         (as chunked execution does: the whole array's pass order, so the same bits). No table
         or scratch grows with the whole axis."""
         _dtypes.rounding_code(rounding)
-        x, threads, result = self._checked_call(x, out, threads, like_input=True)
+        if dtype is None:
+            x, threads, result = self._checked_call(x, out, threads, like_input=True)
+        else:  # from _call_convert: checked there, ``out`` is the result
+            result = out  # type: ignore[assignment]
         if result.size == 0:
             return result
         a = int(self.tiled)  # type: ignore[arg-type]  # __call__ comes here for tiled plans
@@ -417,8 +523,11 @@ class Plan:
             in_shape[a] = hi - lo
             tile = Plan(in_shape, tables, weighted=self.weighted, op=self.op, order=order,
                         fixed=self.fixed, keep_order=True)
-            tile(x[before + (slice(lo, hi),)], out=result[before + (slice(o0, o1),)],
-                 threads=threads, rounding=rounding)
+            window = before + (slice(o0, o1),)
+            tile_affine = None if affine is None else tuple(
+                v[window] if v.shape[a] > 1 else v for v in affine)
+            tile(x[before + (slice(lo, hi),)], out=result[window], threads=threads,
+                 rounding=rounding, dtype=dtype, affine=tile_affine)  # type: ignore[arg-type]
         return result
 
     def _remember(self, key: tuple[Any, ...], entry: tuple[Program, Any, Any]) -> None:
@@ -447,20 +556,138 @@ class Plan:
     # --------------------------------------------------------------- compiling
 
     def compile(self, dtype: np.dtype, x_strides: Sequence[int], out_strides: Sequence[int],
-                rcode: int) -> Program:
-        """The program of this plan for arrays of ``dtype`` with these byte strides."""
+                rcode: int, out_dtype: np.dtype | None = None,
+                affine: tuple[list[int], list[int]] | None = None) -> Program:
+        """The program of this plan for arrays of ``dtype`` with these byte strides.
+
+        ``out_dtype``/``affine`` (byte strides of ``a`` and ``b`` per output axis): the output
+        converts (``_call_convert``); weighted programs do it in their last pass's store,
+        gathers in a converting store pass after them."""
+        converting = out_dtype is not None and (out_dtype != dtype or affine is not None)
         if not self.weighted or all(t is None for t in self.tables):
+            if converting:
+                return self._compile_gather_store(dtype, x_strides, out_strides, rcode,
+                                                  out_dtype, affine)  # type: ignore[arg-type]
             return self._compile_gather(dtype.itemsize, x_strides, out_strides)
         if self.fixed:
             return self._compile_fixed(x_strides, out_strides)
-        merged = self._merged_inner(x_strides, out_strides)
+        if converting and out_dtype is not None and \
+                layout_perm(self.out_shape, out_strides) != layout_perm(self.out_shape, x_strides):
+            return self._compile_relayout(dtype, x_strides, out_strides, rcode, out_dtype,
+                                          affine)
+        conv = (out_dtype, affine) if converting else None
+        return Program(*self._weighted_specs(dtype, x_strides, out_strides, rcode, conv))
+
+    def _weighted_specs(self, dtype: np.dtype, xs: Sequence[int], os_: Sequence[int],
+                        rcode: int, conv: Any) -> tuple[list[dict[str, Any]], list[int], float]:
+        """The passes of a weighted program (channels-last merged where it can be), its
+        scratch sizes and its work."""
+        affine = None if conv is None else conv[1]
+        merged = self._merged_inner(xs, os_, affine)
         if merged is not None:
-            plan, xs, os_ = merged
-            return plan._compile_weighted(dtype, xs, os_, rcode)
-        return self._compile_weighted(dtype, x_strides, out_strides, rcode)
+            plan, mxs, mos, where = merged
+            if affine is not None:
+                conv = (conv[0], (_merged_view(affine[0], *where),
+                                  _merged_view(affine[1], *where)))
+            return plan._compile_weighted(dtype, mxs, mos, rcode, conv, specs_only=True)
+        return self._compile_weighted(dtype, xs, os_, rcode, conv, specs_only=True)
+
+    def _planar_specs(self, dtype: np.dtype, xs: Sequence[int], mid: Sequence[int],
+                      os_: Sequence[int], rcode: int, out_dtype: np.dtype,
+                      affine: tuple[list[int], list[int]] | None) -> Any:
+        """The common relayout, in the final store: an interleaved channels-last input whose
+        merged sweep (``_merged_inner``, as if the output were laid out like the input,
+        strides ``mid``) ends in the four-row fused pass; that pass then stores each row as
+        one row per channel, wherever the output puts them (an HWC image into CHW memory),
+        mapping and rounding on the way. Same sums as the relayout through scratch. None
+        where this does not apply."""
+        merged = self._merged_inner(xs, mid)
+        if merged is None:
+            return None
+        plan, mxs, mos, (w_ax, c_ax, c) = merged
+        passes, scratch, work = plan._compile_weighted(dtype, mxs, mos, rcode,
+                                                       (out_dtype, None), specs_only=True)
+        last = passes[-1]
+        if last["op"] != OP_FUSED or last.get("loop", 0) == SHAPE_MID \
+                or last["axis"] != len(last["shape"]) - 2:
+            return None
+        # the merged pass's axes (its output layout, innermost last) as axes of this plan
+        orig = [a if a < c_ax else a + 1 for a in layout_perm(plan.out_shape, mos)]
+        if orig[-1] != w_ax:
+            return None
+        last.update(dstr=[os_[a] for a in orig], planes=c, plane_stride=os_[c_ax],
+                    buf_len=last["buf_len"] + last["shape"][-1])
+        if affine is not None:
+            last.update(astr=[affine[0][a] for a in orig], bstr=[affine[1][a] for a in orig],
+                        plane_a=affine[0][c_ax], plane_b=affine[1][c_ax])
+        return passes, scratch, work
+
+    def _compile_relayout(self, dtype: np.dtype, xs: Sequence[int], os_: Sequence[int],
+                          rcode: int, out_dtype: np.dtype,
+                          affine: tuple[list[int], list[int]] | None) -> Program:
+        """A converting call whose output is laid out otherwise than the input (e.g. HWC in,
+        CHW memory out): the weighted passes run in the input's layout (their fast, merged
+        and contiguous form) into a scratch of the compute type, and a converting store pass
+        maps, rounds and transposes it into the output. The sums are those of the input's
+        layout; the store adds no rounding but the final one."""
+        compute = _dtypes.convert_compute(dtype, out_dtype)
+        cinfo = _dtypes.output_info(compute)
+        perm_x = layout_perm(self.out_shape, xs)
+        mid = layout_strides(self.out_shape, compute.itemsize, perm_x)
+        planar = self._planar_specs(dtype, xs, mid, os_, rcode, out_dtype, affine)
+        if planar is not None:
+            return Program(*planar)
+        passes, scratch, work = self._weighted_specs(dtype, xs, mid, rcode, (compute, None))
+        at = len(scratch)
+        for spec in passes:
+            if spec.get("dst", -2) == -2:
+                spec["dst"] = at
+        size = math.prod(self.out_shape)
+        scratch.append(size * compute.itemsize)
+        check_allocation(scratch[-1], "scratch")
+        perm = layout_perm(self.out_shape, os_)
+        strides = [[mid[p] for p in perm], [os_[p] for p in perm]]
+        if affine is not None:
+            strides += [[affine[0][p] for p in perm], [affine[1][p] for p in perm]]
+        shape, merged, _ = coalesce_all([self.out_shape[p] for p in perm], strides)
+        store = dict(op=OP_STORE, src=at, dst=-2, shape=shape, sstr=merged[0],
+                     dstr=merged[1], src_kind=cinfo.kind,
+                     dst_kind=_dtypes.output_info(out_dtype).kind, rounding=rcode,
+                     compute=C_DOUBLE if compute == np.float64 else C_FLOAT,
+                     buf_len=BLOCK + 1, units=math.prod(shape[:-1]))
+        if affine is not None:
+            store.update(astr=merged[2], bstr=merged[3])
+        return Program(passes + [store], scratch, work + size)
+
+    def _compile_gather_store(self, dtype: np.dtype, xs: Sequence[int], os_: Sequence[int],
+                              rcode: int, out_dtype: np.dtype,
+                              affine: tuple[list[int], list[int]] | None) -> Program:
+        """Nearest (or no resampled axis) into another dtype: the gather copies the chosen
+        elements, exactly, into a scratch array laid out like the output, and a converting
+        store pass (``OP_STORE``) maps and rounds them into the output."""
+        info = _dtypes.output_info(dtype, "x")
+        oinfo = _dtypes.output_info(out_dtype)
+        compute = _dtypes.convert_compute(dtype, out_dtype)
+        perm = layout_perm(self.out_shape, os_)
+        mid = layout_strides(self.out_shape, dtype.itemsize, perm)
+        gather = self._compile_gather(dtype.itemsize, xs, mid, spec_only=True)
+        gather["dst"] = 0
+        strides = [[mid[p] for p in perm], [os_[p] for p in perm]]
+        if affine is not None:
+            strides += [[affine[0][p] for p in perm], [affine[1][p] for p in perm]]
+        shape, merged, _ = coalesce_all([self.out_shape[p] for p in perm], strides)
+        store = dict(op=OP_STORE, src=0, dst=-2, shape=shape, sstr=merged[0], dstr=merged[1],
+                     src_kind=info.kind, dst_kind=oinfo.kind, rounding=rcode,
+                     compute=C_DOUBLE if compute == np.float64 else C_FLOAT,
+                     buf_len=BLOCK + 1, units=math.prod(shape[:-1]))
+        if affine is not None:
+            store.update(astr=merged[2], bstr=merged[3])
+        size = math.prod(self.out_shape)
+        check_allocation(size * dtype.itemsize, "scratch")
+        return Program([gather, store], [size * dtype.itemsize], 2.0 * size)
 
     def _compile_gather(self, itemsize: int, xs: Sequence[int],
-                        os_: Sequence[int]) -> Program:
+                        os_: Sequence[int], spec_only: bool = False) -> Any:
         perm = layout_perm(self.out_shape, os_)
         # Copied innermost axes contiguous on both sides (the channels of an interleaved
         # image) join the element: the kernel then moves whole pixels, one row of pixels per
@@ -483,6 +710,8 @@ class Plan:
                     k=self._repeat_factor(perm[-1], itemsize, xs, os_))
         if spec["k"] == 1:
             spec["n_in"], spec["n_mid"] = self._wide_moves(perm[-1], itemsize, xs, os_)
+        if spec_only:
+            return spec
         return Program([spec], [], float(math.prod(shape)))
 
     def _wide_moves(self, a: int, itemsize: int, xs: Sequence[int],
@@ -554,9 +783,14 @@ class Plan:
         return Program(passes, scratch, work)
 
     def _compile_weighted(self, dtype: np.dtype, xs: Sequence[int], os_: Sequence[int],
-                          rcode: int) -> Program:
+                          rcode: int, conv: tuple[np.dtype, tuple[list[int], list[int]] | None]
+                          | None = None, specs_only: bool = False) -> Any:
         info = _dtypes.weighted_info(dtype, self.op)
-        compute = info.compute
+        oinfo, compute, aff = info, info.compute, None
+        if conv is not None:   # another output dtype, an affine: both in the last store
+            oinfo = _dtypes.output_info(conv[0])
+            compute = _dtypes.convert_compute(dtype, conv[0])
+            aff = conv[1]
         ckind, cflag = (0, C_DOUBLE) if compute == np.float64 else (1, C_FLOAT)
         perm = layout_perm(self.out_shape, os_)
         # The innermost axis, if resampled, normally goes last and shares a sweep with the
@@ -574,13 +808,17 @@ class Plan:
         for i, a in enumerate(order):
             table = self.tables[a]
             last = i == len(order) - 1 or ((fuse or pixels) and i == len(order) - 2)
-            common = dict(src=src, src_kind=info.kind if i == 0 else ckind,
-                          dst_kind=info.kind if last else ckind, rounding=rcode,
-                          compute=cflag)
+            common: dict[str, Any] = dict(src=src, src_kind=info.kind if i == 0 else ckind,
+                                          dst_kind=oinfo.kind if last else ckind,
+                                          rounding=rcode, compute=cflag)
+            if last and aff is not None:
+                common.update(astr=[aff[0][p] for p in perm], bstr=[aff[1][p] for p in perm])
             if fuse and i == len(order) - 2:
                 spec, pass_work = self._fused_spec(shape, perm, a, order[-1], src_strides,
                                                    os_, common)
-                if i == 0:  # reads the program's input: 8-bit data may take a phase kernel
+                if i == 0 and conv is None:
+                    # reads the program's input: 8-bit data may take a phase kernel (it stores
+                    # 8-bit rows; a converting store takes the general loop)
                     spec.update(self._phase_fields(dtype, shape[order[-1]], a, order[-1], xs,
                                                    os_, rcode))
                 passes.append(spec)
@@ -599,9 +837,14 @@ class Plan:
                 dst = i % 2
                 scratch[dst] = max(scratch[dst], math.prod(shape) * compute.itemsize)
                 dst_strides = layout_strides(shape, compute.itemsize, perm)
-            pshape, sstr, dstr, axis = coalesce(
-                [shape[p] for p in perm], [src_strides[p] for p in perm],
-                [dst_strides[p] for p in perm], perm.index(a))
+            strides = [[src_strides[p] for p in perm], [dst_strides[p] for p in perm]]
+            if last and aff is not None:
+                strides += [common.pop("astr"), common.pop("bstr")]
+            pshape, merged, axis = coalesce_all([shape[p] for p in perm], strides,
+                                                perm.index(a))
+            sstr, dstr = merged[0], merged[1]
+            if last and aff is not None:
+                common.update(astr=merged[2], bstr=merged[3])
             ndim = len(pshape)
             if axis == ndim - 1 and table.n_in + table.n_out <= MAX_ROW:
                 loop, row = SHAPE_LAST, pshape[-1] + table.n_in + 1
@@ -626,6 +869,8 @@ class Plan:
             src, src_strides = dst, dst_strides
         for size in scratch:
             check_allocation(size, "scratch")
+        if specs_only:
+            return passes, scratch, work
         return Program(passes, scratch, work)
 
     def _fused_spec(self, shape: list[int], perm: list[int], a: int, inner: int,
@@ -811,19 +1056,25 @@ class Plan:
             order.append(last)
         return order
 
-    def _merged_inner(self, x_strides: Sequence[int], out_strides: Sequence[int]
-                      ) -> tuple[Plan, list[int], list[int]] | None:
+    def _merged_inner(self, x_strides: Sequence[int], out_strides: Sequence[int],
+                      affine: tuple[list[int], list[int]] | None = None
+                      ) -> tuple[Plan, list[int], list[int], tuple[int, int, int]] | None:
         """Channels-last: view a resampled axis and a short copied innermost axis as one.
 
         ``(..., W, C)`` with ``C`` small and both arrays contiguous over ``(W, C)`` becomes
         ``(..., W*C)`` with W's table expanded (output ``o*C + k`` reads ``i*C + k`` with the
         same weight): the same sums, now on an innermost axis, so the fused sweep applies.
-        Returns the merged plan and the strides of both arrays viewed that way, or None.
+        An affine's arrays must be viewable that way too (a scalar, or laid out like the
+        output); a per-channel one is not, and the pixels keep their own axes.
+        Returns the merged plan, the strides of both arrays viewed that way and
+        ``(w_ax, c_ax, c)`` (``_merged_view``), or None.
         """
         pair = self._mergeable(x_strides, out_strides)
         if pair is None:
             return None
         w_ax, c_ax = pair
+        if affine is not None and any(s[w_ax] != self.in_shape[c_ax] * s[c_ax] for s in affine):
+            return None
         table, c = self.tables[w_ax], self.in_shape[c_ax]
         order = self.run_order(x_strides, out_strides)
         key = (w_ax, c_ax, tuple(order))
@@ -850,11 +1101,9 @@ class Plan:
             self._merged[key] = merged
             self._grew(merged.nbytes)
 
-        def view(strides: Sequence[int]) -> list[int]:
-            return [strides[a] // (c if a == w_ax else 1)
-                    for a in range(len(strides)) if a != c_ax]
-
-        return merged, view(x_strides), view(out_strides)
+        where = (w_ax, c_ax, c)
+        return (merged, _merged_view(x_strides, *where), _merged_view(out_strides, *where),
+                where)
 
     def adjoint_plan(self) -> Plan:
         """The plan of the adjoint: transposed tables, input and output shapes swapped."""
