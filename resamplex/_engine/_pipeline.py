@@ -417,21 +417,24 @@ def _int_fused(plan: "Plan", dtype: np.dtype,
     if len(steps) != 2 or dtype.name not in ("uint8", "int8", "uint16", "int16") \
             or len(steps[0][0]) != 1 or len(steps[1][0]) != 1:
         return None
-    ((b,), first), ((a,), second) = steps
-    head_spec = None
-    if type(second) is SplitPass and type(second.head) is FloatPass \
-            and type(second.tail) is IntPass and second.limit is None:
+    ((b,), first), ((a,), last) = steps
+    head: FloatPass | None = None
+    lanes = 0
+    if isinstance(last, SplitPass):
         # OpenCV's split vertical pass: a float32 head (its vector loop), an integer tail.
-        head_spec, second = second, second.tail
-        h = head_spec.head
-        if (h.compute, h.order, h.rounding, h.divisors) != ("float32", "nested", "half_even",
-                                                          None) \
-                or h.store != second.store or second.store not in ("uint8", "int8"):
+        split = last
+        h, last, lanes = split.head, split.tail, split.lanes
+        if not isinstance(h, FloatPass) or not isinstance(last, IntPass) \
+                or split.limit is not None \
+                or (h.compute, h.order, h.rounding, h.divisors) != ("float32", "nested",
+                                                                    "half_even", None) \
+                or h.store != last.store or last.store not in ("uint8", "int8"):
             return None
-    plain = IntPass(first.store)
-    if type(second) is not IntPass or type(first) is not IntPass or a != b - 1 \
-            or first != plain or first.store not in ("int32", "int64"):
+        head = h
+    if not isinstance(last, IntPass) or not isinstance(first, IntPass) or a != b - 1 \
+            or first != IntPass(first.store) or first.store not in ("int32", "int64"):
         return None
+    second: IntPass = last
     tb, ta = plan.tables[b], plan.tables[a]
     w1, w2 = _weights(tb, first), _weights(ta, second)
     acc32, (lo, hi) = _int_bounds(tb, w1, IntPass("int32"), *_int_range(dtype))
@@ -474,14 +477,13 @@ def _int_fused(plan: "Plan", dtype: np.dtype,
         shift=second.shift, finish=2 if second.truncate else (0 if second.fmul is None else 1),
         fmul=float(np.float32(second.fmul or 0.0)), buf_len=(2 + k) * n_row,
         units=outer * ta.n_out)
-    if head_spec is not None:
+    if head is not None:
         # the head's float32 weights, w * scale, must be exact (as FloatPass requires)
-        scaled = w2.astype(np.float32) * np.float32(head_spec.head.weight_scale)
+        scaled = w2.astype(np.float32) * np.float32(head.weight_scale)
         if not np.array_equal(w2.astype(np.float32), w2) or \
-                not np.array_equal(scaled.astype(np.float64) / head_spec.head.weight_scale, w2):
+                not np.array_equal(scaled.astype(np.float64) / head.weight_scale, w2):
             return None
-        spec.update(head=(n_row // head_spec.lanes) * head_spec.lanes,
-                    hscale=float(np.float32(head_spec.head.weight_scale)))
+        spec.update(head=(n_row // lanes) * lanes, hscale=float(np.float32(head.weight_scale)))
     work = outer * (shape[a] * inner * max(tb.nnz, 1) + ta.n_out * n_row * ta.mean_taps)
     return spec, float(work)
 
@@ -494,14 +496,16 @@ def _int_program(plan: "Plan", dtype: np.dtype) -> Any:
     fused = _int_fused(plan, dtype, steps)
     if fused is not None:
         return _exec.Program([fused[0]], [], fused[1])
-    if not steps or not all(len(axes) == 1 and type(spec) is IntPass for axes, spec in steps):
+    int_steps = [(axes[0], spec) for axes, spec in steps
+                 if len(axes) == 1 and isinstance(spec, IntPass)]
+    if not steps or len(int_steps) != len(steps):
         return None
     shape = list(plan.in_shape)
     src_dtype = dtype
     passes, scratch = [], []
     work = 0.0
     lo, hi = _int_range(dtype)
-    for k, ((a,), spec) in enumerate(steps):
+    for k, (a, spec) in enumerate(int_steps):
         table = plan.tables[a]
         outer, n_in = math.prod(shape[:a]), shape[a]
         inner = math.prod(shape[a + 1:])
