@@ -57,7 +57,7 @@ LEVELS = [
     ("avx512", ["-mavx2", "-mf16c", "-mavx512f", "-mavx512bw", "-mavx512vl"]),
 ]
 # The kernel modules built per level (each exports its entry points as a KernelTable capsule).
-DISPATCHED = ["_gather", "_taps", "_fixed", "_intpass"]
+DISPATCHED = ["_gather", "_taps", "_fixed", "_intpass", "_floatpass"]
 
 
 def _dispatch_levels():
@@ -223,7 +223,7 @@ def _extensions():
     )
     folder = Path("resamplex/_engine")
     _render_templates(folder)
-    names = ["_exec", "_tablegen", "_floatpass", "_blockpass", "_prodpass"]
+    names = ["_exec", "_tablegen", "_blockpass", "_prodpass"]
     names += DISPATCHED
     for level in _dispatch_levels()[1:]:
         for name in DISPATCHED:

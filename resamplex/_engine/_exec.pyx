@@ -40,9 +40,8 @@ from resamplex._engine._fused cimport (
 )
 from resamplex._engine._pass cimport (
     BLOCK, C_DOUBLE, C_FLOAT, KernelTable, MAX_CHANNELS, MAX_ROW, OP_FIXED, OP_FUSED,
-    OP_GATHER, OP_INT, OP_INT_FUSED, OP_STORE, OP_WEIGHTED, PassDesc, PHASE_DOWN2, PHASE_NONE,
-    PHASE_UP2, SHAPE_LAST,
-    SHAPE_LAST_CSR, SHAPE_MID, SHAPE_OUTER,
+    OP_FLOAT, OP_GATHER, OP_INT, OP_INT_FUSED, OP_STORE, OP_WEIGHTED, PassDesc, PHASE_DOWN2,
+    PHASE_NONE, PHASE_UP2, SHAPE_LAST, SHAPE_LAST_CSR, SHAPE_MID, SHAPE_OUTER,
 )
 
 cnp.import_array()
@@ -59,7 +58,7 @@ ROUNDINGS = {"half_even": R_HALF_EVEN, "half_away_from_zero": R_HALF_AWAY,
              "toward_zero": R_TOWARD_ZERO}
 #: Pass operations.
 OPS = {"gather": OP_GATHER, "weighted": OP_WEIGHTED, "fused": OP_FUSED, "fixed": OP_FIXED,
-       "store": OP_STORE, "int": OP_INT, "int_fused": OP_INT_FUSED}
+       "store": OP_STORE, "int": OP_INT, "int_fused": OP_INT_FUSED, "float": OP_FLOAT}
 #: Accumulator types.
 COMPUTES = {"float64": C_DOUBLE, "float32": C_FLOAT}
 #: Loop shapes of weighted and fixed-point passes.
@@ -159,7 +158,7 @@ cdef extern from *:
 
 #: Instruction-set levels, lowest first (setup.py LEVELS builds them; "baseline" always).
 LEVELS = ("baseline", "avx2", "avx512")
-_DISPATCHED = ("_gather", "_taps", "_fixed", "_intpass")
+_DISPATCHED = ("_gather", "_taps", "_fixed", "_intpass", "_floatpass")
 
 cdef KernelTable _kernels      # the entry points every program runs (one level's)
 cdef str _level = "baseline"
@@ -220,6 +219,8 @@ def set_cpu_level(str level):
             merged.ints = t.ints
         if t.ints_fused != NULL:
             merged.ints_fused = t.ints_fused
+        if t.floats != NULL:
+            merged.floats = t.floats
         if t.store != NULL:
             merged.store = t.store
     previous = _level
@@ -469,6 +470,8 @@ cdef class Program:
                 k.ints(p, s, d, block + self._scratch_bytes, nt)
             elif p.op == OP_INT_FUSED:
                 k.ints_fused(p, s, d, block + self._scratch_bytes, nt)
+            elif p.op == OP_FLOAT:
+                k.floats(p, s, d, block + self._scratch_bytes, nt)
             elif p.op == OP_STORE:
                 k.store(p, s, d, block + self._scratch_bytes, nt)
         free(raw)

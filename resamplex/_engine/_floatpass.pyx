@@ -27,6 +27,10 @@ or ``n_out * inner`` (``loop == 1``) elements of ``acc_t``.
 from cython.parallel cimport prange, threadid
 from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int32_t, int64_t
 
+from cpython.pycapsule cimport PyCapsule_New
+
+from resamplex._engine._pass cimport C_DOUBLE, KernelTable, PassDesc
+
 from resamplex._engine._fused cimport f16_t
 from resamplex._engine._elem cimport (
     E_U8, E_I8, E_U16, E_I16, E_I32, E_F32, E_F16, acc_t, load_t, load_as, store_f_row,
@@ -194,3 +198,35 @@ def float_pass(size_t src, int64_t s_outer, int64_t s_axis, size_t dst, int64_t 
             _run(&wd[0] if wd.shape[0] else <const double*>NULL, <const char*>src, <char*>dst,
                  items, loop, n_out, inner, s_outer, s_axis, d_outer, d_axis, &ptr[0], pi,
                  order, src_kind, dst_kind, rounding, pdd, &bd[0, 0], bd.shape[1], nthreads)
+
+
+# ---- the executor's entry point (the kernel contract, _pass.pxd: OP_FLOAT) ----
+
+cdef void float_run(const PassDesc* p, const char* src, char* dst, void* bufs,
+                    int nthreads) noexcept nogil:
+    """One float tap pass of a program (``_pass.pxd``, OP_FLOAT): the arithmetic of the module
+    docstring with ``shape``/``sstr``/``dstr`` = ``(outer, n_out, inner)`` around the axis,
+    ``off`` the input index of each tap, ``w`` the weights and ``w2`` the divisors (or NULL)
+    in the accumulator ``compute`` (double or float), ``finish`` the association order,
+    ``rounding`` the store's (``_elem.pxd`` codes); ``bufs``: ``nthreads`` rows of
+    ``buf_len`` accumulators. Work items are whole output rows or outer indices."""
+    cdef Py_ssize_t n_out = p.shape[1]
+    cdef Py_ssize_t items = p.shape[0] * n_out if p.loop == 0 else p.shape[0]
+    if p.compute == C_DOUBLE:
+        _run(<const double*>p.w, src, dst, items, p.loop, n_out, p.shape[2], p.sstr[0],
+             p.sstr[1], p.dstr[0], p.dstr[1], p.ptr, p.off, p.finish, p.src_kind, p.dst_kind,
+             p.rounding, <const double*>p.w2, <double*>bufs, p.buf_len, nthreads)
+    else:
+        _run(<const float*>p.w, src, dst, items, p.loop, n_out, p.shape[2], p.sstr[0],
+             p.sstr[1], p.dstr[0], p.dstr[1], p.ptr, p.off, p.finish, p.src_kind, p.dst_kind,
+             p.rounding, <const float*>p.w2, <float*>bufs, p.buf_len, nthreads)
+
+
+cdef KernelTable _table
+_table.floats = float_run
+
+
+def kernel_table():
+    """This module's entry points (the kernel contract, ``_pass.pxd``) as a PyCapsule named
+    ``resamplex.kernels`` holding a ``KernelTable``; the executor (``_exec.pyx``) reads it."""
+    return PyCapsule_New(<void*>&_table, b"resamplex.kernels", NULL)

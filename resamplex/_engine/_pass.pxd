@@ -20,6 +20,7 @@ cdef enum PassOp:
                       # (_taps.pyx store_run; after a gather when the output dtype differs)
     OP_INT = 5        # exact integer taps with per-tap shifts and a stated finish (_intpass.pyx)
     OP_INT_FUSED = 6  # a plain integer pass and the integer pass outside it in one sweep
+    OP_FLOAT = 7      # float taps in a stated association order and store (_floatpass.pyx)
 
 
 cdef enum Compute:
@@ -144,4 +145,5 @@ cdef struct KernelTable:
     pass_fn fixed
     pass_fn ints
     pass_fn ints_fused
+    pass_fn floats
     pass_fn store

@@ -351,7 +351,7 @@ class Prepared:
 
     steps: tuple[tuple[tuple[int, ...], np.dtype, tuple[_KernelCall, ...]], ...]
     nbytes: int
-    #: The same passes as one executor program (``_int_program``), where every one has a
+    #: The same passes as one executor program (``_program``), where every one has a
     #: pass kind of the executor; None: they run here, call by call.
     program: Any = None
 
@@ -488,49 +488,62 @@ def _int_fused(plan: "Plan", dtype: np.dtype,
     return spec, float(work)
 
 
-def _int_program(plan: "Plan", dtype: np.dtype) -> Any:
-    """``plan``'s passes as an executor ``Program`` of integer tap passes (OP_INT), for
-    C-contiguous input of the native ``dtype`` and output of the last pass's stored type; or
-    None when a pass is of another kind (those still run through ``run``'s loop)."""
+def _program(plan: "Plan", dtype: np.dtype) -> Any:
+    """``plan``'s passes as one executor ``Program``, for C-contiguous input of the native
+    ``dtype`` and output of the last pass's stored type: integer tap passes (OP_INT, or a
+    fused pair, OP_INT_FUSED) and float tap passes (OP_FLOAT); or None when a pass is of
+    another kind (split, block and product passes still run through ``run``'s loop)."""
     steps = _steps(plan)
     fused = _int_fused(plan, dtype, steps)
     if fused is not None:
         return _exec.Program([fused[0]], [], fused[1])
-    int_steps = [(axes[0], spec) for axes, spec in steps
-                 if len(axes) == 1 and isinstance(spec, IntPass)]
-    if not steps or len(int_steps) != len(steps):
+    taps = [(axes[0], spec) for axes, spec in steps
+            if len(axes) == 1 and isinstance(spec, (IntPass, FloatPass))]
+    if not steps or len(taps) != len(steps):
         return None
     shape = list(plan.in_shape)
     src_dtype = dtype
     passes, scratch = [], []
     work = 0.0
-    lo, hi = _int_range(dtype)
-    for k, (a, spec) in enumerate(int_steps):
+    # the values an integer pass reads: the input's range, then what each pass can store
+    bounds = _int_range(dtype) if dtype.kind in "iu" else None
+    for k, (a, spec) in enumerate(taps):
         table = plan.tables[a]
         outer, n_in = math.prod(shape[:a]), shape[a]
         inner = math.prod(shape[a + 1:])
         shape[a] = table.n_out
-        store = np.dtype(spec.view or spec.store)
+        store = np.dtype(getattr(spec, "view", None) or spec.store)
         if outer == 0 or inner == 0 or table.n_out == 0:
             return None
-        last = k == len(steps) - 1
+        last = k == len(taps) - 1
         if not last:
             scratch.append(math.prod(shape) * store.itemsize)
         loop = 0 if inner >= _ROW_LOOP_MIN else 1
         sz, dz = src_dtype.itemsize, store.itemsize
         w = _weights(table, spec)
-        acc32, (lo, hi) = _int_bounds(table, w, spec, lo, hi)
-        passes.append(dict(
-            op=_exec.OPS["int"], src=-1 if k == 0 else k - 1, dst=-2 if last else k,
+        common = dict(
+            src=-1 if k == 0 else k - 1, dst=-2 if last else k,
             shape=[outer, table.n_out, inner], sstr=[n_in * inner * sz, inner * sz, sz],
             dstr=[table.n_out * inner * dz, inner * dz, dz], loop=loop,
             src_kind=ELEM[src_dtype.name], dst_kind=ELEM[spec.store], ptr=table.ptr,
-            off=table.idx, w=w, compute=1 if acc32 else 0, pre=spec.pre, post=spec.post,
-            bias=spec.bias, mult=spec.mult, shift=spec.shift,
-            finish=2 if spec.truncate else (0 if spec.fmul is None else 1),
-            fmul=float(np.float32(spec.fmul or 0.0)),
-            buf_len=inner if loop == 0 else table.n_out * inner,
-            units=outer * table.n_out if loop == 0 else outer))
+            off=table.idx, w=w, buf_len=inner if loop == 0 else table.n_out * inner,
+            units=outer * table.n_out if loop == 0 else outer)
+        if isinstance(spec, IntPass):
+            if bounds is None:
+                return None
+            acc32, bounds = _int_bounds(table, w, spec, *bounds)
+            passes.append(dict(
+                common, op=_exec.OPS["int"], compute=1 if acc32 else 0, pre=spec.pre,
+                post=spec.post, bias=spec.bias, mult=spec.mult, shift=spec.shift,
+                finish=2 if spec.truncate else (0 if spec.fmul is None else 1),
+                fmul=float(np.float32(spec.fmul or 0.0))))
+        else:
+            passes.append(dict(
+                common, op=_exec.OPS["float"],
+                compute=_exec.COMPUTES[spec.compute], finish=ORDERS[spec.order],
+                rounding=ROUNDING[spec.rounding],
+                w2=None if spec.divisors is None else np.asarray(spec.divisors, spec.compute)))
+            bounds = _int_range(store) if store.kind in "iu" else None
         work += outer * inner * max(table.nnz, table.n_out)
         src_dtype = store
     return _exec.Program(passes, scratch, work)
@@ -593,7 +606,7 @@ def prepare(plan: "Plan", dtype: np.dtype) -> Prepared:
                       if isinstance(v, np.ndarray) and id(v) not in own)
         steps.append((tuple(shape), store, kept))
         src_dtype = store
-    program = _int_program(plan, dtype)
+    program = _program(plan, dtype)
     if program is not None:
         nbytes += program.nbytes
     return Prepared(tuple(steps), nbytes, program)
