@@ -57,7 +57,7 @@ LEVELS = [
     ("avx512", ["-mavx2", "-mf16c", "-mavx512f", "-mavx512bw", "-mavx512vl"]),
 ]
 # The kernel modules built per level (each exports its entry points as a KernelTable capsule).
-DISPATCHED = ["_gather", "_taps", "_fixed"]
+DISPATCHED = ["_gather", "_taps", "_fixed", "_spline"]
 
 
 def _dispatch_levels():

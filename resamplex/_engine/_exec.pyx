@@ -40,7 +40,7 @@ from resamplex._engine._fused cimport (
 )
 from resamplex._engine._pass cimport (
     BLOCK, C_DOUBLE, C_FLOAT, KernelTable, MAX_CHANNELS, MAX_ROW, OP_FIXED, OP_FUSED,
-    OP_GATHER, OP_WEIGHTED, PassDesc, PHASE_DOWN2, PHASE_NONE, PHASE_UP2, SHAPE_LAST,
+    OP_GATHER, OP_SPLINE, OP_TENSOR, OP_WEIGHTED, PassDesc, PHASE_DOWN2, PHASE_NONE, PHASE_UP2, SHAPE_LAST,
     SHAPE_LAST_CSR, SHAPE_MID, SHAPE_OUTER,
 )
 
@@ -57,7 +57,8 @@ KINDS = {"float64": K_F64, "float32": K_F32, "float16": K_F16, "bfloat16": K_BF1
 ROUNDINGS = {"half_even": R_HALF_EVEN, "half_away_from_zero": R_HALF_AWAY,
              "toward_zero": R_TOWARD_ZERO}
 #: Pass operations.
-OPS = {"gather": OP_GATHER, "weighted": OP_WEIGHTED, "fused": OP_FUSED, "fixed": OP_FIXED}
+OPS = {"gather": OP_GATHER, "weighted": OP_WEIGHTED, "fused": OP_FUSED, "fixed": OP_FIXED,
+       "spline": OP_SPLINE, "tensor": OP_TENSOR}
 #: Accumulator types.
 COMPUTES = {"float64": C_DOUBLE, "float32": C_FLOAT}
 #: Loop shapes of weighted and fixed-point passes.
@@ -157,7 +158,7 @@ cdef extern from *:
 
 #: Instruction-set levels, lowest first (setup.py LEVELS builds them; "baseline" always).
 LEVELS = ("baseline", "avx2", "avx512")
-_DISPATCHED = ("_gather", "_taps", "_fixed")
+_DISPATCHED = ("_gather", "_taps", "_fixed", "_spline")
 
 cdef KernelTable _kernels      # the entry points every program runs (one level's)
 cdef str _level = "baseline"
@@ -214,6 +215,10 @@ def set_cpu_level(str level):
             merged.fused = t.fused
         if t.fixed != NULL:
             merged.fixed = t.fixed
+        if t.spline != NULL:
+            merged.spline = t.spline
+        if t.tensor != NULL:
+            merged.tensor = t.tensor
     previous = _level
     _kernels = merged
     _level = level
@@ -359,6 +364,10 @@ cdef class Program:
             elif p.op == OP_GATHER:
                 p.w = NULL
                 esize = 0
+            elif p.op == OP_SPLINE or p.op == OP_TENSOR:
+                # float64 throughout: weights, and per-thread scratch lines of doubles
+                p.w = _vec(self._keep, spec.get("w"), np.float64)
+                esize = 8
             else:
                 dt = np.float64 if p.compute == C_DOUBLE else np.float32
                 p.w = _vec(self._keep, spec.get("w"), dt)
@@ -409,6 +418,10 @@ cdef class Program:
                 k.fused(p, s, d, block + self._scratch_bytes, nt)
             elif p.op == OP_FIXED:
                 k.fixed(p, s, d, block + self._scratch_bytes, nt)
+            elif p.op == OP_SPLINE:
+                k.spline(p, s, d, block + self._scratch_bytes, nt)
+            elif p.op == OP_TENSOR:
+                k.tensor(p, s, d, block + self._scratch_bytes, nt)
         free(raw)
         return 0
 

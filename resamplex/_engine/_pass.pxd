@@ -16,6 +16,8 @@ cdef enum PassOp:
     OP_WEIGHTED = 1   # one separable pass through a tap table (_taps.pyx weighted_pass)
     OP_FUSED = 2      # an outer pass and the innermost pass in one sweep (_taps.pyx fused_pass)
     OP_FIXED = 3      # uint8 fixed point, rounding after the pass (_fixed.pyx fixed_pass)
+    OP_SPLINE = 4     # B-spline prefilter: recursive filter along one axis (_spline.pyx)
+    OP_TENSOR = 5     # tensor-product taps in SciPy's order, float64 (_spline.pyx tensor_run)
 
 
 cdef enum Compute:
@@ -98,3 +100,5 @@ cdef struct KernelTable:
     pass_fn weighted
     pass_fn fused
     pass_fn fixed
+    pass_fn spline
+    pass_fn tensor
