@@ -132,8 +132,9 @@ cdef void _store_row(const double* v, char* dst, Py_ssize_t n, int64_t ds, int k
         for j in range(n):
             (<float*>(dst + j * ds))[0] = <float>v[j]
     elif kind == E_BOOL:
+        # npy_bool is an unsigned char: a C cast, not a truth test (0.5 stores False)
         for j in range(n):
-            (<uint8_t*>(dst + j * ds))[0] = 1 if v[j] != 0 else 0
+            (<uint8_t*>(dst + j * ds))[0] = <uint8_t><int32_t>v[j]
     elif rule == S_CAST:
         # a C cast from double: the 8- and 16-bit types go through int (x86: truncate, wrap)
         for j in range(n):
