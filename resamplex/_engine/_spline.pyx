@@ -21,9 +21,11 @@ number of poles (1 or 2) and ``pw[0..k)`` the poles; ``shift``: the initial cond
 ``t = 0.0``, ``t += ((x[f] * w_0[f_0]) * w_1[f_1]) * ...`` (no multiplication when ``k == 1``:
 order 0), then stored by ``rounding``. ``shape``/``dstr``: the output; ``sstr``: the source's
 byte strides; ``k``: taps per output on every axis; ``ptr[d]``: where axis ``d``'s taps start
-in ``off`` (byte offsets into the source, ``CVAL_TAP`` for a tap that reads ``cval``) and ``w``
-(float64), ``ptr[d] // k`` where its output flags start in ``idx2`` (1: that output is
-``cval``); ``pw[0]``: cval. ``buf_len``: doubles of scratch per thread (see ``tensor_scratch``).
+in ``off`` (byte offsets into the source, ``CVAL_TAP`` for a tap that reads ``cval``; the last
+axis: element indices, ``n_in`` for a cval tap, laid out tap-major, ``[t * n_out + o]``) and
+``w`` (float64, laid out like ``off``), ``ptr[d] // k`` where its output flags start in
+``idx2`` (1: that output is ``cval``); ``n_in``: the source's length along the last axis;
+``pw[0]``: cval. ``buf_len``: doubles of scratch per thread (see ``tensor_scratch``).
 
 Preconditions (the planner guarantees them; nothing here is checked): every shape entry >= 1,
 offsets inside the source, source and destination do not overlap (tensor), aligned native
@@ -312,35 +314,52 @@ cdef void spline_run(const PassDesc* p, const char* src, char* dst, void* bufs,
 
 # ------------------------------------------------------------------------------ evaluation
 # NI_ZoomShift: per output, over the product of every axis's taps (row-major), the tap's
-# element times each axis's weight in axis order, added to t from 0.0.
+# element times each axis's weight in axis order, added to t from 0.0. For one output row
+# (every axis but the last fixed), the outer axes' taps are a few combinations c, and the
+# product ``(x * w_0) * ... * w_{n-2}`` of combination c does not depend on the output's
+# position along the row: it is computed once per input element of the row (``u``), and
+# each output adds ``u[i] * w_last`` over c (outer) and its last-axis taps (inner), the order
+# SciPy adds them in. Same operations on the same operands: the same bits.
 
-def tensor_scratch(int ndim, Py_ssize_t k, Py_ssize_t n_last):
-    """Doubles of per-thread scratch ``tensor_run`` needs for an output row of ``n_last``."""
+def tensor_scratch(int ndim, Py_ssize_t k, Py_ssize_t n_last, Py_ssize_t n_in_last):
+    """Doubles of per-thread scratch ``tensor_run`` needs: an output row of ``n_last``, one
+    product row of ``n_in_last + 1`` per combination of the outer axes' taps (the last slot
+    for taps reading cval), the weights of one combination."""
     cdef Py_ssize_t combos = 1
     cdef int d
     for d in range(ndim - 1):
         combos *= k
-    return n_last + combos * (ndim - 1) + 2 * combos
+    return n_last + combos * (n_in_last + 1) + ndim
+
+
+cdef enum:
+    LANES = 8       # outputs accumulated side by side (independent sums: no reordering)
+    MAX_TAPS = 6
 
 
 cdef void _tensor_row(const elem_t* tag, const PassDesc* p, const char* src, char* dst,
                       Py_ssize_t r, double* buf) noexcept nogil:
     cdef int nd = p.ndim, last = p.ndim - 1, d
-    cdef Py_ssize_t k = p.k, n = p.shape[last], combos = 1, c, j, q, rem = r, oq
+    cdef Py_ssize_t k = p.k, n = p.shape[last], n_in = p.n_in, combos = 1, c, j, q, i
+    cdef Py_ssize_t rem = r, oq, j0, nb, jj, stride = p.n_in + 1
     cdef Py_ssize_t o[64]
-    cdef int64_t do = 0, lo, base
-    cdef double cval = p.pw[0], t, coeff
+    cdef int64_t do = 0, lo, base, ss = p.sstr[last]
+    cdef double cval = p.pw[0], v
     cdef const int64_t* off = p.off
     cdef const int64_t* flags = p.idx2
     cdef const double* w = <const double*>p.w
     cdef double* acc = buf
+    cdef double* u = buf + n
     cdef double* cw
-    cdef int64_t* coff
-    cdef int64_t* cflag
-    cdef bint outside = False, weighted = k > 1
-    cdef const int64_t* loff
-    cdef const double* lw
+    cdef double* uc
+    cdef bint outside = False, cflag
     cdef int64_t lp = p.ptr[last]
+    cdef const int64_t* li = off + lp           # last axis: element indices, tap-major
+    cdef const double* lw = w + lp              # (q * n + j), n_in for a cval tap
+    cdef const char* row
+    cdef double a[LANES]
+    cdef int64_t ix[LANES * MAX_TAPS]
+    cdef double wx[LANES * MAX_TAPS]
     for d in range(last - 1, -1, -1):
         oq = rem % p.shape[d]
         rem = rem // p.shape[d]
@@ -353,46 +372,63 @@ cdef void _tensor_row(const elem_t* tag, const PassDesc* p, const char* src, cha
             acc[j] = cval
         _store_row(acc, dst + do, n, p.dstr[last], p.dst_kind, p.rounding)
         return
-    # the taps of the outer axes: one combination per digit string (last outer axis fastest)
     for d in range(last):
         combos *= k
-    cw = buf + n                        # combos x (nd - 1) weights
-    coff = <int64_t*>(cw + combos * last)   # combos: byte offsets
-    cflag = coff + combos               # combos: 1 if a tap reads cval
+    cw = u + combos * stride
+    # one product row per combination of the outer axes' taps
     for c in range(combos):
         rem = c
         base = 0
-        cflag[c] = 0
+        cflag = False
         for d in range(last - 1, -1, -1):
             q = rem % k
             rem = rem // k
             lo = off[p.ptr[d] + o[d] * k + q]
             if lo == INT64_MIN:
-                cflag[c] = 1
+                cflag = True
             else:
                 base += lo
-            cw[c * last + d] = w[p.ptr[d] + o[d] * k + q]
-        coff[c] = base
-    for j in range(n):
-        if flags[lp // k + j]:
-            acc[j] = cval
+            cw[d] = w[p.ptr[d] + o[d] * k + q]
+        row = src + base
+        uc = u + c * stride
+        if k == 1:      # order 0: the element itself, no weights
+            for i in range(n_in):
+                uc[i] = cval if cflag else <double>(<const elem_t*>(row + i * ss))[0]
+            uc[n_in] = cval
             continue
-        loff = off + lp + j * k
-        lw = w + lp + j * k
-        t = 0.0
-        for c in range(combos):
-            for q in range(k):
-                lo = loff[q]
-                if cflag[c] or lo == INT64_MIN:
-                    coeff = cval
-                else:
-                    coeff = <double>(<const elem_t*>(src + coff[c] + lo))[0]
-                if weighted:
-                    for d in range(last):
-                        coeff *= cw[c * last + d]
-                    coeff *= lw[q]
-                t += coeff
-        acc[j] = t
+        for i in range(n_in):
+            v = cval if cflag else <double>(<const elem_t*>(row + i * ss))[0]
+            for d in range(last):
+                v = v * cw[d]
+            uc[i] = v
+        v = cval
+        for d in range(last):
+            v = v * cw[d]
+        uc[n_in] = v
+    # each output: t = 0.0, then over the combinations (outer) and its last-axis taps (inner)
+    j0 = 0
+    while j0 < n:
+        nb = min(<Py_ssize_t>LANES, n - j0)
+        for q in range(k):
+            for jj in range(LANES):
+                ix[q * LANES + jj] = li[q * n + j0 + jj] if jj < nb else n_in
+                wx[q * LANES + jj] = lw[q * n + j0 + jj] if jj < nb else 0.0
+        for jj in range(LANES):
+            a[jj] = 0.0
+        if k == 1:
+            for c in range(combos):
+                uc = u + c * stride
+                for jj in range(LANES):
+                    a[jj] = a[jj] + uc[ix[jj]]
+        else:
+            for c in range(combos):
+                uc = u + c * stride
+                for q in range(k):
+                    for jj in range(LANES):
+                        a[jj] = a[jj] + uc[ix[q * LANES + jj]] * wx[q * LANES + jj]
+        for jj in range(nb):
+            acc[j0 + jj] = cval if flags[lp // k + j0 + jj] else a[jj]
+        j0 += LANES
     _store_row(acc, dst + do, n, p.dstr[last], p.dst_kind, p.rounding)
 
 

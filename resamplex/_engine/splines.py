@@ -144,20 +144,26 @@ class SplinePlan:
             work += _spline_work(shape, self.order)
             src, src_strides, src_kind = 0, strides, ELEMS["float64"]
         off, w, flags, ptr = [], [], [], [0]
+        last = len(self.tables) - 1
         for a, t in enumerate(self.tables):
-            byte = np.where(t.idx < 0, CVAL_TAP, t.idx * src_strides[a]).astype(np.int64)
-            off.append(byte.reshape(-1))
-            w.append(t.w.reshape(-1))
+            if a == last:   # element indices (n_in: cval), tap-major
+                off.append(np.where(t.idx < 0, t.n_in, t.idx).T.reshape(-1).astype(np.int64))
+                w.append(t.w.T.reshape(-1))
+            else:           # byte offsets (CVAL_TAP: cval), output-major
+                byte = np.where(t.idx < 0, CVAL_TAP, t.idx * src_strides[a])
+                off.append(byte.astype(np.int64).reshape(-1))
+                w.append(t.w.reshape(-1))
             flags.append(t.outside.astype(np.int64))
             ptr.append(ptr[-1] + t.n_out * k)
         n_last = self.out_shape[-1]
+        n_in_last = self.tables[last].n_in
         size = math.prod(self.out_shape)
         passes.append(dict(
             op=OP_TENSOR, src=src, dst=-2, shape=list(self.out_shape), sstr=src_strides,
             dstr=list(out.strides), src_kind=src_kind, dst_kind=elem_code(out.dtype),
             rounding=STORES["interp"], k=k, ptr=ptr, off=np.concatenate(off),
-            w=np.concatenate(w), idx2=np.concatenate(flags), pw=[self.cval],
-            buf_len=_spline.tensor_scratch(len(shape), k, n_last),
+            w=np.concatenate(w), idx2=np.concatenate(flags), pw=[self.cval], n_in=n_in_last,
+            buf_len=_spline.tensor_scratch(len(shape), k, n_last, n_in_last),
             units=size // max(n_last, 1)))
         work += float(size) * k ** len(shape)
         return Program(passes, scratch, work)
