@@ -314,136 +314,190 @@ cdef void spline_run(const PassDesc* p, const char* src, char* dst, void* bufs,
 
 # ------------------------------------------------------------------------------ evaluation
 # NI_ZoomShift: per output, over the product of every axis's taps (row-major), the tap's
-# element times each axis's weight in axis order, added to t from 0.0. For one output row
-# (every axis but the last fixed), the outer axes' taps are a few combinations c, and the
-# product ``(x * w_0) * ... * w_{n-2}`` of combination c does not depend on the output's
-# position along the row: it is computed once per input element of the row (``u``), and
-# each output adds ``u[i] * w_last`` over c (outer) and its last-axis taps (inner), the order
-# SciPy adds them in. Same operations on the same operands: the same bits.
+# element times each axis's weight in axis order, added to t from 0.0.
+#
+# Outputs are taken LANES rows at a time (rows: the last axis; the LANES rows are neighbours
+# along the axis before it). Every row of a group reads the same last-axis taps with the same
+# weights; what differs is the product of the outer axes' weights. So for each combination c
+# of outer taps and each row (lane) l, u[c][i][l] = (x * w_0) * ... * w_{n-2} is formed once
+# per input element i of the row it reads (the product SciPy forms for every tap that reads
+# it), and then each output j of the group adds, over c (outer) and its last-axis taps q
+# (inner), u[c][idx[q, j]][l] * w_last[q, j]: LANES independent sums from the same contiguous
+# slots, each in SciPy's order. Same operations on the same operands: the same bits.
+
+cdef enum:
+    LANES = 8
+
 
 def tensor_scratch(int ndim, Py_ssize_t k, Py_ssize_t n_last, Py_ssize_t n_in_last):
-    """Doubles of per-thread scratch ``tensor_run`` needs: an output row of ``n_last``, one
-    product row of ``n_in_last + 1`` per combination of the outer axes' taps (the last slot
-    for taps reading cval), the weights of one combination."""
+    """Doubles of per-thread scratch ``tensor_run`` needs: LANES output rows of ``n_last``,
+    the products (LANES per combination of the outer axes' taps and input element of the row,
+    plus a slot for taps reading cval)."""
     cdef Py_ssize_t combos = 1
     cdef int d
     for d in range(ndim - 1):
         combos *= k
-    return n_last + combos * (n_in_last + 1) + ndim
+    return LANES * n_last + LANES * combos * (n_in_last + 1) + ndim
 
 
-cdef enum:
-    LANES = 8       # outputs accumulated side by side (independent sums: no reordering)
-    MAX_TAPS = 6
+def tensor_units(tuple shape):
+    """The work units (groups of up to LANES rows) of an output of ``shape``."""
+    cdef Py_ssize_t outer = 1, m = 1
+    cdef Py_ssize_t i
+    if len(shape) >= 2:
+        m = shape[len(shape) - 2]
+        for i in range(len(shape) - 2):
+            outer *= shape[i]
+    return outer * ((m + LANES - 1) // LANES)
 
 
-cdef void _tensor_row(const elem_t* tag, const PassDesc* p, const char* src, char* dst,
-                      Py_ssize_t r, double* buf) noexcept nogil:
-    cdef int nd = p.ndim, last = p.ndim - 1, d
-    cdef Py_ssize_t k = p.k, n = p.shape[last], n_in = p.n_in, combos = 1, c, j, q, i
-    cdef Py_ssize_t rem = r, oq, j0, nb, jj, stride = p.n_in + 1
+cdef inline void _products1(const elem_t* row, int64_t ss, Py_ssize_t n, double w0,
+                            double* out) noexcept nogil:
+    cdef Py_ssize_t i
+    cdef const char* r = <const char*>row
+    for i in range(n):
+        out[i * LANES] = <double>(<const elem_t*>(r + i * ss))[0] * w0
+
+
+cdef inline void _products2(const elem_t* row, int64_t ss, Py_ssize_t n, double w0, double w1,
+                            double* out) noexcept nogil:
+    cdef Py_ssize_t i
+    cdef const char* r = <const char*>row
+    for i in range(n):
+        out[i * LANES] = (<double>(<const elem_t*>(r + i * ss))[0] * w0) * w1
+
+
+cdef void _tensor_group(const elem_t* tag, const PassDesc* p, const char* src, char* dst,
+                        Py_ssize_t g, double* buf) noexcept nogil:
+    cdef int nd = p.ndim, last = p.ndim - 1, d, mid = p.ndim - 2
+    cdef Py_ssize_t k = p.k, n = p.shape[last], n_in = p.n_in, combos = 1, c, j, q, i, l
+    cdef Py_ssize_t m = p.shape[mid] if nd >= 2 else 1
+    cdef Py_ssize_t per = (m + LANES - 1) // LANES, rem, oq, nl, at, slot = n_in + 1
     cdef Py_ssize_t o[64]
     cdef int64_t do = 0, lo, base, ss = p.sstr[last]
-    cdef double cval = p.pw[0], v
+    cdef double cval = p.pw[0], v, wq
     cdef const int64_t* off = p.off
     cdef const int64_t* flags = p.idx2
     cdef const double* w = <const double*>p.w
-    cdef double* acc = buf
-    cdef double* u = buf + n
+    cdef double* rows = buf                     # LANES rows of n
+    cdef double* u = buf + LANES * n            # [c][i][lane]
     cdef double* cw
     cdef double* uc
-    cdef bint outside = False, cflag
+    cdef double* outrow
+    cdef bint outer_out = False, cflag
+    cdef bint lane_out[LANES]
     cdef int64_t lp = p.ptr[last]
     cdef const int64_t* li = off + lp           # last axis: element indices, tap-major
     cdef const double* lw = w + lp              # (q * n + j), n_in for a cval tap
     cdef const char* row
     cdef double a[LANES]
-    cdef int64_t ix[LANES * MAX_TAPS]
-    cdef double wx[LANES * MAX_TAPS]
-    for d in range(last - 1, -1, -1):
+    cdef double wl[64]
+    for d in range(last):
+        combos *= k
+    cw = u + LANES * combos * slot
+    # the group: outer index (axes before mid) and its first row along mid
+    rem = g // per
+    o[mid if nd >= 2 else 0] = (g % per) * LANES
+    for d in range(mid - 1, -1, -1):
         oq = rem % p.shape[d]
         rem = rem // p.shape[d]
         o[d] = oq
         do += oq * p.dstr[d]
         if flags[p.ptr[d] // k + oq]:
-            outside = True
-    if outside:
-        for j in range(n):
-            acc[j] = cval
-        _store_row(acc, dst + do, n, p.dstr[last], p.dst_kind, p.rounding)
-        return
-    for d in range(last):
-        combos *= k
-    cw = u + combos * stride
-    # one product row per combination of the outer axes' taps
+            outer_out = True
+    at = o[mid] if nd >= 2 else 0
+    nl = min(<Py_ssize_t>LANES, m - at)
+    for l in range(LANES):
+        lane_out[l] = outer_out or l >= nl or (nd >= 2 and flags[p.ptr[mid] // k + at + l] != 0)
+    # the products, lane by lane
     for c in range(combos):
-        rem = c
-        base = 0
-        cflag = False
-        for d in range(last - 1, -1, -1):
-            q = rem % k
-            rem = rem // k
-            lo = off[p.ptr[d] + o[d] * k + q]
-            if lo == INT64_MIN:
-                cflag = True
+        uc = u + c * slot * LANES
+        for l in range(LANES):
+            if lane_out[l]:
+                for i in range(slot):
+                    uc[i * LANES + l] = 0.0
+                continue
+            if nd >= 2:
+                o[mid] = at + l
+            rem = c
+            base = 0
+            cflag = False
+            for d in range(last - 1, -1, -1):
+                q = rem % k
+                rem = rem // k
+                lo = off[p.ptr[d] + o[d] * k + q]
+                if lo == INT64_MIN:
+                    cflag = True
+                else:
+                    base += lo
+                wl[d] = w[p.ptr[d] + o[d] * k + q]
+            row = src + base
+            if k == 1:      # order 0: the element itself, no weights
+                for i in range(n_in):
+                    uc[i * LANES + l] = cval if cflag else \
+                        <double>(<const elem_t*>(row + i * ss))[0]
+                uc[n_in * LANES + l] = cval
+                continue
+            if cflag:
+                v = cval
+                for d in range(last):
+                    v = v * wl[d]
+                for i in range(n_in):
+                    uc[i * LANES + l] = v
+            elif last == 1:     # (x * w_0): the common shapes unrolled
+                _products1(<const elem_t*>row, ss, n_in, wl[0], uc + l)
+            elif last == 2:     # ((x * w_0) * w_1)
+                _products2(<const elem_t*>row, ss, n_in, wl[0], wl[1], uc + l)
             else:
-                base += lo
-            cw[d] = w[p.ptr[d] + o[d] * k + q]
-        row = src + base
-        uc = u + c * stride
-        if k == 1:      # order 0: the element itself, no weights
-            for i in range(n_in):
-                uc[i] = cval if cflag else <double>(<const elem_t*>(row + i * ss))[0]
-            uc[n_in] = cval
-            continue
-        for i in range(n_in):
-            v = cval if cflag else <double>(<const elem_t*>(row + i * ss))[0]
+                for i in range(n_in):
+                    v = <double>(<const elem_t*>(row + i * ss))[0]
+                    for d in range(last):
+                        v = v * wl[d]
+                    uc[i * LANES + l] = v
+            v = cval
             for d in range(last):
-                v = v * cw[d]
-            uc[i] = v
-        v = cval
-        for d in range(last):
-            v = v * cw[d]
-        uc[n_in] = v
+                v = v * wl[d]
+            uc[n_in * LANES + l] = v
     # each output: t = 0.0, then over the combinations (outer) and its last-axis taps (inner)
-    j0 = 0
-    while j0 < n:
-        nb = min(<Py_ssize_t>LANES, n - j0)
-        for q in range(k):
-            for jj in range(LANES):
-                ix[q * LANES + jj] = li[q * n + j0 + jj] if jj < nb else n_in
-                wx[q * LANES + jj] = lw[q * n + j0 + jj] if jj < nb else 0.0
-        for jj in range(LANES):
-            a[jj] = 0.0
+    for j in range(n):
+        for l in range(LANES):
+            a[l] = 0.0
         if k == 1:
             for c in range(combos):
-                uc = u + c * stride
-                for jj in range(LANES):
-                    a[jj] = a[jj] + uc[ix[jj]]
+                uc = u + (c * slot + li[j]) * LANES
+                for l in range(LANES):
+                    a[l] = a[l] + uc[l]
         else:
             for c in range(combos):
-                uc = u + c * stride
                 for q in range(k):
-                    for jj in range(LANES):
-                        a[jj] = a[jj] + uc[ix[q * LANES + jj]] * wx[q * LANES + jj]
-        for jj in range(nb):
-            acc[j0 + jj] = cval if flags[lp // k + j0 + jj] else a[jj]
-        j0 += LANES
-    _store_row(acc, dst + do, n, p.dstr[last], p.dst_kind, p.rounding)
+                    uc = u + (c * slot + li[q * n + j]) * LANES
+                    wq = lw[q * n + j]
+                    for l in range(LANES):
+                        a[l] = a[l] + uc[l] * wq
+        for l in range(LANES):
+            rows[l * n + j] = a[l]
+    for l in range(nl):
+        outrow = rows + l * n
+        if lane_out[l]:
+            for j in range(n):
+                outrow[j] = cval
+        else:
+            for j in range(n):
+                if flags[lp // k + j]:
+                    outrow[j] = cval
+        _store_row(outrow, dst + do + (at + l) * (p.dstr[mid] if nd >= 2 else 0), n,
+                   p.dstr[last], p.dst_kind, p.rounding)
 
 
 cdef void _tensor_rows(const elem_t* tag, const PassDesc* p, const char* src, char* dst,
                        double* bufs, int nthreads) noexcept nogil:
-    cdef Py_ssize_t rows = 1, r
-    cdef int d
-    for d in range(p.ndim - 1):
-        rows *= p.shape[d]
+    cdef Py_ssize_t g
     if nthreads <= 1:
-        for r in range(rows):
-            _tensor_row(tag, p, src, dst, r, bufs)
+        for g in range(p.units):
+            _tensor_group(tag, p, src, dst, g, bufs)
         return
-    for r in prange(rows, num_threads=nthreads, schedule="static"):
-        _tensor_row(tag, p, src, dst, r, bufs + threadid() * p.buf_len)
+    for g in prange(p.units, num_threads=nthreads, schedule="static"):
+        _tensor_group(tag, p, src, dst, g, bufs + threadid() * p.buf_len)
 
 
 cdef void tensor_run(const PassDesc* p, const char* src, char* dst, void* bufs,

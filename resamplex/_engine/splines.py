@@ -164,7 +164,7 @@ class SplinePlan:
             rounding=STORES["interp"], k=k, ptr=ptr, off=np.concatenate(off),
             w=np.concatenate(w), idx2=np.concatenate(flags), pw=[self.cval], n_in=n_in_last,
             buf_len=_spline.tensor_scratch(len(shape), k, n_last, n_in_last),
-            units=size // max(n_last, 1)))
+            units=_spline.tensor_units(self.out_shape)))
         work += float(size) * k ** len(shape)
         return Program(passes, scratch, work)
 
