@@ -42,6 +42,12 @@ from cpython.pycapsule cimport PyCapsule_New
 from resamplex._engine._pass cimport KernelTable, PassDesc
 
 
+cdef extern from "_spline.h" nogil:
+    void rx_spline_sum4x8(double* rows, Py_ssize_t n, Py_ssize_t j, const double* u,
+                          Py_ssize_t combos, Py_ssize_t slot, Py_ssize_t k, const int64_t* li,
+                          const double* lw)
+
+
 cdef enum Elem:
     E_F64 = 0
     E_F32 = 1
@@ -326,7 +332,7 @@ cdef void spline_run(const PassDesc* p, const char* src, char* dst, void* bufs,
 # slots, each in SciPy's order. Same operations on the same operands: the same bits.
 
 cdef enum:
-    LANES = 8
+    LANES = 8       # output rows side by side (the vector sums of _spline.h assume 8)
 
 
 def tensor_scratch(int ndim, Py_ssize_t k, Py_ssize_t n_last, Py_ssize_t n_in_last):
@@ -458,8 +464,15 @@ cdef void _tensor_group(const elem_t* tag, const PassDesc* p, const char* src, c
             for d in range(last):
                 v = v * wl[d]
             uc[n_in * LANES + l] = v
-    # each output: t = 0.0, then over the combinations (outer) and its last-axis taps (inner)
-    for j in range(n):
+    # each output: t = 0.0, then over the combinations (outer) and its last-axis taps (inner).
+    # Four outputs at a time: four independent chains of additions (one chain is bound by
+    # the latency of its additions), each still in SciPy's order.
+    j = 0
+    if k > 1:
+        while j + 4 <= n:
+            rx_spline_sum4x8(rows, n, j, u, combos, slot, k, li, lw)
+            j += 4
+    for j in range(j, n):
         for l in range(LANES):
             a[l] = 0.0
         if k == 1:
