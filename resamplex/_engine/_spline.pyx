@@ -65,6 +65,9 @@ cdef enum Store:
     S_INTERP = 0    # NI_ZoomShift's store: integers round half away (t + 0.5 / t - 0.5), clamp
     S_CAST = 1      # a C cast (spline_filter's line buffers): truncate, wrap
 
+cdef enum:
+    SPLINE_LANES = 8    # prefilter lines side by side (axes other than the innermost)
+
 cdef enum Init:
     I_MIRROR = 0
     I_REFLECT = 1
@@ -129,24 +132,26 @@ cdef inline double _int_interp(double t, double lo, double hi) noexcept nogil:
     return lo if t < lo else t
 
 
-cdef void _store_row(const double* v, char* dst, Py_ssize_t n, int64_t ds, int kind,
-                     int rule) noexcept nogil:
+cdef void _store_row(const double* values, char* dst, Py_ssize_t n, int64_t ds, int kind,
+                     int rule, Py_ssize_t vs=1) noexcept nogil:
+    # values[j * vs] -> dst + j * ds, by the store rule of the output's kind
     cdef Py_ssize_t j
     cdef double t
+    cdef const double* v = values
     if kind == E_F64:
         for j in range(n):
-            (<double*>(dst + j * ds))[0] = v[j]
+            (<double*>(dst + j * ds))[0] = v[j * vs]
     elif kind == E_F32:
         for j in range(n):
-            (<float*>(dst + j * ds))[0] = <float>v[j]
+            (<float*>(dst + j * ds))[0] = <float>v[j * vs]
     elif kind == E_BOOL:
         # npy_bool is an unsigned char: a C cast, not a truth test (0.5 stores False)
         for j in range(n):
-            (<uint8_t*>(dst + j * ds))[0] = <uint8_t><int32_t>v[j]
+            (<uint8_t*>(dst + j * ds))[0] = <uint8_t><int32_t>v[j * vs]
     elif rule == S_CAST:
         # a C cast from double: the 8- and 16-bit types go through int (x86: truncate, wrap)
         for j in range(n):
-            t = v[j]
+            t = v[j * vs]
             if kind == E_U8:
                 (<uint8_t*>(dst + j * ds))[0] = <uint8_t><int32_t>t
             elif kind == E_I8:
@@ -166,33 +171,33 @@ cdef void _store_row(const double* v, char* dst, Py_ssize_t n, int64_t ds, int k
                 (<int64_t*>(dst + j * ds))[0] = <int64_t>t
     elif kind == E_U8:
         for j in range(n):
-            (<uint8_t*>(dst + j * ds))[0] = <uint8_t>_uint_interp(v[j], 255.0)
+            (<uint8_t*>(dst + j * ds))[0] = <uint8_t>_uint_interp(v[j * vs], 255.0)
     elif kind == E_U16:
         for j in range(n):
-            (<uint16_t*>(dst + j * ds))[0] = <uint16_t>_uint_interp(v[j], 65535.0)
+            (<uint16_t*>(dst + j * ds))[0] = <uint16_t>_uint_interp(v[j * vs], 65535.0)
     elif kind == E_U32:
         for j in range(n):
-            (<uint32_t*>(dst + j * ds))[0] = <uint32_t>_uint_interp(v[j], 4294967295.0)
+            (<uint32_t*>(dst + j * ds))[0] = <uint32_t>_uint_interp(v[j * vs], 4294967295.0)
     elif kind == E_U64:
         for j in range(n):
-            t = _uint_interp(v[j], 18446744073709551615.0)
+            t = _uint_interp(v[j * vs], 18446744073709551615.0)
             # 2^64 itself (the double nearest the maximum) saturates instead of overflowing
             (<uint64_t*>(dst + j * ds))[0] = <uint64_t>t if t < 18446744073709551616.0 \
                 else <uint64_t>0xFFFFFFFFFFFFFFFF
     elif kind == E_I8:
         for j in range(n):
-            (<int8_t*>(dst + j * ds))[0] = <int8_t><int32_t>_int_interp(v[j], -128.0, 127.0)
+            (<int8_t*>(dst + j * ds))[0] = <int8_t><int32_t>_int_interp(v[j * vs], -128.0, 127.0)
     elif kind == E_I16:
         for j in range(n):
-            (<int16_t*>(dst + j * ds))[0] = <int16_t><int32_t>_int_interp(v[j], -32768.0,
+            (<int16_t*>(dst + j * ds))[0] = <int16_t><int32_t>_int_interp(v[j * vs], -32768.0,
                                                                           32767.0)
     elif kind == E_I32:
         for j in range(n):
-            (<int32_t*>(dst + j * ds))[0] = <int32_t>_int_interp(v[j], -2147483648.0,
+            (<int32_t*>(dst + j * ds))[0] = <int32_t>_int_interp(v[j * vs], -2147483648.0,
                                                                  2147483647.0)
     else:
         for j in range(n):
-            t = _int_interp(v[j], -9223372036854775808.0, 9223372036854775807.0)
+            t = _int_interp(v[j * vs], -9223372036854775808.0, 9223372036854775807.0)
             (<int64_t*>(dst + j * ds))[0] = <int64_t>t if t < 9223372036854775807.0 \
                 else <int64_t>0x7FFFFFFFFFFFFFFF
 
@@ -281,6 +286,114 @@ cdef void _filter_line(double* c, Py_ssize_t n, const double* poles, int npoles,
             c[i] = z * (c[i + 1] - c[i])
 
 
+cdef void _filter_lanes(double* c, Py_ssize_t n, const double* poles, int npoles,
+                        int init) noexcept nogil:
+    # _filter_line on SPLINE_LANES lines at once, laid out c[i * SPLINE_LANES + l]: per lane
+    # the same operations in the same order (the powers of z are shared scalars)
+    cdef double gain = 1.0, z, z_i, z_n, zz
+    cdef double c0[SPLINE_LANES]
+    cdef double keep[SPLINE_LANES]
+    cdef Py_ssize_t i, l, L = SPLINE_LANES
+    cdef int q
+    for q in range(npoles):
+        z = poles[q]
+        gain *= (1.0 - z) * (1.0 - 1.0 / z)
+    for i in range(n * L):
+        c[i] *= gain
+    for q in range(npoles):
+        z = poles[q]
+        z_i = z
+        if init == I_MIRROR:
+            zz = pow(z, <double>(n - 1))
+            for l in range(L):
+                c0[l] = c[l] + zz * c[(n - 1) * L + l]
+            for i in range(1, n - 1):
+                for l in range(L):
+                    c0[l] += z_i * (c[i * L + l] + zz * c[(n - 1 - i) * L + l])
+                z_i *= z
+            for l in range(L):
+                c0[l] /= 1 - zz * zz
+                c[l] = c0[l]
+        elif init == I_REFLECT:
+            zz = pow(z, <double>n)
+            for l in range(L):
+                keep[l] = c[l]
+                c0[l] = c[l] + zz * c[(n - 1) * L + l]
+            for i in range(1, n - 1):
+                for l in range(L):
+                    c0[l] += z_i * (c[i * L + l] + zz * c[(n - 1 - i) * L + l])
+                z_i *= z
+            # the last term reads c[0], which SciPy's loop has been accumulating into
+            for l in range(L):
+                c0[l] += z_i * (c[(n - 1) * L + l] + zz * c0[l])
+            for l in range(L):
+                c0[l] *= z / (1 - zz * zz)
+                c0[l] += keep[l]
+                c[l] = c0[l]
+        else:
+            for l in range(L):
+                c0[l] = c[l]
+            for i in range(1, n):
+                for l in range(L):
+                    c0[l] += z_i * c[(n - i) * L + l]
+                z_i *= z
+            for l in range(L):
+                c0[l] /= 1 - z_i
+                c[l] = c0[l]
+        for i in range(1, n):
+            for l in range(L):
+                c[i * L + l] += z * c[(i - 1) * L + l]
+        z_i = z
+        if init == I_MIRROR:
+            for l in range(L):
+                c[(n - 1) * L + l] = (z * c[(n - 2) * L + l] + c[(n - 1) * L + l]) * z / \
+                    (z * z - 1)
+        elif init == I_REFLECT:
+            for l in range(L):
+                c[(n - 1) * L + l] *= z / (z - 1)
+        else:
+            for l in range(L):
+                c0[l] = c[(n - 1) * L + l]
+            for i in range(n - 1):
+                for l in range(L):
+                    c0[l] += z_i * c[i * L + l]
+                z_i *= z
+            for l in range(L):
+                c0[l] *= z / (z_i - 1)
+                c[(n - 1) * L + l] = c0[l]
+        for i in range(n - 2, -1, -1):
+            for l in range(L):
+                c[i * L + l] = z * (c[(i + 1) * L + l] - c[i * L + l])
+
+
+cdef inline void _spline_lanes(const PassDesc* p, const char* src, char* dst, Py_ssize_t g,
+                               double* buf) noexcept nogil:
+    # SPLINE_LANES lines that are neighbours along the innermost axis (not the filtered one)
+    cdef int last = p.ndim - 1, d
+    cdef Py_ssize_t inner = p.shape[last], per = (inner + SPLINE_LANES - 1) // SPLINE_LANES
+    cdef Py_ssize_t rem = g // per, first = (g % per) * SPLINE_LANES, q, i, l, nl
+    cdef Py_ssize_t n = p.shape[p.axis]
+    cdef int64_t so = first * p.sstr[last], do = first * p.dstr[last]
+    cdef int64_t ss = p.sstr[p.axis], sl = p.sstr[last]
+    nl = min(<Py_ssize_t>SPLINE_LANES, inner - first)
+    for d in range(last - 1, -1, -1):
+        if d == p.axis:
+            continue
+        q = rem % p.shape[d]
+        rem = rem // p.shape[d]
+        so += q * p.sstr[d]
+        do += q * p.dstr[d]
+    for i in range(n):
+        for l in range(SPLINE_LANES):
+            buf[i * SPLINE_LANES + l] = _load(src + so + i * ss + l * sl, p.src_kind) \
+                if l < nl else 0.0
+    if n > 1:
+        _filter_lanes(buf, n, p.pw, <int>p.k, p.shift)
+    for l in range(nl):
+        _store_row(buf + l, dst + do + l * p.dstr[last], n, p.dstr[p.axis], p.dst_kind,
+                   p.rounding, SPLINE_LANES)
+
+
 cdef inline void _spline_line(const PassDesc* p, const char* src, char* dst, Py_ssize_t r,
                               double* buf) noexcept nogil:
     cdef Py_ssize_t rem = r, q, i, n = p.shape[p.axis]
@@ -307,6 +420,14 @@ cdef void spline_run(const PassDesc* p, const char* src, char* dst, void* bufs,
     cdef Py_ssize_t lines = 1, r
     cdef int d
     cdef double* b = <double*>bufs
+    if p.axis != p.ndim - 1:    # lines side by side along the innermost axis
+        if nthreads <= 1:
+            for r in range(p.units):
+                _spline_lanes(p, src, dst, r, b)
+            return
+        for r in prange(p.units, num_threads=nthreads, schedule="static"):
+            _spline_lanes(p, src, dst, r, b + threadid() * p.buf_len)
+        return
     for d in range(p.ndim):
         if d != p.axis:
             lines *= p.shape[d]
@@ -333,6 +454,19 @@ cdef void spline_run(const PassDesc* p, const char* src, char* dst, void* bufs,
 
 cdef enum:
     LANES = 8       # output rows side by side (the vector sums of _spline.h assume 8)
+
+
+def spline_units(tuple shape, int axis):
+    """The work units of a prefilter pass along ``axis`` of ``shape``, and the doubles of
+    scratch each thread needs: lines SPLINE_LANES at a time unless ``axis`` is innermost."""
+    cdef Py_ssize_t lines = 1, inner = shape[len(shape) - 1], i
+    for i in range(len(shape)):
+        if i != axis:
+            lines *= shape[i]
+    if axis == len(shape) - 1:
+        return lines, max(<Py_ssize_t>shape[axis], 1)
+    return (lines // inner) * ((inner + SPLINE_LANES - 1) // SPLINE_LANES), \
+        max(<Py_ssize_t>shape[axis], 1) * SPLINE_LANES
 
 
 def tensor_scratch(int ndim, Py_ssize_t k, Py_ssize_t n_last, Py_ssize_t n_in_last):

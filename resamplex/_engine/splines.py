@@ -71,12 +71,12 @@ def _spline_passes(shape: Sequence[int], xs: Sequence[int], src_kind: int, order
     passes = []
     src, src_strides, kind = -1, list(xs), src_kind
     for axis, n in enumerate(shape):
-        lines = math.prod(shape) // max(n, 1)
+        units, buf_len = _spline.spline_units(tuple(shape), axis)
         passes.append(dict(
             op=OP_SPLINE, src=src, dst=dst, shape=list(shape), sstr=src_strides,
             dstr=list(dst_strides), axis=axis, src_kind=kind, dst_kind=dst_kind,
             rounding=STORES[store], k=len(poles), pw=list(poles), shift=INITS[init],
-            buf_len=max(int(n), 1), units=lines))
+            buf_len=buf_len, units=units))
         src, src_strides, kind = dst, list(dst_strides), dst_kind
     return passes
 
