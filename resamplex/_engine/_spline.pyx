@@ -549,6 +549,34 @@ cdef void _tensor_group(const elem_t* tag, const PassDesc* p, const char* src, c
     nl = min(<Py_ssize_t>LANES, m - at)
     for l in range(LANES):
         lane_out[l] = outer_out or l >= nl or (nd >= 2 and flags[p.ptr[mid] // k + at + l] != 0)
+    if k == 1:
+        # order 0: one tap per axis, no weights: t = 0.0 + x (or cval), straight into the row
+        for l in range(nl):
+            outrow = rows + l * n
+            if lane_out[l]:
+                for j in range(n):
+                    outrow[j] = cval
+            else:
+                if nd >= 2:
+                    o[mid] = at + l
+                base = 0
+                cflag = False
+                for d in range(last):
+                    lo = off[p.ptr[d] + o[d]]
+                    if lo == INT64_MIN:
+                        cflag = True
+                    else:
+                        base += lo
+                row = src + base
+                for j in range(n):
+                    i = li[j]
+                    if cflag or i == n_in or flags[lp + j]:
+                        outrow[j] = cval
+                    else:
+                        outrow[j] = 0.0 + <double>(<const elem_t*>(row + i * ss))[0]
+            _store_row(outrow, dst + do + (at + l) * (p.dstr[mid] if nd >= 2 else 0), n,
+                       p.dstr[last], p.dst_kind, p.rounding)
+        return
     # the products, lane by lane
     for c in range(combos):
         uc = u + c * slot * LANES
