@@ -65,6 +65,24 @@ def test_four_dimensions(order):
         assert_same(*both("zoom", x, (1.5, 0.8, 1.2, 2.0), order=order, mode=mode, cval=-1.0))
 
 
+@pytest.mark.parametrize("mode", MODES)
+def test_long_rows_cross_tiles(mode):
+    # rows longer than the evaluation's tiles (512 outputs or fewer), modes that fold taps
+    # onto the far end of the axis included
+    rng = np.random.default_rng(11 + MODES.index(mode))
+    for shape, zoom in (((1301,), 1.37), ((3, 700), (1.5, 2.2)), ((2, 2, 1100), (1, 1.5, 0.6))):
+        x = rng.standard_normal(shape)
+        for order in (1, 2, 3, 5):
+            for grid_mode in (False, True):
+                assert_same(*both("zoom", x, zoom, order=order, mode=mode, cval=0.5,
+                                  grid_mode=grid_mode))
+
+
+def test_a_long_axis_needs_no_scratch_of_its_length():
+    x = np.random.default_rng(12).standard_normal(3_000_000).astype(np.float32)
+    assert_same(*both("zoom", x, 1.01, order=3, mode="grid-wrap"))
+
+
 DTYPES = [np.float32, np.uint8, np.int8, np.int16, np.uint16, np.int32, np.uint32, np.int64,
           np.uint64, np.bool_]
 

@@ -29,19 +29,19 @@ static inline void rx_store_d4(double* p, rx_d4 v) {
 }
 #endif
 
-/* rows[l * n + j + t] for l < 8, t < 4. u: combos blocks of `slot` positions of 8 lanes;
- * li / lw: the last axis's tap indices and weights, tap-major ([q * n + j]). */
-static inline void rx_spline_sum4x8(double* rows, ptrdiff_t n, ptrdiff_t j, const double* u,
-                                    ptrdiff_t combos, ptrdiff_t slot, ptrdiff_t k,
-                                    const int64_t* li, const double* lw) {
+/* rows[l * rs + j + t] for l < 8, t < 4. u: combos blocks of `slot` positions of 8 lanes;
+ * li / lw: the last axis's tap positions in u and weights, tap-major ([q * ts + j]). */
+static inline void rx_spline_sum4x8(double* rows, ptrdiff_t rs, ptrdiff_t ts, ptrdiff_t j,
+                                    const double* u, ptrdiff_t combos, ptrdiff_t slot,
+                                    ptrdiff_t k, const int64_t* li, const double* lw) {
 #if defined(__GNUC__) || defined(__clang__)
     rx_d4 a0 = {0.0, 0.0, 0.0, 0.0}, a1 = a0, b0 = a0, b1 = a0, c0 = a0, c1 = a0, d0 = a0,
           d1 = a0;
     for (ptrdiff_t c = 0; c < combos; c++) {
         const double* uc = u + c * slot * 8;
         for (ptrdiff_t q = 0; q < k; q++) {
-            const int64_t* ix = li + q * n + j;
-            const double* wx = lw + q * n + j;
+            const int64_t* ix = li + q * ts + j;
+            const double* wx = lw + q * ts + j;
             const double* p0 = uc + ix[0] * 8;
             const double* p1 = uc + ix[1] * 8;
             const double* p2 = uc + ix[2] * 8;
@@ -72,8 +72,8 @@ static inline void rx_spline_sum4x8(double* rows, ptrdiff_t n, ptrdiff_t j, cons
         const double* uc = u + c * slot * 8;
         for (ptrdiff_t q = 0; q < k; q++) {
             for (int t = 0; t < 4; t++) {
-                const double* p = uc + li[q * n + j + t] * 8;
-                double w = lw[q * n + j + t];
+                const double* p = uc + li[q * ts + j + t] * 8;
+                double w = lw[q * ts + j + t];
                 for (int l = 0; l < 8; l++)
                     acc[t][l] = acc[t][l] + p[l] * w;
             }
@@ -82,7 +82,7 @@ static inline void rx_spline_sum4x8(double* rows, ptrdiff_t n, ptrdiff_t j, cons
 #endif
     for (int l = 0; l < 8; l++)
         for (int t = 0; t < 4; t++)
-            rows[l * n + j + t] = acc[t][l];
+            rows[l * rs + j + t] = acc[t][l];
 }
 
 #endif

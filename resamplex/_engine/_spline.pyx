@@ -43,9 +43,9 @@ from resamplex._engine._pass cimport KernelTable, PassDesc
 
 
 cdef extern from "_spline.h" nogil:
-    void rx_spline_sum4x8(double* rows, Py_ssize_t n, Py_ssize_t j, const double* u,
-                          Py_ssize_t combos, Py_ssize_t slot, Py_ssize_t k, const int64_t* li,
-                          const double* lw)
+    void rx_spline_sum4x8(double* rows, Py_ssize_t rs, Py_ssize_t ts, Py_ssize_t j,
+                          const double* u, Py_ssize_t combos, Py_ssize_t slot, Py_ssize_t k,
+                          const int64_t* li, const double* lw)
 
 
 cdef enum Elem:
@@ -471,8 +471,8 @@ def spline_units(tuple shape, int axis):
 
 def tensor_scratch(int ndim, Py_ssize_t k, Py_ssize_t n_last, Py_ssize_t n_in_last):
     """Doubles of per-thread scratch ``tensor_run`` needs: LANES output rows of ``n_last``,
-    the products (LANES per combination of the outer axes' taps and input element of the row,
-    plus a slot for taps reading cval)."""
+    the products (LANES per combination of the outer axes' taps and distinct input of a tile
+    of the row, ``n_in_last`` at most, plus a slot for taps reading cval)."""
     cdef Py_ssize_t combos = 1
     cdef int d
     for d in range(ndim - 1):
@@ -491,20 +491,20 @@ def tensor_units(tuple shape):
     return outer * ((m + LANES - 1) // LANES)
 
 
-cdef inline void _products1(const elem_t* row, int64_t ss, Py_ssize_t n, double w0,
-                            double* out) noexcept nogil:
+cdef inline void _products1(const elem_t* row, int64_t ss, const int64_t* at, Py_ssize_t n,
+                            double w0, double* out) noexcept nogil:
     cdef Py_ssize_t i
     cdef const char* r = <const char*>row
     for i in range(n):
-        out[i * LANES] = <double>(<const elem_t*>(r + i * ss))[0] * w0
+        out[i * LANES] = <double>(<const elem_t*>(r + at[i] * ss))[0] * w0
 
 
-cdef inline void _products2(const elem_t* row, int64_t ss, Py_ssize_t n, double w0, double w1,
-                            double* out) noexcept nogil:
+cdef inline void _products2(const elem_t* row, int64_t ss, const int64_t* at, Py_ssize_t n,
+                            double w0, double w1, double* out) noexcept nogil:
     cdef Py_ssize_t i
     cdef const char* r = <const char*>row
     for i in range(n):
-        out[i * LANES] = (<double>(<const elem_t*>(r + i * ss))[0] * w0) * w1
+        out[i * LANES] = (<double>(<const elem_t*>(r + at[i] * ss))[0] * w0) * w1
 
 
 cdef void _tensor_group(const elem_t* tag, const PassDesc* p, const char* src, char* dst,
@@ -512,7 +512,7 @@ cdef void _tensor_group(const elem_t* tag, const PassDesc* p, const char* src, c
     cdef int nd = p.ndim, last = p.ndim - 1, d, mid = p.ndim - 2
     cdef Py_ssize_t k = p.k, n = p.shape[last], n_in = p.n_in, combos = 1, c, j, q, i, l
     cdef Py_ssize_t m = p.shape[mid] if nd >= 2 else 1
-    cdef Py_ssize_t per = (m + LANES - 1) // LANES, rem, oq, nl, at, slot = n_in + 1
+    cdef Py_ssize_t per = (m + LANES - 1) // LANES, rem, oq, nl, at, slot
     cdef Py_ssize_t o[64]
     cdef int64_t do = 0, lo, base, ss = p.sstr[last]
     cdef double cval = p.pw[0], v, wq
@@ -521,20 +521,18 @@ cdef void _tensor_group(const elem_t* tag, const PassDesc* p, const char* src, c
     cdef const double* w = <const double*>p.w
     cdef double* rows = buf                     # LANES rows of n
     cdef double* u = buf + LANES * n            # [c][i][lane]
-    cdef double* cw
     cdef double* uc
     cdef double* outrow
     cdef bint outer_out = False, cflag
     cdef bint lane_out[LANES]
     cdef int64_t lp = p.ptr[last]
-    cdef const int64_t* li = off + lp           # last axis: element indices, tap-major
-    cdef const double* lw = w + lp              # (q * n + j), n_in for a cval tap
+    cdef const int64_t* li = off + lp   # last axis, order 0: element indices (n_in: cval);
+    cdef const double* lw = w + lp      # else per tile, local indices (see below)
     cdef const char* row
     cdef double a[LANES]
     cdef double wl[64]
     for d in range(last):
         combos *= k
-    cw = u + LANES * combos * slot
     # the group: outer index (axes before mid) and its first row along mid
     rem = g // per
     o[mid if nd >= 2 else 0] = (g % per) * LANES
@@ -577,80 +575,88 @@ cdef void _tensor_group(const elem_t* tag, const PassDesc* p, const char* src, c
             _store_row(outrow, dst + do + (at + l) * (p.dstr[mid] if nd >= 2 else 0), n,
                        p.dstr[last], p.dst_kind, p.rounding)
         return
-    # the products, lane by lane
-    for c in range(combos):
-        uc = u + c * slot * LANES
-        for l in range(LANES):
-            if lane_out[l]:
-                for i in range(slot):
-                    uc[i * LANES + l] = 0.0
-                continue
-            if nd >= 2:
-                o[mid] = at + l
-            rem = c
-            base = 0
-            cflag = False
-            for d in range(last - 1, -1, -1):
-                q = rem % k
-                rem = rem // k
-                lo = off[p.ptr[d] + o[d] * k + q]
-                if lo == INT64_MIN:
-                    cflag = True
+    # Tile by tile along the row (_engine/splines.py last_axis_tiles): a tile's outputs read
+    # a few distinct inputs; their products are formed once per combination of the outer
+    # axes' taps and lane, into u[c][m][lane] (m: the tile's m-th distinct input; the last
+    # slot for taps reading cval).
+    cdef const int64_t* td = off + p.ptr[nd]
+    cdef Py_ssize_t ntiles = td[0], tt, j0, tn, u0, nu, jj
+    cdef const int64_t* tj = td + 1
+    cdef const int64_t* tu = tj + ntiles + 1
+    cdef const int64_t* uq
+    cdef const int64_t* tli
+    cdef const double* tlw
+    for tt in range(ntiles):
+        j0 = tj[tt]
+        tn = tj[tt + 1] - j0
+        u0 = tu[tt]
+        nu = tu[tt + 1] - u0
+        uq = tu + ntiles + 1 + u0
+        slot = nu + 1
+        for c in range(combos):
+            uc = u + c * slot * LANES
+            for l in range(LANES):
+                if lane_out[l]:
+                    for i in range(slot):
+                        uc[i * LANES + l] = 0.0
+                    continue
+                if nd >= 2:
+                    o[mid] = at + l
+                rem = c
+                base = 0
+                cflag = False
+                for d in range(last - 1, -1, -1):
+                    q = rem % k
+                    rem = rem // k
+                    lo = off[p.ptr[d] + o[d] * k + q]
+                    if lo == INT64_MIN:
+                        cflag = True
+                    else:
+                        base += lo
+                    wl[d] = w[p.ptr[d] + o[d] * k + q]
+                row = src + base
+                if cflag:
+                    v = cval
+                    for d in range(last):
+                        v = v * wl[d]
+                    for i in range(nu):
+                        uc[i * LANES + l] = v
+                elif last == 0:     # one axis: the elements themselves
+                    for i in range(nu):
+                        uc[i * LANES + l] = <double>(<const elem_t*>(row + uq[i] * ss))[0]
+                elif last == 1:     # (x * w_0): the common shapes unrolled
+                    _products1(<const elem_t*>row, ss, uq, nu, wl[0], uc + l)
+                elif last == 2:     # ((x * w_0) * w_1)
+                    _products2(<const elem_t*>row, ss, uq, nu, wl[0], wl[1], uc + l)
                 else:
-                    base += lo
-                wl[d] = w[p.ptr[d] + o[d] * k + q]
-            row = src + base
-            if k == 1:      # order 0: the element itself, no weights
-                for i in range(n_in):
-                    uc[i * LANES + l] = cval if cflag else \
-                        <double>(<const elem_t*>(row + i * ss))[0]
-                uc[n_in * LANES + l] = cval
-                continue
-            if cflag:
+                    for i in range(nu):
+                        v = <double>(<const elem_t*>(row + uq[i] * ss))[0]
+                        for d in range(last):
+                            v = v * wl[d]
+                        uc[i * LANES + l] = v
                 v = cval
                 for d in range(last):
                     v = v * wl[d]
-                for i in range(n_in):
-                    uc[i * LANES + l] = v
-            elif last == 1:     # (x * w_0): the common shapes unrolled
-                _products1(<const elem_t*>row, ss, n_in, wl[0], uc + l)
-            elif last == 2:     # ((x * w_0) * w_1)
-                _products2(<const elem_t*>row, ss, n_in, wl[0], wl[1], uc + l)
-            else:
-                for i in range(n_in):
-                    v = <double>(<const elem_t*>(row + i * ss))[0]
-                    for d in range(last):
-                        v = v * wl[d]
-                    uc[i * LANES + l] = v
-            v = cval
-            for d in range(last):
-                v = v * wl[d]
-            uc[n_in * LANES + l] = v
-    # each output: t = 0.0, then over the combinations (outer) and its last-axis taps (inner).
-    # Four outputs at a time: four independent chains of additions (one chain is bound by
-    # the latency of its additions), each still in SciPy's order.
-    j = 0
-    if k > 1:
-        while j + 4 <= n:
-            rx_spline_sum4x8(rows, n, j, u, combos, slot, k, li, lw)
-            j += 4
-    for j in range(j, n):
-        for l in range(LANES):
-            a[l] = 0.0
-        if k == 1:
-            for c in range(combos):
-                uc = u + (c * slot + li[j]) * LANES
-                for l in range(LANES):
-                    a[l] = a[l] + uc[l]
-        else:
+                uc[nu * LANES + l] = v
+        # each output: t = 0.0, then over the combinations (outer) and its last-axis taps
+        # (inner); four outputs at a time (independent chains), each in SciPy's order
+        tli = li + k * j0       # this tile's taps: local indices, tap-major ([q * tn + jj])
+        tlw = lw + k * j0
+        jj = 0
+        while jj + 4 <= tn:
+            rx_spline_sum4x8(rows + j0, n, tn, jj, u, combos, slot, k, tli, tlw)
+            jj += 4
+        for jj in range(jj, tn):
+            for l in range(LANES):
+                a[l] = 0.0
             for c in range(combos):
                 for q in range(k):
-                    uc = u + (c * slot + li[q * n + j]) * LANES
-                    wq = lw[q * n + j]
+                    uc = u + (c * slot + tli[q * tn + jj]) * LANES
+                    wq = tlw[q * tn + jj]
                     for l in range(LANES):
                         a[l] = a[l] + uc[l] * wq
-        for l in range(LANES):
-            rows[l * n + j] = a[l]
+            for l in range(LANES):
+                rows[l * n + j0 + jj] = a[l]
     for l in range(nl):
         outrow = rows + l * n
         if lane_out[l]:

@@ -100,6 +100,44 @@ def filter_program(shape: Sequence[int], xs: Sequence[int], src_kind: int,
     return Program(passes, [], _spline_work(shape, order))
 
 
+@dataclasses.dataclass(frozen=True)
+class Tiles:
+    """The last axis of an evaluation cut into tiles of outputs (``data``: the tile count,
+    the tiles' first outputs and an end, the offsets of their distinct inputs and an end,
+    then those inputs), each output's taps as positions among its tile's distinct inputs
+    (``local``: the count for a tap reading cval) and their weights (``w``), tap-major within
+    a tile (``[k * j0 + q * tn + j]``); ``most``: the largest count of distinct inputs."""
+
+    data: np.ndarray
+    local: np.ndarray
+    w: np.ndarray
+    most: int
+
+
+def last_axis_tiles(t: SplineTable, combos: int) -> Tiles:
+    """Tiles of ``t``'s outputs small enough that the products of a tile (8 lanes per
+    combination of the outer axes' taps and distinct input) stay about 8 MiB at most,
+    whatever the length of the axis or where its modes fold the taps."""
+    n, k = t.n_out, t.idx.shape[1]
+    size = int(max(8, min(512, (1 << 17) // max(combos * k, 1))))
+    starts = list(range(0, n, size)) + [n]
+    local = np.empty(n * k, np.int64)
+    w = np.empty(n * k, np.float64)
+    inputs, counts = [], [0]
+    for j0, j1 in zip(starts[:-1], starts[1:]):
+        taps = t.idx[j0:j1]
+        distinct = np.unique(taps[taps >= 0])
+        pos = np.searchsorted(distinct, taps)
+        pos[taps < 0] = len(distinct)
+        local[k * j0:k * j1] = pos.T.reshape(-1)
+        w[k * j0:k * j1] = t.w[j0:j1].T.reshape(-1)
+        inputs.append(distinct)
+        counts.append(counts[-1] + len(distinct))
+    data = np.concatenate([[len(starts) - 1], starts, counts] + inputs).astype(np.int64)
+    most = int(np.max(np.diff(counts))) if n else 0
+    return Tiles(data, local, w, most)
+
+
 class SplinePlan:
     """Spline evaluation of one input shape: the tables of every axis, ``cval``, and whether
     the input is prefiltered (``order``, ``init``: the prefilter's poles and initial
@@ -145,18 +183,25 @@ class SplinePlan:
             src, src_strides, src_kind = 0, strides, ELEMS["float64"]
         off, w, flags, ptr = [], [], [], [0]
         last = len(self.tables) - 1
+        tiles = None
         for a, t in enumerate(self.tables):
-            if a == last:   # element indices (n_in: cval), tap-major
-                off.append(np.where(t.idx < 0, t.n_in, t.idx).T.reshape(-1).astype(np.int64))
-                w.append(t.w.T.reshape(-1))
-            else:           # byte offsets (CVAL_TAP: cval), output-major
+            if a == last and k == 1:    # element indices (n_in: cval)
+                off.append(np.where(t.idx < 0, t.n_in, t.idx).reshape(-1).astype(np.int64))
+                w.append(t.w.reshape(-1))
+            elif a == last:             # per tile: positions among its distinct inputs
+                tiles = last_axis_tiles(t, k ** last)
+                off.append(tiles.local)
+                w.append(tiles.w)
+            else:                       # byte offsets (CVAL_TAP: cval), output-major
                 byte = np.where(t.idx < 0, CVAL_TAP, t.idx * src_strides[a])
                 off.append(byte.astype(np.int64).reshape(-1))
                 w.append(t.w.reshape(-1))
             flags.append(t.outside.astype(np.int64))
             ptr.append(ptr[-1] + t.n_out * k)
+        if tiles is not None:
+            off.append(tiles.data)
         n_last = self.out_shape[-1]
-        n_in_last = self.tables[last].n_in
+        n_in_last = self.tables[last].n_in if tiles is None else tiles.most
         size = math.prod(self.out_shape)
         passes.append(dict(
             op=OP_TENSOR, src=src, dst=-2, shape=list(self.out_shape), sstr=src_strides,
