@@ -133,7 +133,8 @@ def last_axis_tiles(t: SplineTable, combos: int) -> Tiles:
         w[k * j0:k * j1] = t.w[j0:j1].T.reshape(-1)
         inputs.append(distinct)
         counts.append(counts[-1] + len(distinct))
-    data = np.concatenate([[len(starts) - 1], starts, counts] + inputs).astype(np.int64)
+    head = np.array([len(starts) - 1] + starts + counts, dtype=np.int64)
+    data = np.concatenate([head] + [a.astype(np.int64) for a in inputs])
     most = int(np.max(np.diff(counts))) if n else 0
     return Tiles(data, local, w, most)
 
