@@ -14,18 +14,22 @@ array's shape and the byte strides of source and destination (they may be the sa
 each line is read whole before it is written); ``axis``: the filtered axis; ``src_kind``,
 ``dst_kind``: element codes (``ELEMS``); ``rounding``: the store rule (``STORES``); ``k``: the
 number of poles (1 or 2) and ``pw[0..k)`` the poles; ``shift``: the initial conditions
-(``INITS``); ``buf_len >= shape[axis]`` doubles per thread; ``units``: the number of lines.
+(``INITS``); ``units`` and ``buf_len`` (doubles per thread): ``spline_units`` (lines along the
+innermost axis one at a time, along the others SPLINE_LANES at a time).
 
 ``tensor_run`` (OP_TENSOR), every axis at once: output element ``o`` is, over the taps
 ``(f_0, ..., f_{n-1})`` of its axes in row-major order (last axis fastest), starting from
 ``t = 0.0``, ``t += ((x[f] * w_0[f_0]) * w_1[f_1]) * ...`` (no multiplication when ``k == 1``:
 order 0), then stored by ``rounding``. ``shape``/``dstr``: the output; ``sstr``: the source's
 byte strides; ``k``: taps per output on every axis; ``ptr[d]``: where axis ``d``'s taps start
-in ``off`` (byte offsets into the source, ``CVAL_TAP`` for a tap that reads ``cval``; the last
-axis: element indices, ``n_in`` for a cval tap, laid out tap-major, ``[t * n_out + o]``) and
-``w`` (float64, laid out like ``off``), ``ptr[d] // k`` where its output flags start in
-``idx2`` (1: that output is ``cval``); ``n_in``: the source's length along the last axis;
-``pw[0]``: cval. ``buf_len``: doubles of scratch per thread (see ``tensor_scratch``).
+in ``off`` and ``w`` (float64), ``ptr[d] // k`` where its output flags start in ``idx2`` (1:
+that output is ``cval``). Axes before the last: byte offsets into the source (``CVAL_TAP``
+for a tap that reads ``cval``), output-major ``[o * k + t]``. The last axis, order 0: element
+indices (``n_in`` for cval); orders 1-5: tiles (``splines.last_axis_tiles``, their table at
+``off[ptr[ndim]:]``), each tap the position of its input among the tile's distinct inputs
+(their count for cval), tap-major within the tile. ``n_in``: the source's length along the
+last axis (order 0), or the most distinct inputs of a tile; ``pw[0]``: cval; ``units``:
+``tensor_units``; ``buf_len``: ``tensor_scratch``.
 
 Preconditions (the planner guarantees them; nothing here is checked): every shape entry >= 1,
 offsets inside the source, source and destination do not overlap (tensor), aligned native
