@@ -25,7 +25,7 @@ byte strides; ``k``: taps per output on every axis; ``ptr[d]``: where axis ``d``
 in ``off`` and ``w`` (float64), ``ptr[d] // k`` where its output flags start in ``idx2`` (1:
 that output is ``cval``). Axes before the last: byte offsets into the source (``CVAL_TAP``
 for a tap that reads ``cval``), output-major ``[o * k + t]``. The last axis, order 0: element
-indices (``n_in`` for cval); orders 1-5: tiles (``splines.last_axis_tiles``, their table at
+indices (``n_in`` for a cval tap and for an output flagged cval); orders 1-5: tiles (``splines.last_axis_tiles``, their table at
 ``off[ptr[ndim]:]``), each tap the position of its input among the tile's distinct inputs
 (their count for cval), tap-major within the tile. ``n_in``: the source's length along the
 last axis (order 0), or the most distinct inputs of a tile; ``pw[0]``: cval; ``units``:
@@ -142,6 +142,18 @@ cdef void _store_row(const double* values, char* dst, Py_ssize_t n, int64_t ds, 
     cdef Py_ssize_t j
     cdef double t
     cdef const double* v = values
+    cdef float* f32
+    cdef double* f64
+    if vs == 1 and kind == E_F32 and ds == 4:      # contiguous float rows: vectorisable
+        f32 = <float*>dst
+        for j in range(n):
+            f32[j] = <float>v[j]
+        return
+    if vs == 1 and kind == E_F64 and ds == 8:
+        f64 = <double*>dst
+        for j in range(n):
+            f64[j] = v[j]
+        return
     if kind == E_F64:
         for j in range(n):
             (<double*>(dst + j * ds))[0] = v[j * vs]
@@ -530,7 +542,8 @@ cdef void _tensor_group(const elem_t* tag, const PassDesc* p, const char* src, c
     cdef bint outer_out = False, cflag
     cdef bint lane_out[LANES]
     cdef int64_t lp = p.ptr[last]
-    cdef const int64_t* li = off + lp   # last axis, order 0: element indices (n_in: cval);
+    cdef const int64_t* li = off + lp   # last axis, order 0: element indices (n_in: cval
+                                        # taps and cval outputs);
     cdef const double* lw = w + lp      # else per tile, local indices (see below)
     cdef const char* row
     cdef double a[LANES]
@@ -570,12 +583,17 @@ cdef void _tensor_group(const elem_t* tag, const PassDesc* p, const char* src, c
                     else:
                         base += lo
                 row = src + base
+                # the source row as t = 0.0 + x, and cval after it (for taps and outputs that
+                # read cval: the planner points them there); then a gather
+                if cflag:
+                    for i in range(n_in + 1):
+                        u[i] = cval
+                else:
+                    for i in range(n_in):
+                        u[i] = 0.0 + <double>(<const elem_t*>(row + i * ss))[0]
+                    u[n_in] = cval
                 for j in range(n):
-                    i = li[j]
-                    if cflag or i == n_in or flags[lp + j]:
-                        outrow[j] = cval
-                    else:
-                        outrow[j] = 0.0 + <double>(<const elem_t*>(row + i * ss))[0]
+                    outrow[j] = u[li[j]]
             _store_row(outrow, dst + do + (at + l) * (p.dstr[mid] if nd >= 2 else 0), n,
                        p.dstr[last], p.dst_kind, p.rounding)
         return

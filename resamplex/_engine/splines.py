@@ -186,8 +186,9 @@ class SplinePlan:
         last = len(self.tables) - 1
         tiles = None
         for a, t in enumerate(self.tables):
-            if a == last and k == 1:    # element indices (n_in: cval)
-                off.append(np.where(t.idx < 0, t.n_in, t.idx).reshape(-1).astype(np.int64))
+            if a == last and k == 1:    # element indices (n_in: cval, tap or output)
+                cval_at = (t.idx[:, 0] < 0) | t.outside
+                off.append(np.where(cval_at, t.n_in, t.idx[:, 0]).astype(np.int64))
                 w.append(t.w.reshape(-1))
             elif a == last:             # per tile: positions among its distinct inputs
                 tiles = last_axis_tiles(t, k ** last)
