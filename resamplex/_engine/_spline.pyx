@@ -548,6 +548,7 @@ cdef void _tensor_group(const elem_t* tag, const PassDesc* p, const char* src, c
     cdef const char* row
     cdef double a[LANES]
     cdef double wl[64]
+    cdef Py_ssize_t digit[64]
     for d in range(last):
         combos *= k
     # the group: outer index (axes before mid) and its first row along mid
@@ -615,7 +616,10 @@ cdef void _tensor_group(const elem_t* tag, const PassDesc* p, const char* src, c
         nu = tu[tt + 1] - u0
         uq = tu + ntiles + 1 + u0
         slot = nu + 1
+        for d in range(last):
+            digit[d] = 0
         for c in range(combos):
+            # c's taps on the outer axes: digit[d] (row-major, counted up without divisions)
             uc = u + c * slot * LANES
             for l in range(LANES):
                 if lane_out[l]:
@@ -624,18 +628,15 @@ cdef void _tensor_group(const elem_t* tag, const PassDesc* p, const char* src, c
                     continue
                 if nd >= 2:
                     o[mid] = at + l
-                rem = c
                 base = 0
                 cflag = False
-                for d in range(last - 1, -1, -1):
-                    q = rem % k
-                    rem = rem // k
-                    lo = off[p.ptr[d] + o[d] * k + q]
+                for d in range(last):
+                    lo = off[p.ptr[d] + o[d] * k + digit[d]]
                     if lo == INT64_MIN:
                         cflag = True
                     else:
                         base += lo
-                    wl[d] = w[p.ptr[d] + o[d] * k + q]
+                    wl[d] = w[p.ptr[d] + o[d] * k + digit[d]]
                 row = src + base
                 if cflag:
                     v = cval
@@ -660,6 +661,13 @@ cdef void _tensor_group(const elem_t* tag, const PassDesc* p, const char* src, c
                 for d in range(last):
                     v = v * wl[d]
                 uc[nu * LANES + l] = v
+            d = last - 1
+            while d >= 0:
+                digit[d] += 1
+                if digit[d] < k:
+                    break
+                digit[d] = 0
+                d -= 1
         # each output: t = 0.0, then over the combinations (outer) and its last-axis taps
         # (inner); four outputs at a time (independent chains), each in SciPy's order
         tli = li + k * j0       # this tile's taps: local indices, tap-major ([q * tn + jj])
