@@ -276,3 +276,14 @@ def test_every_cpu_level_gives_scipys_bits():
                 assert_same(e, rn.zoom(x, 1.8, order=order, mode="mirror"))
     finally:
         _exec.set_cpu_level(before)
+
+
+def test_the_same_call_from_several_python_threads():
+    from concurrent.futures import ThreadPoolExecutor
+
+    x = np.random.default_rng(8).standard_normal((20, 30)).astype(np.float32)
+    expected = sn.zoom(x, 1.7, order=3, mode="nearest")
+    with ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(lambda _: rn.zoom(x, 1.7, order=3, mode="nearest"), range(16)))
+    for got in results:
+        assert_same(expected, got)
