@@ -57,7 +57,7 @@ LEVELS = [
     ("avx512", ["-mavx2", "-mf16c", "-mavx512f", "-mavx512bw", "-mavx512vl"]),
 ]
 # The kernel modules built per level (each exports its entry points as a KernelTable capsule).
-DISPATCHED = ["_gather", "_taps", "_fixed", "_intpass", "_floatpass"]
+DISPATCHED = ["_gather", "_taps", "_fixed", "_intpass", "_floatpass", "_spline"]
 
 
 def _dispatch_levels():

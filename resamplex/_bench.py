@@ -271,6 +271,28 @@ def workloads(threads: int, quick: bool) -> list[Workload]:
 
     items.append(Workload("f32 (1,1,128,128,128) x2 trilinear", [faster_than("torch", 3)],
                           trilinear))
+    def scipy_zoom(shape: tuple[int, ...], factors: tuple[float, ...],
+                   order: int) -> Callable[[], dict]:
+        # compat.scipy.zoom against scipy.ndimage.zoom (one thread: SciPy has no others)
+        def make() -> dict:
+            from .compat import scipy as rscipy
+
+            x = rng.random(shape, dtype=np.float32)
+            out_shape = tuple(int(round(n * f)) for n, f in zip(shape, factors))
+            run = {"resamplex": lambda: rscipy.zoom(x, factors, order=order, threads=threads),
+                   "floor": _floor(out_shape, np.float32)}
+            if ndi is not None:
+                run["scipy"] = lambda: ndi.zoom(x, factors, order=order)
+            return run
+        return make
+
+    for order in (0, 1) if quick else (0, 1, 3):
+        items.append(Workload(f"compat.scipy.zoom f32 128^3 x2 order {order}",
+                              [faster_than("scipy", 20)],
+                              scipy_zoom((128, 128, 128), (2.0, 2.0, 2.0), order)))
+    items.append(Workload("compat.scipy.zoom f32 1080x1920x3 x(0.5,0.5,1) order 1",
+                          [faster_than("scipy", 20)],
+                          scipy_zoom((1080, 1920, 3), (0.5, 0.5, 1.0), 1)))
     items.append(Workload("f16 NCHW (8,64,128,128) x2 linear", [faster_than("torch", 3)],
                           nchw(np.float16, "linear", 2)))
     items.append(Workload("f32 NCHW (8,64,128,128) x0.5 linear", [faster_than("torch", 2)],

@@ -670,7 +670,7 @@ def _resize_array(x: np.ndarray, source: Path, args: argparse.Namespace) -> np.n
                      **{key: tuple(values)})
 
 
-LIKE = ("cv2", "pil", "torch", "onnx", "onnxruntime")
+LIKE = ("cv2", "pil", "torch", "onnx", "onnxruntime", "scipy")
 
 
 def _resize_like(x: np.ndarray, axes: tuple[int, ...], values: tuple[Any, ...], key: str,
@@ -700,6 +700,8 @@ def _resize_like(x: np.ndarray, axes: tuple[int, ...], values: tuple[Any, ...], 
                             nearest_mode=args.nearest_mode, antialias=int(args.antialias),
                             flavour="onnxruntime" if like == "onnxruntime" else "reference",
                             threads=args.threads, **{key + "s": list(values)})
+    if like == "scipy":
+        return _zoom_like_scipy(x, axes, values, key, args)
     if sorted(axes) != [0, 1] or x.ndim not in (2, 3):
         raise rx.ResamplexError(f"--like {like}: resizes (H, W) or (H, W, C) images along "
                                 f"axes 0 1; got axes {axes} of a {x.ndim}-d array")
@@ -725,6 +727,24 @@ def _resize_like(x: np.ndarray, axes: tuple[int, ...], values: tuple[Any, ...], 
     y = rtorch.interpolate(chw, size=size, mode=name, antialias=args.antialias,
                            threads=args.threads)[0]
     return y[0] if x.ndim == 2 else np.moveaxis(y, 0, 2)
+
+
+def _zoom_like_scipy(x: np.ndarray, axes: tuple[int, ...], values: tuple[Any, ...], key: str,
+                     args: argparse.Namespace) -> np.ndarray:
+    """``--like scipy``: ``scipy.ndimage.zoom`` with ``--mode`` nearest / linear / cubic as
+    spline orders 0 / 1 / 3, pixel edges aligned (``grid_mode=True``, ``mode="nearest"``);
+    a ``--size`` becomes the factor ``size / n`` (SciPy's output length is ``round(n * z)``)."""
+    from .compat import scipy as rscipy
+
+    orders = {"nearest": 0, "linear": 1, "cubic": 3}
+    if args.mode not in orders:
+        raise rx.ResamplexError(f"--like scipy: zoom has --mode nearest, linear and cubic "
+                                f"(spline orders 0, 1, 3); got --mode {args.mode}")
+    zooms = [1.0] * x.ndim
+    for a, v in zip(axes, values):
+        zooms[a] = float(v) / x.shape[a] if key == "size" else float(v)
+    return rscipy.zoom(x, zooms, order=orders[args.mode], mode="nearest", grid_mode=True,
+                       threads=args.threads)
 
 
 def _progress(total: int) -> Any:
@@ -947,7 +967,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="threads per resize (default: the library default)")
     p.add_argument("--like", choices=LIKE, default=None,
                    help="compute as that framework does, bit for bit (compat.cv2, compat.pil, "
-                   "compat.torch, compat.onnx with the reference or onnxruntime flavour)")
+                   "compat.torch, compat.onnx with the reference or onnxruntime flavour, "
+                   "compat.scipy's zoom)")
     p.add_argument("--force", action="store_true", help="overwrite existing output files")
     p.set_defaults(func=cmd_resize)
 

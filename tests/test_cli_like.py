@@ -62,3 +62,15 @@ def test_like_refuses_what_the_framework_cannot_do(image, tmp_path, capsys):
                  "--like", "cv2"])
     assert code != 0
     assert "--like cv2" in capsys.readouterr().err
+
+
+def test_like_scipy(image, tmp_path):
+    ndi = pytest.importorskip("scipy.ndimage")
+    a, path = image
+    got = run(path, tmp_path / "o1", "--size", "9", "40", "--mode", "linear", "--like", "scipy")
+    np.testing.assert_array_equal(got, ndi.zoom(a, (9 / 23, 40 / 31, 1), order=1,
+                                                 mode="nearest", grid_mode=True))
+    got = run(path, tmp_path / "o2", "--scale", "1.5", "1.5", "--mode", "cubic", "--like",
+              "scipy")
+    np.testing.assert_array_equal(got, ndi.zoom(a, (1.5, 1.5, 1), order=3, mode="nearest",
+                                                 grid_mode=True))

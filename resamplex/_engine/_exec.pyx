@@ -40,8 +40,9 @@ from resamplex._engine._fused cimport (
 )
 from resamplex._engine._pass cimport (
     BLOCK, C_DOUBLE, C_FLOAT, KernelTable, MAX_CHANNELS, MAX_ROW, OP_FIXED, OP_FUSED,
-    OP_FLOAT, OP_GATHER, OP_INT, OP_INT_FUSED, OP_STORE, OP_WEIGHTED, PassDesc, PHASE_DOWN2,
-    PHASE_NONE, PHASE_UP2, SHAPE_LAST, SHAPE_LAST_CSR, SHAPE_MID, SHAPE_OUTER,
+    OP_FLOAT, OP_GATHER, OP_INT, OP_INT_FUSED, OP_SPLINE, OP_STORE, OP_TENSOR, OP_WEIGHTED,
+    PassDesc, PHASE_DOWN2, PHASE_NONE, PHASE_UP2, SHAPE_LAST, SHAPE_LAST_CSR, SHAPE_MID,
+    SHAPE_OUTER,
 )
 
 cnp.import_array()
@@ -58,7 +59,8 @@ ROUNDINGS = {"half_even": R_HALF_EVEN, "half_away_from_zero": R_HALF_AWAY,
              "toward_zero": R_TOWARD_ZERO}
 #: Pass operations.
 OPS = {"gather": OP_GATHER, "weighted": OP_WEIGHTED, "fused": OP_FUSED, "fixed": OP_FIXED,
-       "store": OP_STORE, "int": OP_INT, "int_fused": OP_INT_FUSED, "float": OP_FLOAT}
+       "store": OP_STORE, "int": OP_INT, "int_fused": OP_INT_FUSED, "float": OP_FLOAT,
+       "spline": OP_SPLINE, "tensor": OP_TENSOR}
 #: Accumulator types.
 COMPUTES = {"float64": C_DOUBLE, "float32": C_FLOAT}
 #: Loop shapes of weighted and fixed-point passes.
@@ -158,7 +160,7 @@ cdef extern from *:
 
 #: Instruction-set levels, lowest first (setup.py LEVELS builds them; "baseline" always).
 LEVELS = ("baseline", "avx2", "avx512")
-_DISPATCHED = ("_gather", "_taps", "_fixed", "_intpass", "_floatpass")
+_DISPATCHED = ("_gather", "_taps", "_fixed", "_intpass", "_floatpass", "_spline")
 
 cdef KernelTable _kernels      # the entry points every program runs (one level's)
 cdef str _level = "baseline"
@@ -223,6 +225,10 @@ def set_cpu_level(str level):
             merged.floats = t.floats
         if t.store != NULL:
             merged.store = t.store
+        if t.spline != NULL:
+            merged.spline = t.spline
+        if t.tensor != NULL:
+            merged.tensor = t.tensor
     previous = _level
     _kernels = merged
     _level = level
@@ -407,6 +413,10 @@ cdef class Program:
             elif p.op == OP_STORE:
                 p.w = NULL
                 esize = 8 if p.compute == C_DOUBLE else 4
+            elif p.op == OP_SPLINE or p.op == OP_TENSOR:
+                # float64 throughout: weights, and per-thread scratch lines of doubles
+                p.w = _vec(self._keep, spec.get("w"), np.float64)
+                esize = 8
             else:
                 dt = np.float64 if p.compute == C_DOUBLE else np.float32
                 p.w = _vec(self._keep, spec.get("w"), dt)
@@ -474,6 +484,10 @@ cdef class Program:
                 k.floats(p, s, d, block + self._scratch_bytes, nt)
             elif p.op == OP_STORE:
                 k.store(p, s, d, block + self._scratch_bytes, nt)
+            elif p.op == OP_SPLINE:
+                k.spline(p, s, d, block + self._scratch_bytes, nt)
+            elif p.op == OP_TENSOR:
+                k.tensor(p, s, d, block + self._scratch_bytes, nt)
         free(raw)
         return 0
 

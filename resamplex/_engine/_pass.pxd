@@ -21,6 +21,8 @@ cdef enum PassOp:
     OP_INT = 5        # exact integer taps with per-tap shifts and a stated finish (_intpass.pyx)
     OP_INT_FUSED = 6  # a plain integer pass and the integer pass outside it in one sweep
     OP_FLOAT = 7      # float taps in a stated association order and store (_floatpass.pyx)
+    OP_SPLINE = 8     # B-spline prefilter: recursive filter along one axis (_spline.pyx)
+    OP_TENSOR = 9     # tensor-product taps in SciPy's order, float64 (_spline.pyx tensor_run)
 
 
 cdef enum Compute:
@@ -147,3 +149,5 @@ cdef struct KernelTable:
     pass_fn ints_fused
     pass_fn floats
     pass_fn store
+    pass_fn spline
+    pass_fn tensor

@@ -1,0 +1,751 @@
+# cython: language_level=3
+"""B-spline kernels: the recursive prefilter (OP_SPLINE) and the tensor-product evaluation in
+SciPy's order (OP_TENSOR). Both compute in float64.
+
+The arithmetic is that of SciPy's ``ndimage`` (``ni_splines.c`` ``apply_filter`` and its
+initial conditions; ``ni_interpolation.c`` ``NI_ZoomShift``), operation for operation, so that
+the results are the same bits: the compiler does not reassociate floating-point sums and the
+build forbids fused multiply-adds (setup.py ``-ffp-contract=off``).
+
+Entry points (the kernel contract, ``_pass.pxd``), called by the executor:
+
+``spline_run`` (OP_SPLINE), one axis of the prefilter. ``shape``, ``sstr``, ``dstr``: the
+array's shape and the byte strides of source and destination (they may be the same memory:
+each line is read whole before it is written); ``axis``: the filtered axis; ``src_kind``,
+``dst_kind``: element codes (``ELEMS``); ``rounding``: the store rule (``STORES``); ``k``: the
+number of poles (1 or 2) and ``pw[0..k)`` the poles; ``shift``: the initial conditions
+(``INITS``); ``units`` and ``buf_len`` (doubles per thread): ``spline_units`` (lines along the
+innermost axis one at a time, along the others SPLINE_LANES at a time).
+
+``tensor_run`` (OP_TENSOR), every axis at once: output element ``o`` is, over the taps
+``(f_0, ..., f_{n-1})`` of its axes in row-major order (last axis fastest), starting from
+``t = 0.0``, ``t += ((x[f] * w_0[f_0]) * w_1[f_1]) * ...`` (no multiplication when ``k == 1``:
+order 0), then stored by ``rounding``. ``shape``/``dstr``: the output; ``sstr``: the source's
+byte strides; ``k``: taps per output on every axis; ``ptr[d]``: where axis ``d``'s taps start
+in ``off`` and ``w`` (float64), ``ptr[d] // k`` where its output flags start in ``idx2`` (1:
+that output is ``cval``). Axes before the last: byte offsets into the source (``CVAL_TAP``
+for a tap that reads ``cval``), output-major ``[o * k + t]``. The last axis, order 0: element
+indices (``n_in`` for a cval tap and for an output flagged cval); orders 1-5: tiles (``splines.last_axis_tiles``, their table at
+``off[ptr[ndim]:]``), each tap the position of its input among the tile's distinct inputs
+(their count for cval), tap-major within the tile. ``n_in``: the source's length along the
+last axis (order 0), or the most distinct inputs of a tile; ``pw[0]``: cval; ``units``:
+``tensor_units``; ``buf_len``: ``tensor_scratch``.
+
+Preconditions (the planner guarantees them; nothing here is checked): every shape entry >= 1,
+offsets inside the source, source and destination do not overlap (tensor), aligned native
+elements.
+"""
+
+from cython.parallel cimport prange, threadid
+from libc.math cimport pow
+from libc.stdint cimport (int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t,
+                          uint64_t, INT64_MIN)
+
+from cpython.pycapsule cimport PyCapsule_New
+
+from resamplex._engine._pass cimport KernelTable, PassDesc
+
+
+cdef extern from "_spline.h" nogil:
+    void rx_spline_sum4x8(double* rows, Py_ssize_t rs, Py_ssize_t ts, Py_ssize_t j,
+                          const double* u, Py_ssize_t combos, Py_ssize_t slot, Py_ssize_t k,
+                          const int64_t* li, const double* lw)
+
+
+cdef enum Elem:
+    E_F64 = 0
+    E_F32 = 1
+    E_U8 = 2
+    E_I8 = 3
+    E_U16 = 4
+    E_I16 = 5
+    E_U32 = 6
+    E_I32 = 7
+    E_U64 = 8
+    E_I64 = 9
+    E_BOOL = 10
+
+cdef enum Store:
+    S_INTERP = 0    # NI_ZoomShift's store: integers round half away (t + 0.5 / t - 0.5), clamp
+    S_CAST = 1      # a C cast (spline_filter's line buffers): truncate, wrap
+
+cdef enum:
+    SPLINE_LANES = 8    # prefilter lines side by side (axes other than the innermost)
+
+cdef enum Init:
+    I_MIRROR = 0
+    I_REFLECT = 1
+    I_WRAP = 2
+
+#: Element codes by dtype name (bool is read and written as a byte 0/1).
+ELEMS = {"float64": E_F64, "float32": E_F32, "uint8": E_U8, "int8": E_I8, "uint16": E_U16,
+         "int16": E_I16, "uint32": E_U32, "int32": E_I32, "uint64": E_U64, "int64": E_I64,
+         "bool": E_BOOL}
+STORES = {"interp": S_INTERP, "cast": S_CAST}
+INITS = {"mirror": I_MIRROR, "reflect": I_REFLECT, "wrap": I_WRAP}
+#: The byte offset of a tap that reads cval (grid-constant).
+CVAL_TAP = INT64_MIN
+
+ctypedef fused elem_t:
+    double
+    float
+    uint8_t
+    int8_t
+    uint16_t
+    int16_t
+    uint32_t
+    int32_t
+    uint64_t
+    int64_t
+
+
+# ------------------------------------------------------------------------------ loads, stores
+
+cdef inline double _load(const char* p, int kind) noexcept nogil:
+    if kind == E_F64:
+        return (<const double*>p)[0]
+    if kind == E_F32:
+        return (<const float*>p)[0]
+    if kind == E_U8 or kind == E_BOOL:
+        return (<const uint8_t*>p)[0]
+    if kind == E_I8:
+        return (<const int8_t*>p)[0]
+    if kind == E_U16:
+        return (<const uint16_t*>p)[0]
+    if kind == E_I16:
+        return (<const int16_t*>p)[0]
+    if kind == E_U32:
+        return (<const uint32_t*>p)[0]
+    if kind == E_I32:
+        return (<const int32_t*>p)[0]
+    if kind == E_U64:
+        return <double>(<const uint64_t*>p)[0]
+    return <double>(<const int64_t*>p)[0]
+
+
+cdef inline double _uint_interp(double t, double top) noexcept nogil:
+    # CASE_INTERP_OUT_UINT: t > 0 ? t + 0.5 : 0, then at most the type's maximum
+    t = t + 0.5 if t > 0 else 0.0
+    return top if t > top else t
+
+
+cdef inline double _int_interp(double t, double lo, double hi) noexcept nogil:
+    # CASE_INTERP_OUT_INT: half away from zero by adding +-0.5, then clamp; the cast truncates
+    t = t + 0.5 if t > 0 else t - 0.5
+    t = hi if t > hi else t
+    return lo if t < lo else t
+
+
+cdef void _store_row(const double* values, char* dst, Py_ssize_t n, int64_t ds, int kind,
+                     int rule, Py_ssize_t vs=1) noexcept nogil:
+    # values[j * vs] -> dst + j * ds, by the store rule of the output's kind
+    cdef Py_ssize_t j
+    cdef double t
+    cdef const double* v = values
+    cdef float* f32
+    cdef double* f64
+    if vs == 1 and kind == E_F32 and ds == 4:      # contiguous float rows: vectorisable
+        f32 = <float*>dst
+        for j in range(n):
+            f32[j] = <float>v[j]
+        return
+    if vs == 1 and kind == E_F64 and ds == 8:
+        f64 = <double*>dst
+        for j in range(n):
+            f64[j] = v[j]
+        return
+    if kind == E_F64:
+        for j in range(n):
+            (<double*>(dst + j * ds))[0] = v[j * vs]
+    elif kind == E_F32:
+        for j in range(n):
+            (<float*>(dst + j * ds))[0] = <float>v[j * vs]
+    elif kind == E_BOOL:
+        # npy_bool is an unsigned char: a C cast, not a truth test (0.5 stores False)
+        for j in range(n):
+            (<uint8_t*>(dst + j * ds))[0] = <uint8_t><int32_t>v[j * vs]
+    elif rule == S_CAST:
+        # a C cast from double: the 8- and 16-bit types go through int (x86: truncate, wrap)
+        for j in range(n):
+            t = v[j * vs]
+            if kind == E_U8:
+                (<uint8_t*>(dst + j * ds))[0] = <uint8_t><int32_t>t
+            elif kind == E_I8:
+                (<int8_t*>(dst + j * ds))[0] = <int8_t><int32_t>t
+            elif kind == E_U16:
+                (<uint16_t*>(dst + j * ds))[0] = <uint16_t><int32_t>t
+            elif kind == E_I16:
+                (<int16_t*>(dst + j * ds))[0] = <int16_t><int32_t>t
+            elif kind == E_U32:
+                (<uint32_t*>(dst + j * ds))[0] = <uint32_t><int64_t>t
+            elif kind == E_I32:
+                (<int32_t*>(dst + j * ds))[0] = <int32_t>t
+            elif kind == E_U64:
+                (<uint64_t*>(dst + j * ds))[0] = <uint64_t>t if t >= 0 else \
+                    <uint64_t><int64_t>t
+            else:
+                (<int64_t*>(dst + j * ds))[0] = <int64_t>t
+    elif kind == E_U8:
+        for j in range(n):
+            (<uint8_t*>(dst + j * ds))[0] = <uint8_t>_uint_interp(v[j * vs], 255.0)
+    elif kind == E_U16:
+        for j in range(n):
+            (<uint16_t*>(dst + j * ds))[0] = <uint16_t>_uint_interp(v[j * vs], 65535.0)
+    elif kind == E_U32:
+        for j in range(n):
+            (<uint32_t*>(dst + j * ds))[0] = <uint32_t>_uint_interp(v[j * vs], 4294967295.0)
+    elif kind == E_U64:
+        for j in range(n):
+            t = _uint_interp(v[j * vs], 18446744073709551615.0)
+            # 2^64 itself (the double nearest the maximum) saturates instead of overflowing
+            (<uint64_t*>(dst + j * ds))[0] = <uint64_t>t if t < 18446744073709551616.0 \
+                else <uint64_t>0xFFFFFFFFFFFFFFFF
+    elif kind == E_I8:
+        for j in range(n):
+            (<int8_t*>(dst + j * ds))[0] = <int8_t><int32_t>_int_interp(v[j * vs], -128.0, 127.0)
+    elif kind == E_I16:
+        for j in range(n):
+            (<int16_t*>(dst + j * ds))[0] = <int16_t><int32_t>_int_interp(v[j * vs], -32768.0,
+                                                                          32767.0)
+    elif kind == E_I32:
+        for j in range(n):
+            (<int32_t*>(dst + j * ds))[0] = <int32_t>_int_interp(v[j * vs], -2147483648.0,
+                                                                 2147483647.0)
+    else:
+        for j in range(n):
+            t = _int_interp(v[j * vs], -9223372036854775808.0, 9223372036854775807.0)
+            (<int64_t*>(dst + j * ds))[0] = <int64_t>t if t < 9223372036854775807.0 \
+                else <int64_t>0x7FFFFFFFFFFFFFFF
+
+
+# ------------------------------------------------------------------------------ the prefilter
+# ni_splines.c: gain, then for each pole a causal pass from its initial value and an
+# anti-causal pass from its own; the initial values follow the boundary mode.
+
+cdef void _init_causal_mirror(double* c, Py_ssize_t n, double z) noexcept nogil:
+    cdef Py_ssize_t i
+    cdef double z_i = z
+    cdef double z_n_1 = pow(z, <double>(n - 1))
+    c[0] = c[0] + z_n_1 * c[n - 1]
+    for i in range(1, n - 1):
+        c[0] += z_i * (c[i] + z_n_1 * c[n - 1 - i])
+        z_i *= z
+    c[0] /= 1 - z_n_1 * z_n_1
+
+
+cdef void _init_anticausal_mirror(double* c, Py_ssize_t n, double z) noexcept nogil:
+    c[n - 1] = (z * c[n - 2] + c[n - 1]) * z / (z * z - 1)
+
+
+cdef void _init_causal_wrap(double* c, Py_ssize_t n, double z) noexcept nogil:
+    cdef Py_ssize_t i
+    cdef double z_i = z
+    for i in range(1, n):
+        c[0] += z_i * c[n - i]
+        z_i *= z
+    c[0] /= 1 - z_i
+
+
+cdef void _init_anticausal_wrap(double* c, Py_ssize_t n, double z) noexcept nogil:
+    cdef Py_ssize_t i
+    cdef double z_i = z
+    for i in range(n - 1):
+        c[n - 1] += z_i * c[i]
+        z_i *= z
+    c[n - 1] *= z / (z_i - 1)
+
+
+cdef void _init_causal_reflect(double* c, Py_ssize_t n, double z) noexcept nogil:
+    cdef Py_ssize_t i
+    cdef double z_i = z
+    cdef double z_n = pow(z, <double>n)
+    cdef double c0 = c[0]
+    c[0] = c[0] + z_n * c[n - 1]
+    for i in range(1, n):
+        c[0] += z_i * (c[i] + z_n * c[n - 1 - i])
+        z_i *= z
+    c[0] *= z / (1 - z_n * z_n)
+    c[0] += c0
+
+
+cdef void _init_anticausal_reflect(double* c, Py_ssize_t n, double z) noexcept nogil:
+    c[n - 1] *= z / (z - 1)
+
+
+cdef void _filter_line(double* c, Py_ssize_t n, const double* poles, int npoles,
+                       int init) noexcept nogil:
+    cdef double gain = 1.0, z
+    cdef Py_ssize_t i
+    cdef int q
+    for q in range(npoles):
+        z = poles[q]
+        gain *= (1.0 - z) * (1.0 - 1.0 / z)
+    for i in range(n):
+        c[i] *= gain
+    for q in range(npoles):
+        z = poles[q]
+        if init == I_MIRROR:
+            _init_causal_mirror(c, n, z)
+        elif init == I_REFLECT:
+            _init_causal_reflect(c, n, z)
+        else:
+            _init_causal_wrap(c, n, z)
+        for i in range(1, n):
+            c[i] += z * c[i - 1]
+        if init == I_MIRROR:
+            _init_anticausal_mirror(c, n, z)
+        elif init == I_REFLECT:
+            _init_anticausal_reflect(c, n, z)
+        else:
+            _init_anticausal_wrap(c, n, z)
+        for i in range(n - 2, -1, -1):
+            c[i] = z * (c[i + 1] - c[i])
+
+
+cdef void _filter_lanes(double* c, Py_ssize_t n, const double* poles, int npoles,
+                        int init) noexcept nogil:
+    # _filter_line on SPLINE_LANES lines at once, laid out c[i * SPLINE_LANES + l]: per lane
+    # the same operations in the same order (the powers of z are shared scalars)
+    cdef double gain = 1.0, z, z_i, z_n, zz
+    cdef double c0[SPLINE_LANES]
+    cdef double keep[SPLINE_LANES]
+    cdef Py_ssize_t i, l, L = SPLINE_LANES
+    cdef int q
+    for q in range(npoles):
+        z = poles[q]
+        gain *= (1.0 - z) * (1.0 - 1.0 / z)
+    for i in range(n * L):
+        c[i] *= gain
+    for q in range(npoles):
+        z = poles[q]
+        z_i = z
+        if init == I_MIRROR:
+            zz = pow(z, <double>(n - 1))
+            for l in range(L):
+                c0[l] = c[l] + zz * c[(n - 1) * L + l]
+            for i in range(1, n - 1):
+                for l in range(L):
+                    c0[l] += z_i * (c[i * L + l] + zz * c[(n - 1 - i) * L + l])
+                z_i *= z
+            for l in range(L):
+                c0[l] /= 1 - zz * zz
+                c[l] = c0[l]
+        elif init == I_REFLECT:
+            zz = pow(z, <double>n)
+            for l in range(L):
+                keep[l] = c[l]
+                c0[l] = c[l] + zz * c[(n - 1) * L + l]
+            for i in range(1, n - 1):
+                for l in range(L):
+                    c0[l] += z_i * (c[i * L + l] + zz * c[(n - 1 - i) * L + l])
+                z_i *= z
+            # the last term reads c[0], which SciPy's loop has been accumulating into
+            for l in range(L):
+                c0[l] += z_i * (c[(n - 1) * L + l] + zz * c0[l])
+            for l in range(L):
+                c0[l] *= z / (1 - zz * zz)
+                c0[l] += keep[l]
+                c[l] = c0[l]
+        else:
+            for l in range(L):
+                c0[l] = c[l]
+            for i in range(1, n):
+                for l in range(L):
+                    c0[l] += z_i * c[(n - i) * L + l]
+                z_i *= z
+            for l in range(L):
+                c0[l] /= 1 - z_i
+                c[l] = c0[l]
+        for i in range(1, n):
+            for l in range(L):
+                c[i * L + l] += z * c[(i - 1) * L + l]
+        z_i = z
+        if init == I_MIRROR:
+            for l in range(L):
+                c[(n - 1) * L + l] = (z * c[(n - 2) * L + l] + c[(n - 1) * L + l]) * z / \
+                    (z * z - 1)
+        elif init == I_REFLECT:
+            for l in range(L):
+                c[(n - 1) * L + l] *= z / (z - 1)
+        else:
+            for l in range(L):
+                c0[l] = c[(n - 1) * L + l]
+            for i in range(n - 1):
+                for l in range(L):
+                    c0[l] += z_i * c[i * L + l]
+                z_i *= z
+            for l in range(L):
+                c0[l] *= z / (z_i - 1)
+                c[(n - 1) * L + l] = c0[l]
+        for i in range(n - 2, -1, -1):
+            for l in range(L):
+                c[i * L + l] = z * (c[(i + 1) * L + l] - c[i * L + l])
+
+
+cdef inline void _spline_lanes(const PassDesc* p, const char* src, char* dst, Py_ssize_t g,
+                               double* buf) noexcept nogil:
+    # SPLINE_LANES lines that are neighbours along the innermost axis (not the filtered one)
+    cdef int last = p.ndim - 1, d
+    cdef Py_ssize_t inner = p.shape[last], per = (inner + SPLINE_LANES - 1) // SPLINE_LANES
+    cdef Py_ssize_t rem = g // per, first = (g % per) * SPLINE_LANES, q, i, l, nl
+    cdef Py_ssize_t n = p.shape[p.axis]
+    cdef int64_t so = first * p.sstr[last], do = first * p.dstr[last]
+    cdef int64_t ss = p.sstr[p.axis], sl = p.sstr[last]
+    nl = min(<Py_ssize_t>SPLINE_LANES, inner - first)
+    for d in range(last - 1, -1, -1):
+        if d == p.axis:
+            continue
+        q = rem % p.shape[d]
+        rem = rem // p.shape[d]
+        so += q * p.sstr[d]
+        do += q * p.dstr[d]
+    for i in range(n):
+        for l in range(SPLINE_LANES):
+            buf[i * SPLINE_LANES + l] = _load(src + so + i * ss + l * sl, p.src_kind) \
+                if l < nl else 0.0
+    if n > 1:
+        _filter_lanes(buf, n, p.pw, <int>p.k, p.shift)
+    for l in range(nl):
+        _store_row(buf + l, dst + do + l * p.dstr[last], n, p.dstr[p.axis], p.dst_kind,
+                   p.rounding, SPLINE_LANES)
+
+
+cdef inline void _spline_line(const PassDesc* p, const char* src, char* dst, Py_ssize_t r,
+                              double* buf) noexcept nogil:
+    cdef Py_ssize_t rem = r, q, i, n = p.shape[p.axis]
+    cdef int64_t so = 0, do = 0
+    cdef int d
+    for d in range(p.ndim - 1, -1, -1):
+        if d == p.axis:
+            continue
+        q = rem % p.shape[d]
+        rem = rem // p.shape[d]
+        so += q * p.sstr[d]
+        do += q * p.dstr[d]
+    cdef int64_t ss = p.sstr[p.axis]
+    for i in range(n):
+        buf[i] = _load(src + so + i * ss, p.src_kind)
+    if n > 1:
+        _filter_line(buf, n, p.pw, <int>p.k, p.shift)
+    _store_row(buf, dst + do, n, p.dstr[p.axis], p.dst_kind, p.rounding)
+
+
+cdef void spline_run(const PassDesc* p, const char* src, char* dst, void* bufs,
+                     int nthreads) noexcept nogil:
+    """OP_SPLINE: filter every line along ``axis`` (see the module docstring)."""
+    cdef Py_ssize_t lines = 1, r
+    cdef int d
+    cdef double* b = <double*>bufs
+    if p.axis != p.ndim - 1:    # lines side by side along the innermost axis
+        if nthreads <= 1:
+            for r in range(p.units):
+                _spline_lanes(p, src, dst, r, b)
+            return
+        for r in prange(p.units, num_threads=nthreads, schedule="static"):
+            _spline_lanes(p, src, dst, r, b + threadid() * p.buf_len)
+        return
+    for d in range(p.ndim):
+        if d != p.axis:
+            lines *= p.shape[d]
+    if nthreads <= 1:
+        for r in range(lines):
+            _spline_line(p, src, dst, r, b)
+        return
+    for r in prange(lines, num_threads=nthreads, schedule="static"):
+        _spline_line(p, src, dst, r, b + threadid() * p.buf_len)
+
+
+# ------------------------------------------------------------------------------ evaluation
+# NI_ZoomShift: per output, over the product of every axis's taps (row-major), the tap's
+# element times each axis's weight in axis order, added to t from 0.0.
+#
+# Outputs are taken LANES rows at a time (rows: the last axis; the LANES rows are neighbours
+# along the axis before it). Every row of a group reads the same last-axis taps with the same
+# weights; what differs is the product of the outer axes' weights. So for each combination c
+# of outer taps and each row (lane) l, u[c][i][l] = (x * w_0) * ... * w_{n-2} is formed once
+# per input element i of the row it reads (the product SciPy forms for every tap that reads
+# it), and then each output j of the group adds, over c (outer) and its last-axis taps q
+# (inner), u[c][idx[q, j]][l] * w_last[q, j]: LANES independent sums from the same contiguous
+# slots, each in SciPy's order. Same operations on the same operands: the same bits.
+
+cdef enum:
+    LANES = 8       # output rows side by side (the vector sums of _spline.h assume 8)
+
+
+def spline_units(tuple shape, int axis):
+    """The work units of a prefilter pass along ``axis`` of ``shape``, and the doubles of
+    scratch each thread needs: lines SPLINE_LANES at a time unless ``axis`` is innermost."""
+    cdef Py_ssize_t lines = 1, inner = shape[len(shape) - 1], i
+    for i in range(len(shape)):
+        if i != axis:
+            lines *= shape[i]
+    if axis == len(shape) - 1:
+        return lines, max(<Py_ssize_t>shape[axis], 1)
+    return (lines // inner) * ((inner + SPLINE_LANES - 1) // SPLINE_LANES), \
+        max(<Py_ssize_t>shape[axis], 1) * SPLINE_LANES
+
+
+def tensor_scratch(int ndim, Py_ssize_t k, Py_ssize_t n_last, Py_ssize_t n_in_last):
+    """Doubles of per-thread scratch ``tensor_run`` needs: LANES output rows of ``n_last``,
+    the products (LANES per combination of the outer axes' taps and distinct input of a tile
+    of the row, ``n_in_last`` at most, plus a slot for taps reading cval)."""
+    cdef Py_ssize_t combos = 1
+    cdef int d
+    for d in range(ndim - 1):
+        combos *= k
+    return LANES * n_last + LANES * combos * (n_in_last + 1) + ndim
+
+
+def tensor_units(tuple shape):
+    """The work units (groups of up to LANES rows) of an output of ``shape``."""
+    cdef Py_ssize_t outer = 1, m = 1
+    cdef Py_ssize_t i
+    if len(shape) >= 2:
+        m = shape[len(shape) - 2]
+        for i in range(len(shape) - 2):
+            outer *= shape[i]
+    return outer * ((m + LANES - 1) // LANES)
+
+
+cdef inline void _products1(const elem_t* row, int64_t ss, const int64_t* at, Py_ssize_t n,
+                            double w0, double* out) noexcept nogil:
+    cdef Py_ssize_t i
+    cdef const char* r = <const char*>row
+    for i in range(n):
+        out[i * LANES] = <double>(<const elem_t*>(r + at[i] * ss))[0] * w0
+
+
+cdef inline void _products2(const elem_t* row, int64_t ss, const int64_t* at, Py_ssize_t n,
+                            double w0, double w1, double* out) noexcept nogil:
+    cdef Py_ssize_t i
+    cdef const char* r = <const char*>row
+    for i in range(n):
+        out[i * LANES] = (<double>(<const elem_t*>(r + at[i] * ss))[0] * w0) * w1
+
+
+cdef void _tensor_group(const elem_t* tag, const PassDesc* p, const char* src, char* dst,
+                        Py_ssize_t g, double* buf) noexcept nogil:
+    cdef int nd = p.ndim, last = p.ndim - 1, d, mid = p.ndim - 2
+    cdef Py_ssize_t k = p.k, n = p.shape[last], n_in = p.n_in, combos = 1, c, j, q, i, l
+    cdef Py_ssize_t m = p.shape[mid] if nd >= 2 else 1
+    cdef Py_ssize_t per = (m + LANES - 1) // LANES, rem, oq, nl, at, slot
+    cdef Py_ssize_t o[64]
+    cdef int64_t do = 0, lo, base, ss = p.sstr[last]
+    cdef double cval = p.pw[0], v, wq
+    cdef const int64_t* off = p.off
+    cdef const int64_t* flags = p.idx2
+    cdef const double* w = <const double*>p.w
+    cdef double* rows = buf                     # LANES rows of n
+    cdef double* u = buf + LANES * n            # [c][i][lane]
+    cdef double* uc
+    cdef double* outrow
+    cdef bint outer_out = False, cflag
+    cdef bint lane_out[LANES]
+    cdef int64_t lp = p.ptr[last]
+    cdef const int64_t* li = off + lp   # last axis, order 0: element indices (n_in: cval
+                                        # taps and cval outputs);
+    cdef const double* lw = w + lp      # else per tile, local indices (see below)
+    cdef const char* row
+    cdef double a[LANES]
+    cdef double wl[64]
+    cdef Py_ssize_t digit[64]
+    for d in range(last):
+        combos *= k
+    # the group: outer index (axes before mid) and its first row along mid
+    rem = g // per
+    o[mid if nd >= 2 else 0] = (g % per) * LANES
+    for d in range(mid - 1, -1, -1):
+        oq = rem % p.shape[d]
+        rem = rem // p.shape[d]
+        o[d] = oq
+        do += oq * p.dstr[d]
+        if flags[p.ptr[d] // k + oq]:
+            outer_out = True
+    at = o[mid] if nd >= 2 else 0
+    nl = min(<Py_ssize_t>LANES, m - at)
+    for l in range(LANES):
+        lane_out[l] = outer_out or l >= nl or (nd >= 2 and flags[p.ptr[mid] // k + at + l] != 0)
+    if k == 1:
+        # order 0: one tap per axis, no weights: t = 0.0 + x (or cval), straight into the row
+        for l in range(nl):
+            outrow = rows + l * n
+            if lane_out[l]:
+                for j in range(n):
+                    outrow[j] = cval
+            else:
+                if nd >= 2:
+                    o[mid] = at + l
+                base = 0
+                cflag = False
+                for d in range(last):
+                    lo = off[p.ptr[d] + o[d]]
+                    if lo == INT64_MIN:
+                        cflag = True
+                    else:
+                        base += lo
+                row = src + base
+                # the source row as t = 0.0 + x, and cval after it (for taps and outputs that
+                # read cval: the planner points them there); then a gather
+                if cflag:
+                    for i in range(n_in + 1):
+                        u[i] = cval
+                else:
+                    for i in range(n_in):
+                        u[i] = 0.0 + <double>(<const elem_t*>(row + i * ss))[0]
+                    u[n_in] = cval
+                for j in range(n):
+                    outrow[j] = u[li[j]]
+            _store_row(outrow, dst + do + (at + l) * (p.dstr[mid] if nd >= 2 else 0), n,
+                       p.dstr[last], p.dst_kind, p.rounding)
+        return
+    # Tile by tile along the row (_engine/splines.py last_axis_tiles): a tile's outputs read
+    # a few distinct inputs; their products are formed once per combination of the outer
+    # axes' taps and lane, into u[c][m][lane] (m: the tile's m-th distinct input; the last
+    # slot for taps reading cval).
+    cdef const int64_t* td = off + p.ptr[nd]
+    cdef Py_ssize_t ntiles = td[0], tt, j0, tn, u0, nu, jj
+    cdef const int64_t* tj = td + 1
+    cdef const int64_t* tu = tj + ntiles + 1
+    cdef const int64_t* uq
+    cdef const int64_t* tli
+    cdef const double* tlw
+    for tt in range(ntiles):
+        j0 = tj[tt]
+        tn = tj[tt + 1] - j0
+        u0 = tu[tt]
+        nu = tu[tt + 1] - u0
+        uq = tu + ntiles + 1 + u0
+        slot = nu + 1
+        for d in range(last):
+            digit[d] = 0
+        for c in range(combos):
+            # c's taps on the outer axes: digit[d] (row-major, counted up without divisions)
+            uc = u + c * slot * LANES
+            for l in range(LANES):
+                if lane_out[l]:
+                    for i in range(slot):
+                        uc[i * LANES + l] = 0.0
+                    continue
+                if nd >= 2:
+                    o[mid] = at + l
+                base = 0
+                cflag = False
+                for d in range(last):
+                    lo = off[p.ptr[d] + o[d] * k + digit[d]]
+                    if lo == INT64_MIN:
+                        cflag = True
+                    else:
+                        base += lo
+                    wl[d] = w[p.ptr[d] + o[d] * k + digit[d]]
+                row = src + base
+                if cflag:
+                    v = cval
+                    for d in range(last):
+                        v = v * wl[d]
+                    for i in range(nu):
+                        uc[i * LANES + l] = v
+                elif last == 0:     # one axis: the elements themselves
+                    for i in range(nu):
+                        uc[i * LANES + l] = <double>(<const elem_t*>(row + uq[i] * ss))[0]
+                elif last == 1:     # (x * w_0): the common shapes unrolled
+                    _products1(<const elem_t*>row, ss, uq, nu, wl[0], uc + l)
+                elif last == 2:     # ((x * w_0) * w_1)
+                    _products2(<const elem_t*>row, ss, uq, nu, wl[0], wl[1], uc + l)
+                else:
+                    for i in range(nu):
+                        v = <double>(<const elem_t*>(row + uq[i] * ss))[0]
+                        for d in range(last):
+                            v = v * wl[d]
+                        uc[i * LANES + l] = v
+                v = cval
+                for d in range(last):
+                    v = v * wl[d]
+                uc[nu * LANES + l] = v
+            d = last - 1
+            while d >= 0:
+                digit[d] += 1
+                if digit[d] < k:
+                    break
+                digit[d] = 0
+                d -= 1
+        # each output: t = 0.0, then over the combinations (outer) and its last-axis taps
+        # (inner); four outputs at a time (independent chains), each in SciPy's order
+        tli = li + k * j0       # this tile's taps: local indices, tap-major ([q * tn + jj])
+        tlw = lw + k * j0
+        jj = 0
+        while jj + 4 <= tn:
+            rx_spline_sum4x8(rows + j0, n, tn, jj, u, combos, slot, k, tli, tlw)
+            jj += 4
+        for jj in range(jj, tn):
+            for l in range(LANES):
+                a[l] = 0.0
+            for c in range(combos):
+                for q in range(k):
+                    uc = u + (c * slot + tli[q * tn + jj]) * LANES
+                    wq = tlw[q * tn + jj]
+                    for l in range(LANES):
+                        a[l] = a[l] + uc[l] * wq
+            for l in range(LANES):
+                rows[l * n + j0 + jj] = a[l]
+    for l in range(nl):
+        outrow = rows + l * n
+        if lane_out[l]:
+            for j in range(n):
+                outrow[j] = cval
+        else:
+            for j in range(n):
+                if flags[lp // k + j]:
+                    outrow[j] = cval
+        _store_row(outrow, dst + do + (at + l) * (p.dstr[mid] if nd >= 2 else 0), n,
+                   p.dstr[last], p.dst_kind, p.rounding)
+
+
+cdef void _tensor_rows(const elem_t* tag, const PassDesc* p, const char* src, char* dst,
+                       double* bufs, int nthreads) noexcept nogil:
+    cdef Py_ssize_t g
+    if nthreads <= 1:
+        for g in range(p.units):
+            _tensor_group(tag, p, src, dst, g, bufs)
+        return
+    for g in prange(p.units, num_threads=nthreads, schedule="static"):
+        _tensor_group(tag, p, src, dst, g, bufs + threadid() * p.buf_len)
+
+
+cdef void tensor_run(const PassDesc* p, const char* src, char* dst, void* bufs,
+                     int nthreads) noexcept nogil:
+    """OP_TENSOR: evaluate every output (see the module docstring)."""
+    cdef double* b = <double*>bufs
+    cdef int kind = p.src_kind
+    if kind == E_F64:
+        _tensor_rows(<const double*>NULL, p, src, dst, b, nthreads)
+    elif kind == E_F32:
+        _tensor_rows(<const float*>NULL, p, src, dst, b, nthreads)
+    elif kind == E_U8 or kind == E_BOOL:
+        _tensor_rows(<const uint8_t*>NULL, p, src, dst, b, nthreads)
+    elif kind == E_I8:
+        _tensor_rows(<const int8_t*>NULL, p, src, dst, b, nthreads)
+    elif kind == E_U16:
+        _tensor_rows(<const uint16_t*>NULL, p, src, dst, b, nthreads)
+    elif kind == E_I16:
+        _tensor_rows(<const int16_t*>NULL, p, src, dst, b, nthreads)
+    elif kind == E_U32:
+        _tensor_rows(<const uint32_t*>NULL, p, src, dst, b, nthreads)
+    elif kind == E_I32:
+        _tensor_rows(<const int32_t*>NULL, p, src, dst, b, nthreads)
+    elif kind == E_U64:
+        _tensor_rows(<const uint64_t*>NULL, p, src, dst, b, nthreads)
+    else:
+        _tensor_rows(<const int64_t*>NULL, p, src, dst, b, nthreads)
+
+
+# ---- the kernel table of this module (the executor picks one per instruction-set level) ----
+
+cdef KernelTable _table
+_table.spline = spline_run
+_table.tensor = tensor_run
+
+
+def kernel_table():
+    """This module's entry points (the kernel contract, ``_pass.pxd``) as a PyCapsule named
+    ``resamplex.kernels`` holding a ``KernelTable``; the executor (``_exec.pyx``) reads it."""
+    return PyCapsule_New(<void*>&_table, b"resamplex.kernels", NULL)

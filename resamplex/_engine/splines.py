@@ -1,0 +1,243 @@
+"""Spline plans: B-spline prefilter passes and a tensor-product evaluation, run as one program.
+
+A front door that follows SciPy's ``ndimage`` (``compat.scipy``) builds one ``SplineTable`` per
+axis (which input elements each output reads, with which float64 weights, and which outputs or
+taps read ``cval``) and says whether the input is prefiltered; ``SplinePlan`` compiles that,
+once per memory layout, into an executor ``Program`` (``_exec.pyx``):
+
+- one ``OP_SPLINE`` pass per axis (``_spline.pyx spline_run``): the recursive B-spline filter
+  along that axis, the first from the input into a float64 scratch array, the others in place;
+- one ``OP_TENSOR`` pass (``_spline.pyx tensor_run``): every output as SciPy's ``NI_ZoomShift``
+  computes it, from the scratch array (or the input, unfiltered) into the output.
+
+The same passes with no evaluation are ``spline_filter`` (``filter_program``). The thread
+policy is the executor's (``threads_for``), for the whole program.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from typing import Any, Sequence
+
+import numpy as np
+
+from .._checks import check_allocation
+from . import _exec, _spline
+from ._exec import Program, threads_for
+
+OP_SPLINE, OP_TENSOR = _exec.OPS["spline"], _exec.OPS["tensor"]
+ELEMS: dict[str, int] = _spline.ELEMS
+STORES: dict[str, int] = _spline.STORES
+INITS: dict[str, int] = _spline.INITS
+CVAL_TAP: int = _spline.CVAL_TAP
+
+#: The poles of the B-spline prefilter of each order (``ni_splines.c get_filter_poles``).
+POLES: dict[int, tuple[float, ...]] = {
+    2: (-0.171572875253809902396622551580603843,),
+    3: (-0.267949192431122706472553658494127633,),
+    4: (-0.361341225900220177092212841325675255, -0.013725429297339121360331226939128204),
+    5: (-0.430575347099973791851434783493520110, -0.043096288203264653822712376822550182),
+}
+
+
+def elem_code(dtype: np.dtype) -> int:
+    """The kernels' element code of a native numeric dtype (``ELEMS``)."""
+    return ELEMS[dtype.name]
+
+
+@dataclasses.dataclass(frozen=True)
+class SplineTable:
+    """The taps of one axis: output ``o`` reads input ``idx[o, t]`` (``-1``: ``cval``) with
+    weight ``w[o, t]`` for ``t < k``; ``outside[o]``: the whole output is ``cval``."""
+
+    n_in: int
+    n_out: int
+    idx: np.ndarray       # (n_out, k) int64
+    w: np.ndarray         # (n_out, k) float64
+    outside: np.ndarray   # (n_out,) bool
+
+    @property
+    def nbytes(self) -> int:
+        return self.idx.nbytes + self.w.nbytes + self.outside.nbytes
+
+
+def _spline_passes(shape: Sequence[int], xs: Sequence[int], src_kind: int, order: int,
+                   init: str, dst: int, dst_strides: Sequence[int], dst_kind: int,
+                   store: str) -> list[dict[str, Any]]:
+    """One OP_SPLINE pass per axis of ``shape`` (length > 1), the first reading the program's
+    input, the rest reading what the one before wrote (``dst``, in place)."""
+    poles = POLES[order]
+    passes = []
+    src, src_strides, kind = -1, list(xs), src_kind
+    for axis, n in enumerate(shape):
+        units, buf_len = _spline.spline_units(tuple(shape), axis)
+        passes.append(dict(
+            op=OP_SPLINE, src=src, dst=dst, shape=list(shape), sstr=src_strides,
+            dstr=list(dst_strides), axis=axis, src_kind=kind, dst_kind=dst_kind,
+            rounding=STORES[store], k=len(poles), pw=list(poles), shift=INITS[init],
+            buf_len=buf_len, units=units))
+        src, src_strides, kind = dst, list(dst_strides), dst_kind
+    return passes
+
+
+def _spline_work(shape: Sequence[int], order: int) -> float:
+    return float(math.prod(shape)) * len(shape) * 4.0 * len(POLES[order])
+
+
+def filter_program(shape: Sequence[int], xs: Sequence[int], src_kind: int,
+                   os_: Sequence[int], dst_kind: int, order: int, init: str,
+                   axes: Sequence[int]) -> Program:
+    """``spline_filter`` / ``spline_filter1d``: the prefilter along ``axes`` (in order) from
+    the input into the output, each pass storing the output's type by a C cast."""
+    passes = [p for p in _spline_passes(shape, xs, src_kind, order, init, -2, os_, dst_kind,
+                                        "cast") if p["axis"] in axes]
+    for i, p in enumerate(passes):  # only the first reads the input
+        if i:
+            p.update(src=-2, sstr=list(os_), src_kind=dst_kind)
+        else:
+            p.update(src=-1, sstr=list(xs), src_kind=src_kind)
+    return Program(passes, [], _spline_work(shape, order))
+
+
+@dataclasses.dataclass(frozen=True)
+class Tiles:
+    """The last axis of an evaluation cut into tiles of outputs (``data``: the tile count,
+    the tiles' first outputs and an end, the offsets of their distinct inputs and an end,
+    then those inputs), each output's taps as positions among its tile's distinct inputs
+    (``local``: the count for a tap reading cval) and their weights (``w``), tap-major within
+    a tile (``[k * j0 + q * tn + j]``); ``most``: the largest count of distinct inputs."""
+
+    data: np.ndarray
+    local: np.ndarray
+    w: np.ndarray
+    most: int
+
+
+def last_axis_tiles(t: SplineTable, combos: int) -> Tiles:
+    """Tiles of ``t``'s outputs small enough that the products of a tile (8 lanes per
+    combination of the outer axes' taps and distinct input) stay about 8 MiB at most,
+    whatever the length of the axis or where its modes fold the taps."""
+    n, k = t.n_out, t.idx.shape[1]
+    size = int(max(8, min(512, (1 << 17) // max(combos * k, 1))))
+    starts = list(range(0, n, size)) + [n]
+    local = np.empty(n * k, np.int64)
+    w = np.empty(n * k, np.float64)
+    inputs, counts = [], [0]
+    for j0, j1 in zip(starts[:-1], starts[1:]):
+        taps = t.idx[j0:j1]
+        distinct = np.unique(taps[taps >= 0])
+        pos = np.searchsorted(distinct, taps)
+        pos[taps < 0] = len(distinct)
+        local[k * j0:k * j1] = pos.T.reshape(-1)
+        w[k * j0:k * j1] = t.w[j0:j1].T.reshape(-1)
+        inputs.append(distinct)
+        counts.append(counts[-1] + len(distinct))
+    head = np.array([len(starts) - 1] + starts + counts, dtype=np.int64)
+    data = np.concatenate([head] + [a.astype(np.int64) for a in inputs])
+    most = int(np.max(np.diff(counts))) if n else 0
+    return Tiles(data, local, w, most)
+
+
+class SplinePlan:
+    """Spline evaluation of one input shape: the tables of every axis, ``cval``, and whether
+    the input is prefiltered (``order``, ``init``: the prefilter's poles and initial
+    conditions; ``order < 2`` or ``prefilter=False``: not). Programs are compiled per layout
+    (input dtype and strides, output dtype and strides) and kept."""
+
+    def __init__(self, in_shape: Sequence[int], tables: Sequence[SplineTable], *, order: int,
+                 cval: float, prefilter: bool, init: str, op: str = "scipy.zoom"):
+        self.in_shape = tuple(int(n) for n in in_shape)
+        self.tables = list(tables)
+        self.out_shape = tuple(t.n_out for t in self.tables)
+        self.order = int(order)
+        self.k = self.order + 1
+        self.cval = float(cval)
+        self.prefilter = bool(prefilter) and self.order > 1
+        self.init = init
+        self.op = op
+        self._programs: dict[tuple[Any, ...], Program] = {}
+        self.nbytes = sum(t.nbytes for t in self.tables)
+        self._cache: Any = None
+        self._owner: Any = None
+
+    def _grew(self, delta: int) -> None:
+        self.nbytes += delta
+        if self._cache is not None:
+            self._cache.grew(delta)
+
+    def compile(self, x: np.ndarray, out: np.ndarray) -> Program:
+        shape = self.in_shape
+        k = self.k
+        src, src_strides, src_kind = -1, list(x.strides), elem_code(x.dtype)
+        passes: list[dict[str, Any]] = []
+        scratch: list[int] = []
+        work = 0.0
+        if self.prefilter:
+            nbytes = math.prod(shape) * 8
+            check_allocation(nbytes, "scratch")
+            scratch.append(nbytes)
+            strides = [8 * math.prod(shape[a + 1:]) for a in range(len(shape))]
+            passes += _spline_passes(shape, src_strides, src_kind, self.order, self.init, 0,
+                                     strides, ELEMS["float64"], "cast")
+            work += _spline_work(shape, self.order)
+            src, src_strides, src_kind = 0, strides, ELEMS["float64"]
+        off, w, flags, ptr = [], [], [], [0]
+        last = len(self.tables) - 1
+        tiles = None
+        for a, t in enumerate(self.tables):
+            if a == last and k == 1:    # element indices (n_in: cval, tap or output)
+                cval_at = (t.idx[:, 0] < 0) | t.outside
+                off.append(np.where(cval_at, t.n_in, t.idx[:, 0]).astype(np.int64))
+                w.append(t.w.reshape(-1))
+            elif a == last:             # per tile: positions among its distinct inputs
+                tiles = last_axis_tiles(t, k ** last)
+                off.append(tiles.local)
+                w.append(tiles.w)
+            else:                       # byte offsets (CVAL_TAP: cval), output-major
+                byte = np.where(t.idx < 0, CVAL_TAP, t.idx * src_strides[a])
+                off.append(byte.astype(np.int64).reshape(-1))
+                w.append(t.w.reshape(-1))
+            flags.append(t.outside.astype(np.int64))
+            ptr.append(ptr[-1] + t.n_out * k)
+        if tiles is not None:
+            off.append(tiles.data)
+        n_last = self.out_shape[-1]
+        n_in_last = self.tables[last].n_in if tiles is None else tiles.most
+        size = math.prod(self.out_shape)
+        passes.append(dict(
+            op=OP_TENSOR, src=src, dst=-2, shape=list(self.out_shape), sstr=src_strides,
+            dstr=list(out.strides), src_kind=src_kind, dst_kind=elem_code(out.dtype),
+            rounding=STORES["interp"], k=k, ptr=ptr, off=np.concatenate(off),
+            w=np.concatenate(w), idx2=np.concatenate(flags), pw=[self.cval], n_in=n_in_last,
+            buf_len=_spline.tensor_scratch(len(shape), k, n_last, n_in_last),
+            units=_spline.tensor_units(self.out_shape)))
+        work += float(size) * k ** len(shape)
+        return Program(passes, scratch, work)
+
+    def __call__(self, x: np.ndarray, out: np.ndarray, threads: int | None) -> np.ndarray:
+        """Evaluate into ``out`` (native, aligned, not overlapping ``x``: the facade's)."""
+        if out.size == 0 or x.size == 0:
+            return out
+        key = (x.dtype, x.strides, out.dtype, out.strides)
+        program = self._programs.get(key)
+        if program is None:
+            program = self.compile(x, out)
+            if len(self._programs) >= 16:
+                old = self._programs.pop(next(iter(self._programs)))
+                self._grew(-old.nbytes)
+            self._programs[key] = program
+            self._grew(program.nbytes)
+        program.run(x, out, threads_for(threads, program.work))
+        return out
+
+
+def run_filter(x: np.ndarray, out: np.ndarray, order: int, init: str, axes: Sequence[int],
+               threads: int | None) -> np.ndarray:
+    """Prefilter ``x`` along ``axes`` into ``out`` (a one-off program: nothing to cache)."""
+    if out.size == 0:
+        return out
+    program = filter_program(x.shape, x.strides, elem_code(x.dtype), out.strides,
+                             elem_code(out.dtype), order, init, axes)
+    program.run(x, out, threads_for(threads, program.work))
+    return out

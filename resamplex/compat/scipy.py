@@ -1,0 +1,572 @@
+"""SciPy's ``ndimage.zoom``, ``spline_filter`` and ``spline_filter1d``, value for value.
+
+``from resamplex.compat import scipy as ndi`` and ``ndi.zoom(x, 2, order=1)`` give what
+``scipy.ndimage.zoom(x, 2, order=1)`` gives (SciPy 1.17), bit for bit: the same output shape
+(``round(n * zoom)``), coordinates, boundary modes, B-spline prefilter and the same store into
+integer outputs. The rules, read from SciPy's ``_interpolation.py`` and ``ni_interpolation.c``
+/ ``ni_splines.c`` and checked against the installed SciPy, are table builders here; the
+arithmetic is the engine's (``_engine/splines.py``: an ``OP_SPLINE`` pass per axis for the
+prefilter and an ``OP_TENSOR`` pass that evaluates every output in SciPy's order).
+
+For each axis, with ``z`` the axis's factor (``(n_in - 1) / (n_out - 1)``, or ``n_in / n_out``
+with ``grid_mode``; 1 where the divisor is 0), output ``o`` sits at input coordinate
+``c = o * z`` (``(o + 0.5) * z - 0.5`` with ``grid_mode``), plus 12 when the input was padded
+(``nearest`` and ``grid-constant`` with a prefilter). The coordinate is folded into the input by
+the mode (``map_coordinate``); ``constant`` gives ``cval`` for every output whose coordinate is
+outside ``[0, n_in - 1]`` on any axis; the ``order + 1`` taps start at ``floor(c) - order // 2``
+(odd orders) or ``floor(c + 0.5) - order // 2`` (even orders), taps outside the input are folded
+by the mode (``constant`` and ``wrap`` fold them as ``mirror``) or read ``cval``
+(``grid-constant``), and their weights are SciPy's B-spline weights in float64. docs/scipy.md
+says what is exact and why.
+"""
+
+from __future__ import annotations
+
+import operator
+import warnings
+from typing import Any, Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from .._checks import check_allocation, check_threads
+from .._errors import ResamplexError, UnsupportedError
+from .._engine import _exec
+from .._engine.plan import PLANS
+from .._engine.splines import ELEMS, SplinePlan, SplineTable, run_filter
+
+__all__ = ["zoom", "spline_filter", "spline_filter1d", "MODES", "ScipyRuntimeError"]
+
+#: Boundary modes, by name, as ``ndimage``'s ``_extend_mode_to_code`` names them.
+MODES = ("reflect", "grid-mirror", "constant", "grid-constant", "nearest", "mirror",
+         "grid-wrap", "wrap")
+#: How the prefilter starts its recursions in each mode (``ni_splines.c apply_filter``).
+_PREFILTER_INIT = {"reflect": "reflect", "grid-mirror": "reflect", "nearest": "reflect",
+                   "constant": "mirror", "grid-constant": "mirror", "mirror": "mirror",
+                   "wrap": "mirror", "grid-wrap": "wrap"}
+#: How taps outside the input are folded (``_get_spline_boundary_mode``): constant and wrap
+#: have no exact prefilter boundary and fold as mirror.
+_TAP_MODE = {"reflect": "reflect", "grid-mirror": "reflect", "nearest": "nearest",
+             "constant": "mirror", "grid-constant": "grid-constant", "mirror": "mirror",
+             "wrap": "mirror", "grid-wrap": "grid-wrap"}
+#: Padding (SciPy's ``_prepad_for_spline_filter``) of the modes whose prefilter boundary is
+#: approximated by extending the input before filtering.
+_NPAD = 12
+
+
+class ScipyRuntimeError(ResamplexError, RuntimeError):
+    """What SciPy raises as ``RuntimeError`` (an order, mode, rank, dtype or output it does
+    not take); also a ``ResamplexError``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from resamplex.compat import scipy as ndi
+    >>> try:
+    ...     ndi.zoom(np.zeros(3), 2, order=6)
+    ... except RuntimeError as exc:
+    ...     print(exc)
+    order: expected an integer from 0 to 5 (spline order not supported); got 6
+    """
+
+
+class ScipyUnsupportedError(UnsupportedError, RuntimeError):
+    """A dtype SciPy's ndimage does not take (SciPy: ``RuntimeError``); also an
+    ``UnsupportedError``."""
+
+
+class ScipyOverflowError(ResamplexError, OverflowError):
+    """An infinite zoom (SciPy: ``OverflowError``); also a ``ResamplexError``."""
+
+
+# ------------------------------------------------------------------------------ validation
+
+def _check_order(order: Any, low: int = 0) -> int:
+    try:
+        value = operator.index(order)
+    except TypeError:
+        value = None
+    if value is None or not low <= value <= 5:
+        raise ScipyRuntimeError(f"order: expected an integer from {low} to 5 (spline order "
+                                f"not supported); got {order!r}")
+    return int(value)
+
+
+def _check_mode(mode: Any) -> str:
+    if not isinstance(mode, str) or mode not in MODES:
+        listed = ", ".join(repr(m) for m in MODES)
+        raise ScipyRuntimeError(f"mode: expected one of {listed} (boundary mode not "
+                                f"supported); got {mode!r}")
+    return mode
+
+
+def _check_input(input: Any) -> np.ndarray:
+    x = np.asarray(input)
+    if x.dtype.kind not in "biufc" or (x.dtype.kind != "c" and x.dtype.name not in ELEMS) \
+            or (x.dtype.kind == "c" and x.dtype.name not in ("complex64", "complex128")):
+        raise ScipyUnsupportedError(f"input: SciPy's ndimage takes bool, integer, float32/float64 "
+                               f"and complex arrays; got dtype {x.dtype}")
+    if x.ndim < 1:
+        raise ScipyRuntimeError("input: expected an array of rank > 0 (input and output "
+                                "rank must be > 0); got a 0-d array")
+    if not (x.dtype.isnative and x.flags.aligned):
+        x = x.astype(x.dtype.newbyteorder("="))
+    return x
+
+
+def _per_axis(zoom: Any, ndim: int) -> list[Any]:
+    # ndimage's _normalize_sequence: a scalar for every axis, or one value per axis
+    if not isinstance(zoom, str) and np.iterable(zoom):
+        values = list(zoom)
+        if len(values) != ndim:
+            raise ScipyRuntimeError(f"zoom: expected one factor per axis of the input "
+                                    f"({ndim}; sequence argument must have length equal to "
+                                    f"input rank); got {len(values)}")
+        return values
+    return [zoom] * ndim
+
+
+def _output_shape(shape: Sequence[int], zooms: Sequence[Any]) -> tuple[int, ...]:
+    out = []
+    for n, z in zip(shape, zooms):
+        try:
+            v = n * z
+            zf = float(z)
+        except (TypeError, ValueError):
+            raise ResamplexError(f"zoom: expected real factors; got {z!r}") from None
+        if np.isnan(zf):
+            raise ResamplexError(f"zoom: expected finite factors > 0; got {z!r}")
+        if np.isinf(zf):
+            raise ScipyOverflowError(f"zoom: expected finite factors > 0; got {z!r}")
+        size = int(round(v))   # SciPy: int(round(ii * jj)), half to even
+        if size < 0:
+            raise ResamplexError(f"zoom: expected factors > 0 (negative dimensions are not "
+                                 f"allowed); got {z!r}")
+        out.append(size)
+    return tuple(out)
+
+
+def _output_array(output: Any, x: np.ndarray, shape: tuple[int, ...],
+                  complex_output: bool) -> np.ndarray:
+    """ndimage's ``_get_output``: a new array (of ``x``'s dtype, or the dtype given) or the
+    array given, checked."""
+    if output is None:
+        dtype = np.promote_types(x.dtype, np.complex64) if complex_output else x.dtype
+        return np.zeros(shape, dtype)
+    if isinstance(output, (type, np.dtype)):
+        dtype = np.dtype(output)
+        if complex_output and dtype.kind != "c":
+            warnings.warn("promoting specified output dtype to complex", stacklevel=4)
+            dtype = np.promote_types(dtype, np.complex64)
+        return np.zeros(shape, _output_dtype(dtype))
+    if isinstance(output, str):
+        dtype = np.dtype(output)
+        if complex_output and dtype.kind != "c":
+            raise ScipyRuntimeError(f"output: expected a complex dtype for complex input "
+                                    f"(output must have complex dtype); got {output!r}")
+        if not issubclass(dtype.type, np.number):
+            raise ScipyRuntimeError(f"output: expected a numeric dtype (output must have "
+                                    f"numeric dtype); got {output!r}")
+        return np.zeros(shape, _output_dtype(dtype))
+    out = np.asarray(output)
+    if out.shape != shape:
+        raise ScipyRuntimeError(f"output: expected shape {shape} (output shape not correct); "
+                                f"got {out.shape}")
+    if complex_output and out.dtype.kind != "c":
+        raise ScipyRuntimeError(f"output: expected a complex array for complex input (output "
+                                f"must have complex dtype); got dtype {out.dtype}")
+    _output_dtype(out.dtype)
+    if not out.flags.writeable:
+        raise ResamplexError("output: expected a writeable array; got a read-only one")
+    return out
+
+
+def _output_dtype(dtype: np.dtype) -> np.dtype:
+    if dtype.kind == "c" and dtype.name in ("complex64", "complex128"):
+        return dtype
+    if dtype.name not in ELEMS:
+        raise ScipyUnsupportedError(f"output: SciPy's ndimage stores bool, integer and "
+                                f"float32/float64 (data type not supported); got {dtype}")
+    return dtype
+
+
+# ------------------------------------------------------------------------------ axis tables
+
+def _fold(c: np.ndarray, n: int, mode: str) -> np.ndarray:
+    """``map_coordinate`` (ni_interpolation.c): fold coordinates outside ``[0, n - 1]`` into
+    the input by ``mode`` ("constant": -1), in float64 as the C code computes."""
+    c = np.array(c, dtype=np.float64)
+    lo, hi = c < 0, c > n - 1
+    if not (lo.any() or hi.any()):
+        return c
+    a, b = c[lo], c[hi]
+    if mode == "nearest":
+        a, b = np.zeros_like(a), np.full_like(b, n - 1)
+    elif mode == "constant":
+        a, b = np.full_like(a, -1.0), np.full_like(b, -1.0)
+    elif n <= 1:
+        a, b = np.zeros_like(a), np.zeros_like(b)
+    elif mode == "mirror":
+        s2 = 2.0 * n - 2
+        a = s2 * np.trunc(-a / s2) + a
+        a = np.where(a <= 1 - n, a + s2, -a)
+        b = b - s2 * np.trunc(b / s2)
+        b = np.where(b >= n, s2 - b, b)
+    elif mode == "reflect":
+        s2 = 2.0 * n
+        a = np.where(a < -s2, s2 * np.trunc(-a / s2) + a, a)
+        # SciPy keeps -0.0 < a < 0 from folding onto exactly -1
+        a = np.where(a < -n, a + s2, np.where(a > -1e-15, 1e-15, -a) - 1)
+        b = b - s2 * np.trunc(b / s2)
+        b = np.where(b >= n, s2 - b - 1, b)
+    elif mode == "wrap":
+        sz = float(n - 1)
+        a = a + sz * (np.trunc(-a / sz) + 1)
+        b = b - sz * np.trunc(b / sz)
+    elif mode == "grid-wrap":
+        a = a + n * (np.trunc((-1 - a) / n) + 1)
+        b = b - n * np.trunc(b / n)
+    c[lo], c[hi] = a, b
+    return c
+
+
+def spline_weights(c: np.ndarray, order: int) -> np.ndarray:
+    """The ``order + 1`` B-spline weights of the taps of coordinates ``c``
+    (``get_spline_interpolation_weights``, ni_splines.c), float64, in SciPy's operation order.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from resamplex.compat.scipy import spline_weights
+    >>> spline_weights(np.array([2.25]), 1)
+    array([[0.75, 0.25]])
+    """
+    x = np.asarray(c, dtype=np.float64)
+    if order == 0:
+        return np.ones(x.shape + (1,))
+    x = x - np.floor(x if order & 1 else x + 0.5)
+    w = np.empty(x.shape + (order + 1,))
+    y, z = x, 1.0 - x
+    if order == 1:
+        w[..., 0] = 1.0 - x
+    elif order == 2:
+        w[..., 1] = 0.75 - x * x
+        y = 0.5 - x
+        w[..., 0] = 0.5 * y * y
+    elif order == 3:
+        w[..., 1] = (y * y * (y - 2.0) * 3.0 + 4.0) / 6.0
+        w[..., 2] = (z * z * (z - 2.0) * 3.0 + 4.0) / 6.0
+        w[..., 0] = z * z * z / 6.0
+    elif order == 4:
+        t = x * x
+        w[..., 2] = t * (t * 0.25 - 0.625) + 115.0 / 192.0
+        y = 1.0 + x
+        w[..., 1] = y * (y * (y * (5.0 - y) / 6.0 - 1.25) + 5.0 / 24.0) + 55.0 / 96.0
+        w[..., 3] = z * (z * (z * (5.0 - z) / 6.0 - 1.25) + 5.0 / 24.0) + 55.0 / 96.0
+        y = 0.5 - x
+        t = y * y
+        w[..., 0] = t * t / 24.0
+    else:
+        t = y * y
+        w[..., 2] = t * (t * (0.25 - y / 12.0) - 0.5) + 0.55
+        t = z * z
+        w[..., 3] = t * (t * (0.25 - z / 12.0) - 0.5) + 0.55
+        y = y + 1.0
+        w[..., 1] = y * (y * (y * (y * (y / 24.0 - 0.375) + 1.25) - 1.75) + 0.625) + 0.425
+        z = z + 1.0
+        w[..., 4] = z * (z * (z * (z * (z / 24.0 - 0.375) + 1.25) - 1.75) + 0.625) + 0.425
+        y = 1.0 - x
+        t = y * y
+        w[..., 0] = y * t * t / 120.0
+    last = np.ones(x.shape)
+    for i in range(order):   # "all weights add to 1.0": the last is what is left
+        last = last - w[..., i]
+    w[..., order] = last
+    return w
+
+
+def zoom_table(n_in: int, n_out: int, factor: float, order: int, mode: str, *,
+               grid_mode: bool, npad: int) -> SplineTable:
+    """The taps of one axis of ``zoom`` (``NI_ZoomShift``'s per-axis precomputation):
+    ``n_in`` is the length of the (padded) input the taps read, ``npad`` the padding.
+
+    Examples
+    --------
+    >>> from resamplex.compat.scipy import zoom_table
+    >>> t = zoom_table(3, 5, 0.5, 1, "constant", grid_mode=False, npad=0)
+    >>> t.idx.tolist(), t.w.tolist()[1]
+    ([[0, 1], [0, 1], [1, 2], [1, 2], [2, 1]], [0.5, 0.5])
+    """
+    c = np.arange(n_out, dtype=np.float64)
+    c = (c + 0.5) * factor - 0.5 if grid_mode else c * factor
+    c = c + float(npad)
+    if mode not in ("grid-constant", "nearest"):
+        c = _fold(c, n_in, "reflect" if mode == "grid-mirror" else mode)
+    outside = ~(c > -1.0) if mode not in ("grid-constant", "nearest") else \
+        np.zeros(n_out, dtype=bool)
+    c = np.where(outside, 0.0, c)
+    start = np.floor(c if order & 1 else c + 0.5).astype(np.int64) - order // 2
+    idx = start[:, None] + np.arange(order + 1, dtype=np.int64)
+    tap_mode = _TAP_MODE[mode]
+    if tap_mode == "grid-constant":
+        idx = np.where((idx < 0) | (idx >= n_in), -1, idx)
+    else:
+        idx = _fold(idx.astype(np.float64), n_in, tap_mode).astype(np.int64)
+    w = spline_weights(c, order)
+    return SplineTable(n_in, n_out, np.ascontiguousarray(idx), np.ascontiguousarray(w),
+                       outside)
+
+
+# ------------------------------------------------------------------------------ front door
+
+def _zoom_plan(shape: tuple[int, ...], out_shape: tuple[int, ...], factors: tuple[float, ...],
+               order: int, mode: str, cval: float, prefilter: bool, grid_mode: bool,
+               npad: int) -> SplinePlan:
+    key = ("scipy.zoom", shape, out_shape, factors, order, mode, cval, prefilter, grid_mode,
+           npad)
+
+    def build() -> SplinePlan:
+        tables = [zoom_table(n + 2 * npad, m, f, order, mode, grid_mode=grid_mode, npad=npad)
+                  for n, m, f in zip(shape, out_shape, factors)]
+        padded = tuple(n + 2 * npad for n in shape)
+        return SplinePlan(padded, tables, order=order, cval=cval, prefilter=prefilter,
+                          init=_PREFILTER_INIT[mode])
+
+    return PLANS.get_or_build(key, build)  # type: ignore[arg-type, return-value]
+
+
+def _write(out: np.ndarray, compute: Any) -> np.ndarray:
+    """Run ``compute(dst)`` into ``out``, through a native aligned copy if it is not one."""
+    if out.dtype.isnative and out.flags.aligned and out.flags.writeable:
+        compute(out)
+    else:
+        tmp = np.empty(out.shape, out.dtype.newbyteorder("="))
+        compute(tmp)
+        np.copyto(out, tmp)
+    return out
+
+
+def zoom(input: npt.ArrayLike, zoom: Any, output: Any = None, order: int = 3,
+         mode: str = "constant", cval: float = 0.0, prefilter: bool = True, *,
+         grid_mode: bool = False, threads: int | None = None) -> np.ndarray:
+    """Zoom an array with spline interpolation, as ``scipy.ndimage.zoom`` does.
+
+    Parameters
+    ----------
+    input : array_like
+        Bool, integer, float32, float64 or complex data, any number of dimensions >= 1.
+    zoom : float or sequence of float
+        The factor of every axis, or one per axis. The output length is
+        ``int(round(n * zoom))``.
+    output : ndarray or dtype, optional
+        The array to write (of the output shape) or the dtype of the result; default: the
+        input's dtype.
+    order : int
+        Spline order, 0 to 5 (default 3).
+    mode : str
+        ``'reflect'``, ``'grid-mirror'``, ``'constant'`` (default), ``'grid-constant'``,
+        ``'nearest'``, ``'mirror'``, ``'grid-wrap'`` or ``'wrap'``.
+    cval : float
+        The value outside the input for the constant modes.
+    prefilter : bool
+        B-spline prefilter the input first (orders > 1), as SciPy does by default.
+    grid_mode : bool
+        Zoom the pixel extents (``n_in / n_out``) instead of the pixel centres
+        (``(n_in - 1) / (n_out - 1)``).
+    threads : int, optional
+        Threads to use (resamplex's default if None). The result does not depend on it.
+
+    Returns
+    -------
+    ndarray
+        The zoomed input (``output`` if an array was given).
+
+    Raises
+    ------
+    RuntimeError
+        (``ScipyRuntimeError``) where SciPy raises it: an order outside 0-5, an unknown mode,
+        a 0-d input, a wrong number of factors, an ``output`` of the wrong shape or dtype.
+    ValueError
+        (``ResamplexError``) a negative or NaN factor.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from resamplex.compat import scipy as ndi
+    >>> x = np.array([[0., 1.], [2., 3.]])
+    >>> ndi.zoom(x, 1.5, order=1)
+    array([[0. , 0.5, 1. ],
+           [1. , 1.5, 2. ],
+           [2. , 2.5, 3. ]])
+    >>> ndi.zoom(np.arange(7, dtype=np.uint8), 0.5, order=0).tolist()
+    [0, 2, 4, 6]
+    """
+    order = _check_order(order)
+    x = _check_input(input)
+    zooms = _per_axis(zoom, x.ndim)
+    out_shape = _output_shape(x.shape, zooms)
+    mode = _check_mode(mode)
+    if threads is not None:
+        threads = check_threads(threads)
+    complex_output = x.dtype.kind == "c"
+    check_allocation(int(np.prod(out_shape, dtype=np.float64)) *
+                     (np.dtype(output).itemsize if isinstance(output, (type, np.dtype, str))
+                      else x.dtype.itemsize), "output")
+    out = _output_array(output, x, out_shape, complex_output)
+    if all(z == 1 for z in zooms) and prefilter:
+        # SciPy returns the input unchanged (gh-20999): a copy into the output
+        out[...] = x
+        return out
+    if complex_output:
+        # SciPy zooms the real and imaginary parts apart, and passes neither cval's type nor
+        # grid_mode on: the parts are zoomed with grid_mode=False
+        kw = dict(order=order, mode=mode, prefilter=prefilter, threads=threads)
+        c = complex(cval)
+        zoom_parts = globals()["zoom"]
+        zoom_parts(x.real, zooms, output=out.real, cval=c.real, **kw)
+        zoom_parts(x.imag, zooms, output=out.imag, cval=c.imag, **kw)
+        return out
+    if out.dtype.kind == "c":
+        raise ScipyRuntimeError(f"output: complex output for real input is not supported "
+                                f"(data type not supported); got {out.dtype}")
+    npad = _NPAD if prefilter and order > 1 and mode in ("nearest", "grid-constant") else 0
+    if grid_mode and mode in ("constant", "wrap"):
+        suggest = "grid-constant" if mode == "constant" else "grid-wrap"
+        warnings.warn(f"It is recommended to use mode = {suggest} instead of {mode} when "
+                      f"grid_mode is True.", stacklevel=2)
+    nom = np.array(x.shape, dtype=np.int64)
+    div = np.array(out_shape, dtype=np.int64)
+    if not grid_mode:
+        nom, div = nom - 1, div - 1
+    factors = tuple(float(a / b) if b != 0 else 1.0 for a, b in zip(nom.tolist(),
+                                                                     div.tolist()))
+    if out.size == 0 or x.size == 0:
+        return out
+    cval = float(cval)
+    if npad:
+        x = np.pad(x, npad, mode="edge") if mode == "nearest" else \
+            np.pad(x, npad, mode="constant", constant_values=cval)
+    elif _exec.may_overlap(x, out):
+        x = x.copy()
+    plan = _zoom_plan(x.shape[:0] + tuple(n - 2 * npad for n in x.shape), out_shape, factors,
+                      order, mode, cval, bool(prefilter), bool(grid_mode), npad)
+    return _write(out, lambda dst: plan(x, dst, threads))
+
+
+def spline_filter1d(input: npt.ArrayLike, order: int = 3, axis: int = -1,
+                    output: Any = np.float64, mode: str = "mirror", *,
+                    threads: int | None = None) -> np.ndarray:
+    """The B-spline prefilter along one axis, as ``scipy.ndimage.spline_filter1d`` computes it.
+
+    Orders 0 and 1 copy the input into the output; orders 2 to 5 run the recursive filter with
+    the initial conditions of ``mode`` (``mirror``, ``constant``, ``grid-constant`` and
+    ``wrap``: mirror; ``reflect``, ``grid-mirror`` and ``nearest``: reflect; ``grid-wrap``:
+    wrap) in float64, then store the output's type by a C cast, as SciPy does.
+
+    Parameters
+    ----------
+    input : array_like
+        Bool, integer, float32, float64 or complex data.
+    order : int
+        Spline order, 0 to 5.
+    axis : int
+        The axis to filter (default: the last).
+    output : ndarray or dtype
+        Where to write, or the dtype of the result (default float64).
+    mode : str
+        The boundary mode (default ``'mirror'``).
+    threads : int, optional
+        Threads to use; the result does not depend on it.
+
+    Returns
+    -------
+    ndarray
+        The filtered coefficients.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from resamplex.compat import scipy as ndi
+    >>> ndi.spline_filter1d(np.array([0., 0., 6., 0., 0.]), order=3)
+    array([ 1.5, -3. , 10.5, -3. ,  1.5])
+    """
+    order = _check_order(order)
+    x = _check_input(input)
+    mode = _check_mode(mode)
+    if threads is not None:
+        threads = check_threads(threads)
+    try:
+        ax = operator.index(axis)
+    except TypeError:
+        raise ResamplexError(f"axis: expected an integer; got {axis!r}") from None
+    if not -x.ndim <= ax < x.ndim:
+        raise np.exceptions.AxisError(ax, x.ndim)
+    ax %= x.ndim
+    complex_output = x.dtype.kind == "c"
+    out = _output_array(output, x, x.shape, complex_output)
+    if complex_output:
+        spline_filter1d(x.real, order, ax, out.real, mode, threads=threads)
+        spline_filter1d(x.imag, order, ax, out.imag, mode, threads=threads)
+        return out
+    if order in (0, 1):
+        out[...] = np.array(x)
+        return out
+    return _filter(x, out, order, mode, (ax,), threads)
+
+
+def _filter(x: np.ndarray, out: np.ndarray, order: int, mode: str, axes: Sequence[int],
+            threads: int | None) -> np.ndarray:
+    if out.dtype.kind == "c":
+        raise ScipyRuntimeError(f"output: complex output for real input is not supported "
+                                f"(data type not supported); got {out.dtype}")
+    if _exec.may_overlap(x, out) and not (x.strides == out.strides and x.dtype == out.dtype
+                                          and x.ctypes.data == out.ctypes.data):
+        x = x.copy()
+    init = _PREFILTER_INIT[mode]
+    return _write(out, lambda dst: run_filter(x, dst, order, init, axes, threads))
+
+
+def spline_filter(input: npt.ArrayLike, order: int = 3, output: Any = np.float64,
+                  mode: str = "mirror", *, threads: int | None = None) -> np.ndarray:
+    """The multidimensional B-spline prefilter, as ``scipy.ndimage.spline_filter`` computes it:
+    ``spline_filter1d`` along every axis in turn, each storing the output's type.
+
+    Parameters
+    ----------
+    input : array_like
+        Bool, integer, float32, float64 or complex data.
+    order : int
+        Spline order, 2 to 5 (SciPy refuses 0 and 1 here).
+    output : ndarray or dtype
+        Where to write, or the dtype of the result (default float64).
+    mode : str
+        The boundary mode (default ``'mirror'``).
+    threads : int, optional
+        Threads to use; the result does not depend on it.
+
+    Returns
+    -------
+    ndarray
+        The filtered coefficients.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from resamplex.compat import scipy as ndi
+    >>> ndi.spline_filter(np.eye(3), order=2).round(3)
+    array([[ 2.264, -1.125,  0.486],
+           [-1.125,  2.375, -1.125],
+           [ 0.486, -1.125,  2.264]])
+    """
+    order = _check_order(order, low=2)
+    x = _check_input(input)
+    mode = _check_mode(mode)
+    if threads is not None:
+        threads = check_threads(threads)
+    complex_output = x.dtype.kind == "c"
+    out = _output_array(output, x, x.shape, complex_output)
+    if complex_output:
+        spline_filter(x.real, order, out.real, mode, threads=threads)
+        spline_filter(x.imag, order, out.imag, mode, threads=threads)
+        return out
+    return _filter(x, out, order, mode, tuple(range(x.ndim)), threads)

@@ -1,0 +1,289 @@
+"""``resamplex.compat.scipy`` against the installed ``scipy.ndimage``, bit for bit (SPEC §6).
+
+Every comparison is ``np.array_equal`` on the same inputs (random data of 1 to 4 dimensions,
+odd sizes, factors below and above 1, every order, mode, ``grid_mode`` and ``prefilter``, many
+dtypes, ``output`` as a dtype and as an array), plus SciPy's error types and the golden values
+of its docstrings. docs/scipy.md says why the results are the same bits.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+sn = pytest.importorskip("scipy.ndimage")
+
+from resamplex import ResamplexError, UnsupportedError  # noqa: E402
+from resamplex.compat import scipy as rn  # noqa: E402
+
+MODES = rn.MODES
+ORDERS = range(6)
+FACTORS = (0.5, 0.7, 1.3, 2.0, 2.5, 3.0)
+
+
+def both(fn_name, *args, **kwargs):
+    """SciPy's result and ours (warnings silenced on both sides; they are tested apart)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        expected = getattr(sn, fn_name)(*args, **kwargs)
+        got = getattr(rn, fn_name)(*args, **kwargs)
+    return expected, got
+
+
+def assert_same(expected, got):
+    assert got.shape == expected.shape
+    assert got.dtype == expected.dtype
+    np.testing.assert_array_equal(got, expected)
+    # bit for bit: signed zeros, and the bytes SciPy stores in bool outputs (a C cast: 2.0
+    # stores 2, which NumPy shows as True)
+    assert np.ascontiguousarray(got).tobytes() == np.ascontiguousarray(expected).tobytes()
+
+
+@pytest.mark.parametrize("ndim", [1, 2, 3])
+@pytest.mark.parametrize("mode", MODES)
+def test_random_float64_every_order_and_mode(ndim, mode):
+    rng = np.random.default_rng(ndim * 31 + MODES.index(mode))
+    for trial in range(3):
+        shape = tuple(int(n) for n in rng.integers(1, 8, ndim))
+        x = rng.standard_normal(shape)
+        zoom = [float(z) for z in rng.choice(FACTORS, ndim)]
+        for order in ORDERS:
+            for grid_mode in (False, True):
+                for prefilter in (True, False):
+                    expected, got = both("zoom", x, zoom, order=order, mode=mode, cval=0.75,
+                                         grid_mode=grid_mode, prefilter=prefilter)
+                    assert_same(expected, got)
+
+
+@pytest.mark.parametrize("order", ORDERS)
+def test_four_dimensions(order):
+    rng = np.random.default_rng(order)
+    x = rng.standard_normal((3, 4, 5, 2))
+    for mode in ("reflect", "constant", "grid-constant", "nearest", "grid-wrap"):
+        assert_same(*both("zoom", x, (1.5, 0.8, 1.2, 2.0), order=order, mode=mode, cval=-1.0))
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_long_rows_cross_tiles(mode):
+    # rows longer than the evaluation's tiles (512 outputs or fewer), modes that fold taps
+    # onto the far end of the axis included
+    rng = np.random.default_rng(11 + MODES.index(mode))
+    for shape, zoom in (((1301,), 1.37), ((3, 700), (1.5, 2.2)), ((2, 2, 1100), (1, 1.5, 0.6))):
+        x = rng.standard_normal(shape)
+        for order in (1, 2, 3, 5):
+            for grid_mode in (False, True):
+                assert_same(*both("zoom", x, zoom, order=order, mode=mode, cval=0.5,
+                                  grid_mode=grid_mode))
+
+
+def test_a_long_axis_needs_no_scratch_of_its_length():
+    x = np.random.default_rng(12).standard_normal(3_000_000).astype(np.float32)
+    assert_same(*both("zoom", x, 1.01, order=3, mode="grid-wrap"))
+
+
+DTYPES = [np.float32, np.uint8, np.int8, np.int16, np.uint16, np.int32, np.uint32, np.int64,
+          np.uint64, np.bool_]
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("order", [0, 1, 3, 5])
+def test_dtypes_in_and_out(dtype, order):
+    rng = np.random.default_rng(order)
+    if np.dtype(dtype).kind == "b":
+        x = rng.random((7, 6)) > 0.5
+    elif np.dtype(dtype).kind in "iu":
+        info = np.iinfo(dtype)
+        lo, hi = max(info.min, -1000), min(info.max, 1000)
+        x = rng.integers(lo, hi, (7, 6), endpoint=True).astype(dtype)
+    else:
+        x = (rng.standard_normal((7, 6)) * 100).astype(dtype)
+    for mode in ("constant", "mirror", "nearest", "grid-constant"):
+        for zoom in (1.7, 0.6, (2.0, 0.5)):
+            assert_same(*both("zoom", x, zoom, order=order, mode=mode, cval=3.0))
+
+
+@pytest.mark.parametrize("out_dtype", [np.uint8, np.int8, np.int16, np.uint16, np.int32,
+                                       np.float32, np.float64, np.bool_],
+                         ids=lambda d: np.dtype(d).name)
+def test_integer_outputs_round_and_saturate_as_scipy(out_dtype):
+    # values across and beyond every integer range, exact halves (order 1 at x2) included
+    rng = np.random.default_rng(5)
+    x = np.concatenate([rng.uniform(-70000, 70000, 40), np.arange(-5, 6) + 0.5,
+                        [-128.5, 127.5, 255.5, -0.5, 0.5, 65535.5]])
+    for order in (0, 1, 2, 3):
+        assert_same(*both("zoom", x, 2.0, output=out_dtype, order=order))
+        assert_same(*both("zoom", x.reshape(3, -1), 1.5, output=out_dtype, order=order,
+                          mode="mirror"))
+
+
+def test_output_as_an_array_and_as_a_dtype_name():
+    x = np.random.default_rng(1).standard_normal((5, 6))
+    out_s = np.zeros((10, 12), np.float32)
+    out_r = np.zeros((10, 12), np.float32)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        sn.zoom(x, 2, output=out_s)
+        result = rn.zoom(x, 2, output=out_r)
+    assert result is out_r
+    assert_same(out_s, out_r)
+    assert_same(*both("zoom", x, 2, output="float32"))
+    # a non-contiguous output view
+    big_s, big_r = np.zeros((20, 24)), np.zeros((20, 24))
+    sn.zoom(x, 2, output=big_s[::2, ::2], order=1)
+    rn.zoom(x, 2, output=big_r[::2, ::2], order=1)
+    assert_same(big_s, big_r)
+
+
+def test_strided_and_fortran_inputs():
+    rng = np.random.default_rng(2)
+    x = rng.standard_normal((9, 11))
+    for view in (x[::2, ::-1], np.asfortranarray(x), x.T):
+        for order in (1, 3):
+            assert_same(*both("zoom", view, 1.6, order=order, mode="reflect"))
+
+
+def test_complex_input_zooms_parts_apart():
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((4, 5)) + 1j * rng.standard_normal((4, 5))
+    for order in (0, 1, 3):
+        assert_same(*both("zoom", x, 1.5, order=order, cval=1 + 2j))
+        # SciPy does not pass grid_mode on to the parts
+        assert_same(*both("zoom", x, 1.5, order=order, grid_mode=True, mode="grid-wrap"))
+    assert_same(*both("zoom", x.astype(np.complex64), 2.0, order=1))
+
+
+def test_zoom_one_returns_the_input_and_zero_sizes():
+    x = np.random.default_rng(4).standard_normal((3, 4))
+    assert_same(*both("zoom", x, 1))
+    assert_same(*both("zoom", x, 1, prefilter=False, order=3))
+    assert_same(*both("zoom", x, 0.1))        # round(0.3) = 0: an empty result
+    assert_same(*both("zoom", np.zeros((0, 3)), 2))
+    assert_same(*both("zoom", np.arange(5.0), 0.3))   # round(1.5) = 2 (half to even)
+    assert_same(*both("zoom", np.arange(5.0), 0.5))   # round(2.5) = 2
+
+
+def test_signed_zero_and_nan():
+    x = np.array([-0.0, -0.0, 1.0, np.nan, 2.0, -0.0])
+    for order in (0, 1, 3):
+        expected, got = both("zoom", x, 1.5, order=order, mode="nearest")
+        np.testing.assert_array_equal(np.isnan(got), np.isnan(expected))
+        keep = ~np.isnan(expected)
+        assert_same(expected[keep], got[keep])
+
+
+def test_grid_mode_warns_for_constant_and_wrap():
+    x = np.arange(6.0)
+    for mode, suggestion in (("constant", "grid-constant"), ("wrap", "grid-wrap")):
+        with pytest.warns(UserWarning, match=suggestion):
+            rn.zoom(x, 2, mode=mode, grid_mode=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        rn.zoom(x, 2, mode="grid-constant", grid_mode=True)
+
+
+def test_docstring_examples_of_scipy():
+    # scipy.ndimage.zoom's example: ascent (512, 512) x3 -> (1536, 1536); a smaller image here
+    x = np.arange(64 * 64, dtype=np.float64).reshape(64, 64) % 251
+    e, g = both("zoom", x, 3.0)
+    assert g.shape == (192, 192)
+    assert_same(e, g)
+    # the grid_mode illustration: length 5 counts as 4 (centres) or 5 (edges)
+    a = np.array([0.0, 1.0, 2.0, 3.0, 4.0])
+    assert_same(*both("zoom", a, 2, order=1))
+    assert_same(*both("zoom", a, 2, order=1, grid_mode=True, mode="grid-constant"))
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("order", [2, 3, 4, 5])
+def test_spline_filter_and_filter1d(mode, order):
+    rng = np.random.default_rng(order)
+    x = rng.standard_normal((5, 7, 3))
+    assert_same(*both("spline_filter", x, order, mode=mode))
+    for axis in (0, 1, -1):
+        assert_same(*both("spline_filter1d", x, order, axis=axis, mode=mode))
+    xi = (x * 50).astype(np.int16)
+    for out in (np.float32, np.int16, np.uint8):
+        assert_same(*both("spline_filter", xi, order, output=out, mode=mode))
+        assert_same(*both("spline_filter1d", xi, order, 0, out, mode))
+
+
+def test_spline_filter_orders_below_two():
+    x = np.arange(12.0).reshape(3, 4)
+    assert_same(*both("spline_filter1d", x, 0))
+    assert_same(*both("spline_filter1d", x.astype(np.float32), 1, output=np.float32))
+    with pytest.raises(RuntimeError):
+        sn.spline_filter(x, 1)
+    with pytest.raises(RuntimeError, match="order"):
+        rn.spline_filter(x, 1)
+
+
+def test_results_do_not_depend_on_threads():
+    x = np.random.default_rng(6).standard_normal((33, 40, 9)).astype(np.float32)
+    one = rn.zoom(x, 1.7, order=3, threads=1)
+    two = rn.zoom(x, 1.7, order=3, threads=2)
+    assert_same(one, two)
+
+
+# ------------------------------------------------------------------------------ errors
+
+def test_errors_have_scipys_types():
+    x = np.zeros((3, 4))
+    cases = [
+        (dict(order=6), RuntimeError, "order"),
+        (dict(order=-1), RuntimeError, "order"),
+        (dict(order=1.5), RuntimeError, "order"),
+        (dict(mode="foo"), RuntimeError, "mode"),
+        (dict(zoom=[2, 2, 2]), RuntimeError, "zoom"),
+        (dict(output=np.zeros((5, 5))), RuntimeError, "output"),
+        (dict(output=object), RuntimeError, "output"),
+        (dict(zoom=-1), ValueError, "zoom"),
+        (dict(zoom=np.nan), ValueError, "zoom"),
+        (dict(zoom=np.inf), OverflowError, "zoom"),
+    ]
+    for kwargs, error, name in cases:
+        args = dict(zoom=2)
+        args.update(kwargs)
+        zoom = args.pop("zoom")
+        with pytest.raises(error):
+            sn.zoom(x, zoom, **args)
+        with pytest.raises(error, match=name) as info:
+            rn.zoom(x, zoom, **args)
+        assert isinstance(info.value, ResamplexError)
+    with pytest.raises(RuntimeError, match="rank"):
+        rn.zoom(np.float64(3.0), 2)
+    for dtype in (np.float16, object):
+        with pytest.raises(RuntimeError):
+            sn.zoom(np.zeros(3, dtype), 2)
+        with pytest.raises(UnsupportedError):
+            rn.zoom(np.zeros(3, dtype), 2)
+    with pytest.raises(np.exceptions.AxisError):
+        rn.spline_filter1d(x, 3, axis=2)
+
+
+def test_every_cpu_level_gives_scipys_bits():
+    from resamplex._engine import _exec
+
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((6, 9, 5)).astype(np.float32)
+    expected = {order: sn.zoom(x, 1.8, order=order, mode="mirror") for order in (1, 3)}
+    before = _exec.cpu_level()
+    try:
+        for level in _exec.cpu_levels():
+            _exec.set_cpu_level(level)
+            for order, e in expected.items():
+                assert_same(e, rn.zoom(x, 1.8, order=order, mode="mirror"))
+    finally:
+        _exec.set_cpu_level(before)
+
+
+def test_the_same_call_from_several_python_threads():
+    from concurrent.futures import ThreadPoolExecutor
+
+    x = np.random.default_rng(8).standard_normal((20, 30)).astype(np.float32)
+    expected = sn.zoom(x, 1.7, order=3, mode="nearest")
+    with ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(lambda _: rn.zoom(x, 1.7, order=3, mode="nearest"), range(16)))
+    for got in results:
+        assert_same(expected, got)
