@@ -13,19 +13,18 @@ The rules, from SciPy 1.17 (``scipy/ndimage/_filters.py``, ``src/ni_filters.c``
   ``reflect``/``grid-mirror`` (``d c b a | a b c d | d c b a``), ``mirror``
   (``d c b | a b c d | c b a``), ``nearest`` (edge values), ``wrap``/``grid-wrap``
   (periodic); ``constant``/``grid-constant`` read ``cval`` outside: the tap is dropped when
-  ``cval == 0`` (it adds exactly 0), otherwise the axis is padded with ``cval`` (as float64,
-  like SciPy's line buffer) before its pass.
-- **Arithmetic**: every element is read as float64, each output is a float64 sum of its taps,
-  stored into the output dtype after *each* axis (float32 rounds to nearest, integers are
-  truncated toward zero as SciPy's C cast does, then saturated where SciPy's cast would be
-  undefined). Axes run in increasing order; ``gaussian_filter`` skips axes with
+  ``cval == 0`` (SciPy adds ``(0 + x) w``, the same value), otherwise the axis is padded with
+  ``cval`` (as float64, like SciPy's line buffer) before its pass.
+- **Arithmetic** (bit for bit with SciPy on x86-64): every element is read as float64; each
+  output is ``NI_Correlate1D``'s float64 sum, in its order: ``x[0] w[0]``, then the pairs from
+  the outermost in, ``+ (x[-j] + x[j]) w[-j]`` (``-`` for antisymmetric kernels), through the
+  engine's float pass with ``order="pairs"`` (the tables keep SciPy's pairs: see
+  :func:`correlate_table`); stored into the output dtype after *each* axis: float32 rounds to
+  nearest, integers are truncated toward zero, and where a value may leave the integer type
+  (derivatives, data or ``cval`` outside its range, NaN) as the C cast of the x86-64 wheels
+  stores it (through int32: out of its range INT_MIN, then the low bits; int64 outputs
+  saturate instead). Axes run in the order given; ``gaussian_filter`` skips axes with
   ``sigma <= 1e-15``.
-- **Summation order**: SciPy adds symmetric pairs, ``x[0] w[0] + (x[-r] + x[r]) w[-r] + ...
-  + (x[-1] + x[1]) w[-1]`` (outermost pair first). A table holds products, so the taps are
-  stored in that order (centre, then ``-r, +r, -(r-1), ...``) and summed left to right:
-  ``x[-j] w + x[j] w`` instead of ``(x[-j] + x[j]) w`` is one rounding more per pair, so
-  float64 results are within a few ulp of SciPy's (bit-equal in most elements), float32 and
-  integer outputs equal to SciPy's except where that difference crosses a rounding boundary.
 """
 
 from __future__ import annotations
@@ -132,8 +131,10 @@ def correlate_table(weights: np.ndarray, n: int, mode: str, *, pad: int = 0) -> 
     weight (``+w`` / ``-w``); otherwise the last tap, then the others left to right. For
     ``constant`` with ``pad > 0`` the input line is ``pad`` values of ``cval``, the line,
     ``pad`` more (``n + 2 pad`` inputs, ``pad`` at least the kernel's half-width); with
-    ``pad == 0`` outside taps are dropped (``cval == 0``). Taps of weight exactly 0 are
-    dropped too (they add nothing to a finite sum).
+    ``pad == 0`` outside taps read ``cval == 0``: in a pair, the inside tap comes first and the
+    outside one becomes a placeholder of weight 0 (the ``"pairs"`` pass then adds the inside
+    tap alone, SciPy's ``(x + 0) w``); a pair wholly outside is left out. Pair weights are
+    kept even when 0 (SciPy multiplies by them too); other kernels drop zero-weight taps.
 
     Examples
     --------
@@ -157,12 +158,32 @@ def correlate_table(weights: np.ndarray, n: int, mode: str, *, pad: int = 0) -> 
         tap_w = [fw[size1 + size2]] + [fw[size1 + j] for j in range(-size1, size2)]
     offsets_a = np.asarray(offsets, dtype=np.int64)
     pos = np.arange(n, dtype=np.int64)[:, None] + offsets_a[None, :]
-    w = np.broadcast_to(np.asarray(tap_w, dtype=np.float64), pos.shape)
+    w = np.array(np.broadcast_to(np.asarray(tap_w, dtype=np.float64), pos.shape))
     if mode == "constant" and pad:
         idx, n_in = pos + pad, n + 2 * pad
     else:
         idx, n_in = _extend(pos, n, mode), n
-    keep = (idx >= 0) & (w != 0)
+    inside = idx >= 0
+    if sym:
+        # Pairs stay pairs (FloatPass order "pairs"): a pair with one tap outside becomes its
+        # inside tap followed by a placeholder of weight 0 reading the same element (SciPy:
+        # (x + 0) * w); a pair wholly outside adds SciPy's (0 + 0) * w = 0 and is left out.
+        # Zero weights are kept otherwise: SciPy multiplies by them too.
+        left, right = np.s_[:, 1::2], np.s_[:, 2::2]
+        lone_right = ~inside[left] & inside[right]
+        for arr in (idx, w):                      # the inside tap first
+            lo, hi = arr[left].copy(), arr[right].copy()
+            arr[left] = np.where(lone_right, hi, lo)
+            arr[right] = np.where(lone_right, lo, hi)
+        one = inside[left] ^ inside[right]
+        idx[right] = np.where(one, idx[left], idx[right])
+        w[right] = np.where(one, 0.0, w[right])
+        both = inside[left] | inside[right]
+        keep = np.ones(pos.shape, dtype=bool)
+        keep[left] = both
+        keep[right] = both
+    else:
+        keep = inside & (w != 0)
     ptr = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(keep.sum(axis=1), out=ptr[1:])
     return AxisTable(n_in, n, ptr, np.ascontiguousarray(idx[keep]),
@@ -270,8 +291,9 @@ def _plan(shape: tuple[int, ...], steps: tuple[tuple[int, bytes, str], ...], sto
                                     pad=pad)
             tables[axis] = table
             in_shape[axis] = table.n_in
-        specs = [FloatPass(store, compute="float64", order="sequential",
-                           rounding="toward_zero") for _ in steps]
+        specs = [FloatPass(store, compute="float64", rounding="toward_zero",
+                           order="pairs" if _symmetry(np.frombuffer(raw, np.float64))
+                           else "sequential") for _, raw, _ in steps]
         return Plan(in_shape, tables, weighted=True, op="gaussian_filter",
                     order=[s[0] for s in steps], keep_order=True, passes=specs)
 
@@ -298,15 +320,18 @@ def _correlate(x: np.ndarray, steps: list[tuple[int, np.ndarray, str]], cval: fl
     keyed = [(a, w.tobytes(), m) for a, w, m in steps]
     store = dtype.name
     padded = cval != 0 and any(m == "constant" for _, _, m in steps)
-    if not padded and (store in _SOURCES or len(steps) == 1):
+    wraps = _may_wrap(x, steps, cval, dtype)
+    if not padded and not wraps and (store in _SOURCES or len(steps) == 1):
         plan = _plan(x.shape, tuple(keyed), store, 0)
         _pipeline.run(plan, _source(x), result, threads)
         return result
     # One plan per axis, each reading the previous one's output as float64 (what SciPy's
-    # line buffer holds): for int64 outputs, which the pass does not read back, and for
+    # line buffer holds): for int64 outputs, which the pass does not read back; for
     # constant with cval != 0, where SciPy extends every line of every pass with cval (also
-    # the lines of the previous pass's output): the input of such a pass is padded with cval
-    # along its axis. Padding all axes at once would feed the next pass filtered cval.
+    # the lines of the previous pass's output), the input of such a pass is padded with cval
+    # along its axis (padding all axes at once would feed the next pass filtered cval); and
+    # for integer outputs that may leave their range, stored through int64 and cast as C
+    # casts there (``_c_cast``).
     cur: np.ndarray = x
     for k, (axis, raw, mode) in enumerate(keyed):
         pad = (len(raw) // 8) // 2 if mode == "constant" and cval != 0 else 0
@@ -315,11 +340,38 @@ def _correlate(x: np.ndarray, steps: list[tuple[int, np.ndarray, str]], cval: fl
             widths = [(0, 0)] * x.ndim
             widths[axis] = (pad, pad)
             src = np.pad(cur.astype(np.float64), widths, constant_values=float(cval))
-        plan = _plan(x.shape, ((axis, raw, mode),), store, pad)
-        dst = result if k == len(keyed) - 1 else np.empty(x.shape, dtype)
+        plan = _plan(x.shape, ((axis, raw, mode),), "int64" if wraps else store, pad)
+        last = k == len(keyed) - 1
+        dst = result if last and not wraps else np.empty(x.shape, "int64" if wraps else dtype)
         _pipeline.run(plan, np.ascontiguousarray(src), dst, threads)
-        cur = dst
+        cur = _c_cast(dst, dtype) if wraps else dst
+        if wraps and last:
+            np.copyto(result, cur)
     return result
+
+
+def _may_wrap(x: np.ndarray, steps: list[tuple[int, np.ndarray, str]], cval: float,
+              dtype: np.dtype) -> bool:
+    """Whether some sum may fall outside the integer output type (or be NaN): a kernel with a
+    negative weight (derivatives), or data or ``cval`` outside the type's range. Smoothing
+    (weights >= 0, summing to 1) keeps every value inside ``[min, max]`` of what it reads."""
+    if dtype.kind not in "iu" or dtype == np.int64 or x.size == 0:
+        return False
+    if any(bool((w < 0).any()) for _, w, _ in steps):
+        return True
+    info = np.iinfo(dtype)
+    lo, hi = np.min(x), np.max(x)
+    if np.isnan(lo) or np.isnan(hi) or lo < info.min or hi > info.max:
+        return True
+    return any(m == "constant" for _, _, m in steps) and not info.min <= cval <= info.max
+
+
+def _c_cast(v: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """``int64`` values truncated from float64 (saturated) as SciPy's C cast on x86-64 stores
+    them into a narrower integer type: a conversion to int32 (out of its range: INT_MIN), then
+    the low bits."""
+    v = np.where((v < -(2 ** 31)) | (v > 2 ** 31 - 1), np.int64(-(2 ** 31)), v)
+    return v.astype(dtype)
 
 
 def _cval(cval: Any) -> float:
