@@ -27,8 +27,9 @@ package; each lives in one small function below:
 - **Block means** (:func:`downscale_local_mean`): ``block_reduce(image, factors, np.mean,
   cval)``: the image is padded at the end of each axis with ``cval`` (cast to its dtype) to a
   multiple of the factor, and every block's mean is its sum divided by the block size. Here:
-  engine passes of unit-weight block tables (float64 sums, exact for integer data), then one
-  division by the block size.
+  engine passes of unit-weight block tables in NumPy's summation order where it can be
+  followed (:func:`_mean_steps`; float64 sums, exact for integer data), then one division by
+  the block size in a pass over a trailing length-1 axis.
 """
 
 from __future__ import annotations
@@ -401,9 +402,12 @@ def downscale_local_mean(image: Any, factors: Any, cval: float = 0,
 
     Each axis is padded at its end with ``cval`` (cast to the image's dtype, as ``numpy.pad``
     does) to a multiple of its factor; every output is the mean of its block. Integer and
-    bool images give float64 (exact block sums divided once by the block size: the same bits
-    as ``numpy.mean``); float images keep their dtype (float16 summed in float32), summed
-    axis by axis: within a few ulp of ``numpy.mean``, whose summation order differs.
+    bool images give float64: exact block sums (while they stay below 2^53) divided once by
+    the block size, the same bits as ``numpy.mean``. Float images keep their dtype (float16
+    summed in float32) and are summed in NumPy's order where a tap or block pass can follow it
+    (up to two reduced axes besides the last one, or two adjacent ones when the last axis is
+    kept, and a last-axis factor below 8, where NumPy's pairwise sum is left to right): the
+    same bits for C-ordered images; otherwise within a few ulp of ``numpy.mean``.
 
     Parameters
     ----------
