@@ -62,7 +62,8 @@ def test_every_workload_has_targets_of_spec_9():
     for w in items:
         assert w.targets, w.name
         for t in w.targets:
-            assert t.versus in ("torch", "opencv", "floor", _bench.FLOAT32_PER_BYTE)
+            assert t.versus in ("torch", "opencv", "scikit-image", "floor",
+                                _bench.FLOAT32_PER_BYTE)
     assert not any("SPEC" in w.name for w in items)
 
 

@@ -151,14 +151,23 @@ def _sigma(sigma: Any, factors: np.ndarray) -> np.ndarray:
     return sigmas
 
 
-def _clip(image: np.ndarray, out: np.ndarray, mode: str, cval: Any) -> None:
-    """``_clip_warp_output`` with ``clip=True``: clip ``out`` in place to ``image``'s range."""
-    lo = np.min(image)
+def _clip(image: np.ndarray, out: np.ndarray, mode: str, cval: Any,
+          source: np.ndarray | None = None, preserve_range: bool = False) -> None:
+    """``_clip_warp_output`` with ``clip=True``: clip ``out`` in place to ``image``'s range.
+
+    ``source``: the integer or bool image that ``image`` was converted from
+    (:func:`_to_float`, a non-decreasing map): its minimum and maximum, converted, are
+    ``image``'s, found in the smaller array."""
     find_lo, find_hi = np.min, np.max
-    if np.isnan(lo):
-        find_lo, find_hi = np.nanmin, np.nanmax
-        lo = find_lo(image)
-    hi = find_hi(image)
+    if source is not None and source.size:
+        ends = np.array([np.min(source), np.max(source)], dtype=source.dtype)
+        lo, hi = _to_float(ends, preserve_range).astype(image.dtype)
+    else:
+        lo = np.min(image)
+        if np.isnan(lo):
+            find_lo, find_hi = np.nanmin, np.nanmax
+            lo = find_lo(image)
+        hi = find_hi(image)
     if (mode == "constant" and not lo <= cval <= hi
             and find_lo(out) <= cval <= find_hi(out)):
         c = image.dtype.type(cval)
@@ -230,7 +239,9 @@ def resize(image: Any, output_shape: Any, order: int | None = None, mode: str = 
     anti_aliasing = _anti_aliasing(anti_aliasing, in_type, order, in_shape, shape)
     factors = np.divide(in_shape, shape)
     order = _order(in_type, order)
+    source = None
     if order > 0:
+        source = image if image.dtype.kind in "biu" else None
         image = _to_float(image, bool(preserve_range))
     ndi_mode = _ndimage_mode(mode)
     if not is_real(cval):
@@ -244,7 +255,7 @@ def resize(image: Any, output_shape: Any, order: int | None = None, mode: str = 
         filtered = image
     out = _zoom(filtered, factors, order, ndi_mode, cval)
     if clip:
-        _clip(image, out, mode, cval)
+        _clip(image, out, mode, cval, source, bool(preserve_range))
     return out
 
 
