@@ -136,6 +136,26 @@ cdef void _item(const load_t* tag, const acc_t* wts, const char* src, char* dst,
                         for j in range(inner):
                             acc[j] = acc[j] + _term(wt, x, j, div, o)
             store_f_row(acc, dst + q * d_outer + o * d_axis, inner, dst_kind, rounding)
+        elif order == 3 and tb > ta:
+            # taps outside, elements inside (as loop 0 does): the same additions per element
+            x = <const load_t*>(base + idx[ta] * s_axis)
+            wt = wts[ta]
+            for j in range(inner):
+                acc[o * inner + j] = wt * load_as(x, j, div)
+            t = ta + 1
+            while t + 1 < tb:
+                x = <const load_t*>(base + idx[t] * s_axis)
+                xb = <const load_t*>(base + idx[t + 1] * s_axis)
+                wt = wts[t]
+                sign = _pair_sign(wts, t)
+                for j in range(inner):
+                    acc[o * inner + j] = acc[o * inner + j] + _pair(wt, sign, x, xb, j, div)
+                t = t + 2
+            if t < tb:
+                x = <const load_t*>(base + idx[t] * s_axis)
+                wt = wts[t]
+                for j in range(inner):
+                    acc[o * inner + j] = acc[o * inner + j] + wt * load_as(x, j, div)
         else:
             for j in range(inner):
                 if tb == ta:
@@ -144,16 +164,6 @@ cdef void _item(const load_t* tag, const acc_t* wts, const char* src, char* dst,
                     a = _term(wts[tb - 1], <const load_t*>(base + idx[tb - 1] * s_axis), j, div, o)
                     for t in range(tb - 2, ta - 1, -1):
                         a = _term(wts[t], <const load_t*>(base + idx[t] * s_axis), j, div, o) + a
-                elif order == 3:
-                    a = wts[ta] * load_as(<const load_t*>(base + idx[ta] * s_axis), j, div)
-                    t = ta + 1
-                    while t + 1 < tb:
-                        a = a + _pair(wts[t], _pair_sign(wts, t),
-                                      <const load_t*>(base + idx[t] * s_axis),
-                                      <const load_t*>(base + idx[t + 1] * s_axis), j, div)
-                        t = t + 2
-                    if t < tb:
-                        a = a + wts[t] * load_as(<const load_t*>(base + idx[t] * s_axis), j, div)
                 else:
                     if order == 0:
                         a = _term(wts[ta], <const load_t*>(base + idx[ta] * s_axis), j, div, o)
