@@ -3,11 +3,12 @@
 The workloads (SPEC §9): float32 NCHW batches ``(8, 64, 128, 128)`` x2 with nearest and linear
 (also channels-last, and float16), x0.5 linear with and without antialias; a float32 volume
 ``(1, 1, 128, 128, 128)`` x2 trilinear; a uint8 1080x1920x3 image down to 540x960 and up to
-2160x3840 (linear); bfloat16 and int8 batches x2 against float32 per byte. Each is timed for
-resamplex and for each installed peer that can run it (PyTorch ``interpolate``, OpenCV
-``resize``, SciPy ``ndimage.zoom``, ONNX Runtime ``Resize``), with the same thread count, a
-fresh output each call, the median of several runs; and against a memory floor: copying an
-array of the output's size into a fresh array. Each workload carries its targets (SPEC §9) as
+2160x3840 (linear), and down to 540x960 through ``compat.skimage.resize`` with anti-aliasing;
+bfloat16 and int8 batches x2 against float32 per byte. Each is timed for resamplex and for
+each installed peer that can run it (PyTorch ``interpolate``, OpenCV ``resize``, SciPy
+``ndimage.zoom``, ONNX Runtime ``Resize``, scikit-image ``resize``), with the same thread
+count, a fresh output each call, the median of several runs; and against a memory floor:
+copying an array of the output's size into a fresh array. Each workload carries its targets (SPEC §9) as
 :class:`Target` objects, and the report marks each one met or missed. Ratios are what the
 targets are stated in; absolute times depend on the machine and on what else runs on it.
 
@@ -167,6 +168,14 @@ def _scipy():
     return ndimage
 
 
+def _skimage():
+    try:
+        from skimage import transform
+    except ImportError:
+        return None
+    return transform
+
+
 def _ort_resize(x: np.ndarray, sizes: tuple[int, ...], mode: str, threads: int):
     """An ONNX Runtime session running one Resize node (half_pixel), or None."""
     try:
@@ -203,7 +212,8 @@ def installed_peers() -> list[str]:
     """The peer libraries importable here."""
     import importlib.util
 
-    names = {"torch": "torch", "opencv": "cv2", "scipy": "scipy", "onnxruntime": "onnxruntime"}
+    names = {"torch": "torch", "opencv": "cv2", "scipy": "scipy", "onnxruntime": "onnxruntime",
+             "scikit-image": "skimage"}
     return [n for n, mod in names.items() if importlib.util.find_spec(mod) is not None]
 
 
@@ -212,6 +222,7 @@ def workloads(threads: int, quick: bool) -> list[Workload]:
     torch = _torch(threads)
     cv2 = _cv2(threads)
     ndi = _scipy()
+    ski = _skimage()
     items: list[Workload] = []
 
     def nchw(dtype: Any, mode: str, factor: float, *, channels_last: bool = False,
@@ -350,6 +361,30 @@ def workloads(threads: int, quick: bool) -> list[Workload]:
                            Target(RESIZE_ALONE, 1.5, f"within 1.5x of {RESIZE_ALONE}",
                                   label=RESIZE_ALONE)],
                           normalised))
+
+    def skimage_shrink() -> dict:
+        # compat.skimage.resize has scikit-image's signature (no threads=): the library
+        # default is set around the call instead.
+        from ._resize import set_num_threads
+        from .compat import skimage as rsk
+
+        x = rng.integers(0, 256, (1080, 1920, 3), dtype=np.uint8)
+
+        def ours() -> Any:
+            old = get_num_threads()
+            set_num_threads(threads)
+            try:
+                return rsk.resize(x, (540, 960), anti_aliasing=True)
+            finally:
+                set_num_threads(old)
+
+        run = {"resamplex": ours, "floor": _floor((540, 960, 3), np.float64)}
+        if ski is not None:
+            run["scikit-image"] = lambda: ski.resize(x, (540, 960), anti_aliasing=True)
+        return run
+
+    items.append(Workload("u8 HWC 1080x1920x3 -> 540x960 compat.skimage.resize "
+                          "anti_aliasing", [faster_than("scikit-image", 10)], skimage_shrink))
 
     def per_byte(dtype: Any, mode: str) -> Callable[[], dict]:
         def make() -> dict:

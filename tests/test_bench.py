@@ -62,8 +62,9 @@ def test_every_workload_has_targets_of_spec_9():
     for w in items:
         assert w.targets, w.name
         for t in w.targets:
-            assert t.versus in ("torch", "opencv", "pillow", "scipy", "floor",
-                                _bench.FLOAT32_PER_BYTE, _bench.NUMPY_CHAIN, _bench.RESIZE_ALONE)
+            assert t.versus in ("torch", "opencv", "pillow", "scipy", "scikit-image",
+                                "floor", _bench.FLOAT32_PER_BYTE, _bench.NUMPY_CHAIN,
+                                _bench.RESIZE_ALONE)
     assert any(w.name.startswith("compat.scipy.zoom") for w in items)
     assert not any("SPEC" in w.name for w in items)
 

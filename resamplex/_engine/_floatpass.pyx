@@ -9,6 +9,15 @@ accumulator type ``acc_t``, float or double; no fused multiply-add)::
     order 0, sequential:         acc = p_t0;  acc = acc + p_t1;  ...;  acc = acc + p_tk
     order 1, sequential from 0:  acc = 0;     acc = acc + p_t0;  ...;  acc = acc + p_tk
     order 2, nested:             acc = p_tk;  acc = p_t(k-1) + acc;  ...;  acc = p_t0 + acc
+    order 3, pairs:              acc = p_t0;  then for each pair (a, b) = (t1, t2), (t3, t4), ...
+                                 acc = acc + (x_a + x_b) * w[a]   if w[b] == w[a]
+                                 acc = acc + (x_a - x_b) * w[a]   if w[b] == -w[a]
+                                 acc = acc + x_a * w[a]           otherwise (x_b not read)
+                                 and a last unpaired tap as order 0 does
+
+Order 3 is SciPy's symmetric and antisymmetric correlation (``NI_Correlate1D``: the centre,
+then each pair of taps at the same distance summed before it is weighted); ``div`` is not
+used with it.
 
 With per-output divisors ``div`` (optional), every product is instead ``(w[t] * x_t[j]) / div[o]``
 (two roundings). An output without taps is 0. The value is then stored as ``dst_kind``: a float cast (round to
@@ -44,6 +53,23 @@ cdef inline acc_t _term(acc_t w, const load_t* x, Py_ssize_t j, const acc_t* div
     return (w * load_as(x, j, div)) / div[o]
 
 
+cdef inline acc_t _pair(acc_t w, int sign, const load_t* xa, const load_t* xb, Py_ssize_t j,
+                        const acc_t* tag) noexcept nogil:
+    if sign > 0:
+        return (load_as(xa, j, tag) + load_as(xb, j, tag)) * w
+    if sign < 0:
+        return (load_as(xa, j, tag) - load_as(xb, j, tag)) * w
+    return load_as(xa, j, tag) * w
+
+
+cdef inline int _pair_sign(const acc_t* wts, Py_ssize_t t) noexcept nogil:
+    if wts[t + 1] == wts[t]:
+        return 1
+    if wts[t + 1] == -wts[t]:
+        return -1
+    return 0
+
+
 cdef void _item(const load_t* tag, const acc_t* wts, const char* src, char* dst, Py_ssize_t r,
                 int loop, Py_ssize_t n_out, Py_ssize_t inner, int64_t s_outer, int64_t s_axis,
                 int64_t d_outer, int64_t d_axis, const int64_t* ptr, const int64_t* idx,
@@ -52,7 +78,9 @@ cdef void _item(const load_t* tag, const acc_t* wts, const char* src, char* dst,
     cdef Py_ssize_t q, o, j, t, o0, o1, ta, tb
     cdef const char* base
     cdef const load_t* x
+    cdef const load_t* xb
     cdef acc_t wt, a
+    cdef int sign
     if loop == 0:
         q = r // n_out
         o0 = r - q * n_out
@@ -80,6 +108,25 @@ cdef void _item(const load_t* tag, const acc_t* wts, const char* src, char* dst,
                         wt = wts[t]
                         for j in range(inner):
                             acc[j] = _term(wt, x, j, div, o) + acc[j]
+                elif order == 3:
+                    x = <const load_t*>(base + idx[ta] * s_axis)
+                    wt = wts[ta]
+                    for j in range(inner):
+                        acc[j] = wt * load_as(x, j, div)
+                    t = ta + 1
+                    while t + 1 < tb:
+                        x = <const load_t*>(base + idx[t] * s_axis)
+                        xb = <const load_t*>(base + idx[t + 1] * s_axis)
+                        wt = wts[t]
+                        sign = _pair_sign(wts, t)
+                        for j in range(inner):
+                            acc[j] = acc[j] + _pair(wt, sign, x, xb, j, div)
+                        t = t + 2
+                    if t < tb:
+                        x = <const load_t*>(base + idx[t] * s_axis)
+                        wt = wts[t]
+                        for j in range(inner):
+                            acc[j] = acc[j] + wt * load_as(x, j, div)
                 else:
                     if order == 0:
                         x = <const load_t*>(base + idx[ta] * s_axis)
@@ -93,6 +140,26 @@ cdef void _item(const load_t* tag, const acc_t* wts, const char* src, char* dst,
                         for j in range(inner):
                             acc[j] = acc[j] + _term(wt, x, j, div, o)
             store_f_row(acc, dst + q * d_outer + o * d_axis, inner, dst_kind, rounding)
+        elif order == 3 and tb > ta:
+            # taps outside, elements inside (as loop 0 does): the same additions per element
+            x = <const load_t*>(base + idx[ta] * s_axis)
+            wt = wts[ta]
+            for j in range(inner):
+                acc[o * inner + j] = wt * load_as(x, j, div)
+            t = ta + 1
+            while t + 1 < tb:
+                x = <const load_t*>(base + idx[t] * s_axis)
+                xb = <const load_t*>(base + idx[t + 1] * s_axis)
+                wt = wts[t]
+                sign = _pair_sign(wts, t)
+                for j in range(inner):
+                    acc[o * inner + j] = acc[o * inner + j] + _pair(wt, sign, x, xb, j, div)
+                t = t + 2
+            if t < tb:
+                x = <const load_t*>(base + idx[t] * s_axis)
+                wt = wts[t]
+                for j in range(inner):
+                    acc[o * inner + j] = acc[o * inner + j] + wt * load_as(x, j, div)
         else:
             for j in range(inner):
                 if tb == ta:

@@ -36,7 +36,7 @@ ELEM = {"uint8": 0, "int8": 1, "uint16": 2, "int16": 3, "int32": 4, "int64": 5,
         "float32": 6, "float64": 7, "float16": 8}
 #: Store rounding codes (enum Rnd in ``_elem.pxd``).
 ROUNDING = {"half_even": 0, "half_away_from_zero": 1, "toward_zero": 2, "add_half_trunc": 3}
-ORDERS = {"sequential": 0, "sequential_from_zero": 1, "nested": 2}
+ORDERS = {"sequential": 0, "sequential_from_zero": 1, "nested": 2, "pairs": 3}
 
 # Rows at least this long are blended whole (vectorisable); shorter ones element by element.
 _ROW_LOOP_MIN = 16
@@ -69,7 +69,10 @@ class FloatPass:
     (integers rounded by ``rounding`` and saturated). Table weights must be exact in
     ``compute``; the kernel uses ``compute(w) * compute(weight_scale)`` (one rounding). With
     ``divisors`` (one per output of the axis) each product is divided by its output's divisor
-    (``(w * x) / d``, two roundings)."""
+    (``(w * x) / d``, two roundings). ``order="pairs"``: the first tap, then the taps two by
+    two, each pair summed (or subtracted, when its second weight is the negated first) before
+    it is weighted by its first weight, as SciPy's symmetric correlation does; a pair whose
+    second weight is neither is its first tap alone (no divisors with this order)."""
 
     store: str
     compute: str = "float32"

@@ -1,0 +1,490 @@
+"""scikit-image's ``resize``, ``rescale`` and ``downscale_local_mean`` on NumPy arrays (SPEC §6).
+
+The rules of scikit-image 0.26 (``skimage/transform/_warps.py``, ``skimage/_shared/utils.py``,
+``skimage/util/dtype.py``, ``skimage/measure/block.py``), checked against the installed
+package; each lives in one small function below:
+
+- **Output shape** (:func:`_output_shape`): a shape one shorter than the image keeps the last
+  axis (channels); a longer one appends length-1 axes to the image; a shorter one is an error.
+- **Order** (:func:`_order`): default 0 for bool images, 1 otherwise; 0..5; bool images take
+  only order 0.
+- **Anti-aliasing** (:func:`_anti_aliasing`): on by default when some axis shrinks, unless
+  the image is bool or is integer with order 0; refused for bool images. Sigma per axis
+  ``max(0, (in / out - 1) / 2)``, or the one given (broadcast to every axis; negative is an
+  error, positive on an axis that does not shrink is a warning).
+- **Floats** (:func:`_to_float`): float16 becomes float32 first; for order > 0 the image is
+  ``img_as_float`` (unsigned ``x * (1 / max)``, signed the same then ``max(., -1)``, bool
+  ``0.0 / 1.0``, floats kept) or, with ``preserve_range``, integers become float64.
+- **Modes** (:func:`_ndimage_mode`): ``constant, edge, symmetric, reflect, wrap`` ->
+  ``grid-constant, nearest, reflect, mirror, grid-wrap``.
+- **Resampling**: ``gaussian_filter(image, sigma, cval=cval, mode=ndi_mode)``
+  (:mod:`resamplex.compat._gaussian`, engine tables), then
+  ``resamplex.compat.scipy.zoom(filtered, [1 / f for f in in / out], order=order,
+  mode=ndi_mode, cval=cval, grid_mode=True)``: SciPy's own call, so the values are what the
+  SciPy door gives.
+- **Clip** (:func:`_clip`): to the input's range (NaN-aware), widened to ``cval`` in
+  ``constant`` mode when ``cval`` is outside the input's range and inside the output's.
+- **Block means** (:func:`downscale_local_mean`): ``block_reduce(image, factors, np.mean,
+  cval)``: the image is padded at the end of each axis with ``cval`` (cast to its dtype) to a
+  multiple of the factor, and every block's mean is its sum divided by the block size. Here:
+  engine passes of unit-weight block tables in NumPy's summation order where it can be
+  followed (:func:`_mean_steps`; float64 sums, exact for integer data), then one division by
+  the block size in a pass over a trailing length-1 axis.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import warnings
+from typing import Any
+
+import numpy as np
+
+from .._checks import as_array, check_allocation, is_int, is_real
+from .._engine import _pipeline
+from .._engine._pipeline import BlockPass, FloatPass
+from .._engine.plan import PLANS, Plan
+from .._errors import ResamplexError, UnsupportedError, bad_value
+from .._tables import AxisTable
+from . import _gaussian
+
+__all__ = ["resize", "rescale", "downscale_local_mean", "MODES"]
+
+#: scikit-image's (``numpy.pad``) mode names and the ndimage modes they become.
+MODES = {"constant": "grid-constant", "edge": "nearest", "symmetric": "reflect",
+         "reflect": "mirror", "wrap": "grid-wrap"}
+
+
+# ------------------------------------------------------------------------------ the rules
+
+def _output_shape(image: np.ndarray, output_shape: Any) -> tuple[np.ndarray, tuple[Any, ...]]:
+    """``_preprocess_resize_output_shape``."""
+    try:
+        shape = tuple(output_shape)
+    except TypeError:
+        raise bad_value("output_shape", output_shape, "an iterable of lengths") from None
+    if len(shape) > image.ndim:
+        image = image.reshape(image.shape + (1,) * (len(shape) - image.ndim))
+    elif len(shape) == image.ndim - 1:
+        shape = shape + (image.shape[-1],)
+    elif len(shape) < image.ndim:
+        raise ResamplexError(f"output_shape: its length cannot be smaller than the image's "
+                             f"number of dimensions ({image.ndim}) less one; got {len(shape)}")
+    for n in shape:
+        if not is_real(n) or not math.isfinite(float(n)) or round(float(n)) < 1:
+            raise bad_value("output_shape", output_shape, "lengths >= 1")
+    return image, shape
+
+
+def _order(dtype: np.dtype, order: Any) -> int:
+    """``_validate_interpolation_order``."""
+    if order is None:
+        return 0 if dtype == bool else 1
+    if not is_int(order) or not 0 <= order <= 5:
+        raise bad_value("order", order, "the spline interpolation order, 0 to 5")
+    if dtype == bool and order != 0:
+        raise ResamplexError("order: the image is bool; interpolation (order > 0) is not "
+                             "defined for bool data. Set order=0 or cast the image to "
+                             f"another dtype; got order={order}")
+    return int(order)
+
+
+def _ndimage_mode(mode: Any) -> str:
+    """``_to_ndimage_mode``, with the grid variants of constant and wrap."""
+    if not isinstance(mode, str) or mode not in MODES:
+        raise ResamplexError(f"mode: expected one of {', '.join(map(repr, MODES))} (numpy.pad "
+                             f"names); got {mode!r}")
+    return MODES[mode]
+
+
+def _to_float(image: np.ndarray, preserve_range: bool) -> np.ndarray:
+    """``convert_to_float``: ``img_as_float`` unless ``preserve_range`` (integers to float64)."""
+    if image.dtype == np.float16:
+        return image.astype(np.float32)
+    kind = image.dtype.kind
+    if kind == "f":
+        return image
+    if kind not in "biu":
+        raise UnsupportedError(f"image: expected bool, integer or float data; got "
+                               f"{image.dtype}")
+    if preserve_range or kind == "b":
+        return image.astype(np.float64)
+    top = np.iinfo(image.dtype).max
+    out = np.multiply(image, 1.0 / top, dtype=np.float64)
+    if kind == "i":
+        np.maximum(out, -1.0, out=out)
+    return out
+
+
+def _anti_aliasing(anti_aliasing: Any, dtype: np.dtype, order: Any,
+                   in_shape: tuple[int, ...], out_shape: tuple[Any, ...]) -> bool:
+    """The default of ``anti_aliasing`` and its refusal for bool images."""
+    if anti_aliasing is None:
+        anti_aliasing = (dtype != bool
+                         and not (np.issubdtype(dtype, np.integer) and order == 0)
+                         and any(x < y for x, y in zip(out_shape, in_shape)))
+    if dtype == bool and anti_aliasing:
+        raise ResamplexError("anti_aliasing: must be False for boolean images")
+    return bool(anti_aliasing)
+
+
+def _sigma(sigma: Any, factors: np.ndarray) -> np.ndarray:
+    """The Gaussian's standard deviation per axis (scikit-image's default, or the one
+    given broadcast to every axis; checked as scikit-image checks it)."""
+    if sigma is None:
+        return np.maximum(0, (factors - 1) / 2)
+    try:
+        sigmas = np.atleast_1d(np.asarray(sigma, dtype=np.float64)) * np.ones_like(factors)
+    except (TypeError, ValueError):
+        raise bad_value("anti_aliasing_sigma", sigma,
+                        f"a number or one per axis ({factors.size})") from None
+    if sigmas.ndim != 1 or np.isnan(sigmas).any():
+        raise bad_value("anti_aliasing_sigma", sigma, f"a number or one per axis "
+                        f"({factors.size})")
+    if np.any(sigmas < 0):
+        raise ResamplexError("anti_aliasing_sigma: the anti-aliasing standard deviation must "
+                             f"be greater than or equal to zero; got {sigma!r}")
+    if np.any((sigmas > 0) & (factors <= 1)):
+        warnings.warn("Anti-aliasing standard deviation greater than zero but not "
+                      "down-sampling along all axes", UserWarning, stacklevel=4)
+    return sigmas
+
+
+def _clip(image: np.ndarray, out: np.ndarray, mode: str, cval: Any,
+          source: np.ndarray | None = None, preserve_range: bool = False) -> None:
+    """``_clip_warp_output`` with ``clip=True``: clip ``out`` in place to ``image``'s range.
+
+    ``source``: the integer or bool image that ``image`` was converted from
+    (:func:`_to_float`, a non-decreasing map): its minimum and maximum, converted, are
+    ``image``'s, found in the smaller array."""
+    find_lo, find_hi = np.min, np.max
+    if source is not None and source.size:
+        ends = np.array([np.min(source), np.max(source)], dtype=source.dtype)
+        lo, hi = _to_float(ends, preserve_range).astype(image.dtype)
+    else:
+        lo = np.min(image)
+        if np.isnan(lo):
+            find_lo, find_hi = np.nanmin, np.nanmax
+            lo = find_lo(image)
+        hi = find_hi(image)
+    if (mode == "constant" and not lo <= cval <= hi
+            and find_lo(out) <= cval <= find_hi(out)):
+        c = image.dtype.type(cval)
+        lo, hi = min(lo, c), max(hi, c)
+    np.clip(out, np.asarray(lo), np.asarray(hi), out=out)
+
+
+def _zoom(filtered: np.ndarray, factors: np.ndarray, order: int, mode: str,
+          cval: Any) -> np.ndarray:
+    from . import scipy as ndi  # the SciPy door: SciPy's zoom, SciPy's values
+
+    return ndi.zoom(filtered, [1 / f for f in factors], order=order, mode=mode, cval=cval,
+                    grid_mode=True)
+
+
+# ------------------------------------------------------------------------------ doors
+
+def resize(image: Any, output_shape: Any, order: int | None = None, mode: str = "reflect",
+           cval: float = 0, clip: bool = True, preserve_range: bool = False,
+           anti_aliasing: bool | None = None,
+           anti_aliasing_sigma: Any = None) -> np.ndarray:
+    """Resize an image to ``output_shape``: ``skimage.transform.resize``.
+
+    Parameters
+    ----------
+    image : numpy.ndarray
+        Input image, any number of dimensions.
+    output_shape : iterable of int
+        ``(rows, cols[, ...][, dim])``; without ``dim`` the channel axis is kept.
+    order : int, optional
+        Spline order 0..5 (default 0 for bool images, else 1).
+    mode : {'reflect', 'constant', 'edge', 'symmetric', 'wrap'}, optional
+        Outside the image, as ``numpy.pad`` names it.
+    cval : float, optional
+        The value outside the image for ``constant``.
+    clip : bool, optional
+        Clip the result to the input's range of values.
+    preserve_range : bool, optional
+        Keep the input's values instead of ``img_as_float``'s [0, 1] / [-1, 1] scaling.
+    anti_aliasing : bool, optional
+        Smooth with a Gaussian before shrinking (default: when shrinking, except for bool
+        images and integer images at order 0).
+    anti_aliasing_sigma : float or sequence of float, optional
+        The Gaussian's standard deviation per axis (default ``max(0, (in/out - 1) / 2)``).
+
+    Returns
+    -------
+    numpy.ndarray
+        float64 (float32 for float16/float32 input), or the input's dtype at order 0.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from resamplex.compat.skimage import resize
+    >>> image = np.arange(16, dtype=np.uint8).reshape(4, 4) * 16
+    >>> resize(image, (2, 2), order=0, anti_aliasing=False, preserve_range=True)
+    array([[ 80, 112],
+           [208, 240]], dtype=uint8)
+    """
+    image = as_array(image, "image")
+    if image.dtype.kind not in "biuf":
+        raise UnsupportedError(f"image: expected bool, integer or float data; got "
+                               f"{image.dtype}")
+    image, shape = _output_shape(image, output_shape)
+    in_shape = image.shape
+    in_type = image.dtype
+    if in_type == np.float16:
+        image = image.astype(np.float32)
+    anti_aliasing = _anti_aliasing(anti_aliasing, in_type, order, in_shape, shape)
+    factors = np.divide(in_shape, shape)
+    order = _order(in_type, order)
+    source = None
+    if order > 0:
+        source = image if image.dtype.kind in "biu" else None
+        image = _to_float(image, bool(preserve_range))
+    ndi_mode = _ndimage_mode(mode)
+    if not is_real(cval):
+        raise bad_value("cval", cval, "a real number")
+    check_allocation(math.prod(round(float(n)) for n in shape) * 8, "output_shape")
+    if anti_aliasing:
+        sigmas = _sigma(anti_aliasing_sigma, factors)
+        filtered = _gaussian.gaussian_filter(image, [float(s) for s in sigmas], cval=cval,
+                                             mode=ndi_mode)
+    else:
+        filtered = image
+    out = _zoom(filtered, factors, order, ndi_mode, cval)
+    if clip:
+        _clip(image, out, mode, cval, source, bool(preserve_range))
+    return out
+
+
+def _channel_axis(channel_axis: Any, ndim: int) -> int | None:
+    """``channel_as_last_axis``: None, or one axis (an int or a 1-tuple) of the image."""
+    if channel_axis is None:
+        return None
+    axes: Any = (channel_axis,) if np.isscalar(channel_axis) else channel_axis
+    if not isinstance(axes, (tuple, list)) or len(axes) != 1 or not is_int(axes[0]):
+        raise bad_value("channel_axis", channel_axis,
+                        "one axis (an integer or a 1-tuple) or None")
+    if not -ndim <= axes[0] < ndim:
+        raise ResamplexError(f"channel_axis: axis {axes[0]} is out of range for {ndim} "
+                             f"dimensions")
+    return int(axes[0])
+
+
+def rescale(image: Any, scale: Any, order: int | None = None, mode: str = "reflect",
+            cval: float = 0, clip: bool = True, preserve_range: bool = False,
+            anti_aliasing: bool | None = None, anti_aliasing_sigma: Any = None, *,
+            channel_axis: int | None = None) -> np.ndarray:
+    """Scale an image by ``scale``: ``skimage.transform.rescale``.
+
+    The output shape is ``max(round(scale * shape), 1)`` per axis (the channel axis, when
+    ``channel_axis`` is given, is kept); then :func:`resize`.
+
+    Parameters
+    ----------
+    image : numpy.ndarray
+        Input image.
+    scale : float or sequence of float
+        One factor, or one per spatial axis.
+    order, mode, cval, clip, preserve_range, anti_aliasing, anti_aliasing_sigma
+        As :func:`resize`.
+    channel_axis : int, optional
+        The axis of channels (not scaled), or None for a grayscale image.
+
+    Returns
+    -------
+    numpy.ndarray
+        The scaled image.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from resamplex.compat.skimage import rescale
+    >>> rescale(np.zeros((512, 512)), 0.1).shape
+    (51, 51)
+    >>> rescale(np.zeros((10, 20, 3), np.uint8), 0.5, channel_axis=-1).shape
+    (5, 10, 3)
+    """
+    image = as_array(image, "image")
+    axis = _channel_axis(channel_axis, image.ndim)
+    if axis is not None:
+        if axis != -1:
+            image = np.moveaxis(image, axis, -1)
+    try:
+        scales = np.atleast_1d(np.asarray(scale, dtype=np.float64))
+    except (TypeError, ValueError):
+        raise bad_value("scale", scale, "a number or one per spatial axis") from None
+    if scales.ndim != 1 or not np.isfinite(scales).all():
+        raise bad_value("scale", scale, "finite numbers, one or one per spatial axis")
+    if len(scales) > 1:
+        spatial = image.ndim - (axis is not None)
+        if len(scales) != spatial:
+            raise ResamplexError(f"scale: supply a single scale, or one value per spatial "
+                                 f"axis ({spatial}); got {len(scales)}")
+        if axis is not None:
+            scales = np.concatenate((scales, [1]))
+    orig = np.asarray(image.shape)
+    shape = np.maximum(np.round(scales * orig), 1)
+    if axis is not None:
+        shape[-1] = orig[-1]
+    out = resize(image, shape, order=order, mode=mode, cval=cval, clip=clip,
+                 preserve_range=preserve_range, anti_aliasing=anti_aliasing,
+                 anti_aliasing_sigma=anti_aliasing_sigma)
+    return out if axis is None or axis == -1 else np.moveaxis(out, -1, axis)
+
+
+# ------------------------------------------------------------------------------ block means
+
+def _readable(x: np.ndarray) -> np.ndarray:
+    """``x`` in a type the passes read, with the values ``numpy.mean`` adds: bool as 0/1
+    bytes, float16 as float32 and 64-bit and unsigned 32-bit integers as float64 (NumPy's
+    sum casts them so)."""
+    if x.dtype == bool:
+        return x.view(np.uint8)
+    if x.dtype == np.float16:
+        return x.astype(np.float32)
+    if x.dtype.name in ("uint8", "int8", "uint16", "int16", "int32", "float32",
+                        "float64") and x.dtype.isnative:
+        return x
+    return x.astype(np.float64)
+
+
+def _block_table(n: int, f: int) -> AxisTable:
+    """Unit weights over ``[o f, min(o f + f, n))``: the sum of block ``o`` (the padding,
+    when ``cval`` is 0, adds nothing and has no taps)."""
+    n_out = -(-n // f)
+    idx = np.arange(n, dtype=np.int64)
+    ptr = np.minimum(np.arange(n_out + 1, dtype=np.int64) * f, n)
+    return AxisTable(n, n_out, ptr, idx, np.ones(n, dtype=np.float64))
+
+
+def _mean_steps(factors: tuple[int, ...]) -> tuple[list[int], str]:
+    """The order of the block sums and their kind: ``"exact"`` (NumPy's additions in NumPy's
+    order), ``"block"`` (the same, with a block pass) or ``"separable"``.
+
+    ``numpy.mean`` over ``view_as_blocks`` of a C-ordered array adds in the order of its
+    iterator, which puts the smallest stride innermost. If the last axis is reduced
+    (factor > 1), each output adds the rows of that axis (pairwise: left to right below 8
+    elements), and the row sums one after another, the other reduced axes in row-major
+    order. If the last axis is kept (channels), every element of a block is added one after
+    another in row-major order. Here the last reduced axis goes first when it is the array's
+    last axis (a tap pass); the others follow as one tap pass, or as one block pass when
+    they are two adjacent axes (one sequential sum over the block, row-major). More axes,
+    or two apart, are summed axis by axis: within a few ulp of NumPy's float sums."""
+    axes = [a for a, f in enumerate(factors) if f > 1]
+    if not axes:
+        return [], "none"
+    first = [axes.pop()] if axes[-1] == len(factors) - 1 else []
+    if len(axes) == 2 and axes[1] == axes[0] + 1:
+        return first + axes, "block"
+    return first + axes[::-1], "exact" if len(axes) <= 1 else "separable"
+
+
+def _mean_plan(shape: tuple[int, ...], factors: tuple[int, ...], compute: str,
+               store: str) -> Plan:
+    """Block sums (``compute``) in NumPy's order (``_mean_steps``), then one pass over a
+    trailing length-1 axis that divides by the block size and stores ``store``."""
+    def build() -> Plan:
+        tables: list[AxisTable | None] = [None if f == 1 else _block_table(n, f)
+                                          for n, f in zip(shape, factors)]
+        tables.append(AxisTable.gather(1, np.zeros(1, dtype=np.int64)))
+        order, how = _mean_steps(factors)
+        taps = len(order) - 2 if how == "block" else len(order)
+        specs: list[Any] = [FloatPass(compute, compute=compute) for _ in range(taps)]
+        if how == "block":
+            fa, fb = factors[order[-2]], factors[order[-1]]
+            cells = tuple(((i, j),) for i in range(fa) for j in range(fb))
+            specs.append(BlockPass(compute, block=(fa, fb), groups=cells, acc=compute,
+                                   finish=compute, scale=1.0))
+        order.append(len(shape))
+        specs.append(FloatPass(store, compute=compute,
+                               divisors=(float(math.prod(factors)),)))
+        return Plan(shape + (1,), tables, weighted=True, op="downscale_local_mean",
+                    order=order, keep_order=True, passes=specs)
+
+    return PLANS.get_or_build(("skimage.block_mean", shape, factors, compute, store), build)
+
+
+def downscale_local_mean(image: Any, factors: Any, cval: float = 0,
+                         clip: bool = True) -> np.ndarray:
+    """Block means: ``skimage.transform.downscale_local_mean``.
+
+    Each axis is padded at its end with ``cval`` (cast to the image's dtype, as ``numpy.pad``
+    does) to a multiple of its factor; every output is the mean of its block. Integer and
+    bool images give float64: exact block sums (while they stay below 2^53) divided once by
+    the block size, the same bits as ``numpy.mean``. Float images keep their dtype (float16
+    summed in float32) and are summed in NumPy's order where a tap or block pass can follow it
+    (up to two reduced axes besides the last one, or two adjacent ones when the last axis is
+    kept, and a last-axis factor below 8, where NumPy's pairwise sum is left to right): the
+    same bits for C-ordered images; otherwise within a few ulp of ``numpy.mean``.
+
+    Parameters
+    ----------
+    image : numpy.ndarray
+        Input image.
+    factors : int or tuple of int
+        The block size: one integer for every axis, or a tuple with one per axis.
+    cval : float, optional
+        The padding value.
+    clip : bool, optional
+        Unused (as in scikit-image).
+
+    Returns
+    -------
+    numpy.ndarray
+        The block means, ``ceil(n / factor)`` per axis.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from resamplex.compat.skimage import downscale_local_mean
+    >>> a = np.arange(15).reshape(3, 5)
+    >>> downscale_local_mean(a, (2, 3))
+    array([[3.5, 4. ],
+           [5.5, 4.5]])
+    """
+    image = as_array(image, "image")
+    if image.dtype.kind not in "biuf":
+        raise UnsupportedError(f"image: expected bool, integer or float data; got "
+                               f"{image.dtype}")
+    if image.ndim == 0:
+        raise ResamplexError("image: 0-d arrays have no axis to reduce; got shape ()")
+    if np.isscalar(factors):
+        factors = (factors,) * image.ndim
+    elif not isinstance(factors, tuple):
+        raise UnsupportedError(f"factors: expected an integer or a tuple (scikit-image's "
+                               f"view_as_blocks takes a tuple); got {type(factors).__name__}")
+    if len(factors) != image.ndim:
+        raise ResamplexError(f"factors: expected a scalar or one per axis ({image.ndim}); got "
+                             f"{len(factors)}")
+    for f in factors:
+        if not isinstance(f, numbers.Integral) or isinstance(f, (bool, np.bool_)):
+            raise bad_value("factors", factors, "integers >= 1")
+        if f < 1:
+            raise ResamplexError("factors: down-sampling factors must be >= 1 (use resize to "
+                                 f"up-sample an image); got {factors!r}")
+    facs = tuple(int(f) for f in factors)
+    if not is_real(cval):
+        raise bad_value("cval", cval, "a real number")
+    x = image
+    if any(n % f for n, f in zip(image.shape, facs)):
+        fill = np.empty((), image.dtype)
+        fill[...] = cval                     # numpy.pad's cast of constant_values
+        if fill != 0 or _mean_steps(facs)[1] == "block":   # a block pass takes whole blocks
+            x = np.pad(image, [(0, -n % f) for n, f in zip(image.shape, facs)],
+                       constant_values=fill)
+    x = _readable(x)
+    if image.dtype.kind == "f":
+        store = image.dtype.name
+        compute = "float64" if store == "float64" else "float32"
+    else:
+        store = compute = "float64"
+    out_shape = tuple(-(-n // f) for n, f in zip(x.shape, facs))
+    result = np.empty(out_shape + (1,), dtype=store)
+    if result.size == 0:
+        return result[..., 0]
+    plan = _mean_plan(tuple(x.shape), facs, compute, store)
+    _pipeline.run(plan, np.ascontiguousarray(x)[..., None], result, None)
+    return result[..., 0]

@@ -1,0 +1,214 @@
+"""``resamplex.compat.skimage`` against the installed scikit-image (SPEC §6).
+
+``resize`` / ``rescale``: scikit-image's rules, its Gaussian (``compat._gaussian``, bit for
+bit with SciPy) and ``resamplex.compat.scipy.zoom``. Orders 0 and 1 are held to scikit-image's
+bits (SciPy's zoom is bit-exact there); orders 2..5, where the SciPy door may differ from
+SciPy's B-spline prefilter by a few ulp, to 8 ulp of the data's scale. ``downscale_local_mean``:
+integer and bool images bit for bit (exact sums, one division, while the sums stay below 2^53), float images bit for bit where
+the block sums follow NumPy's order (see ``compat.skimage._mean_steps``), else 2 ulp.
+The random cases use fixed seeds.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+skt = pytest.importorskip("skimage.transform")
+
+from resamplex import ResamplexError, UnsupportedError  # noqa: E402
+from resamplex.compat import skimage as rk  # noqa: E402
+
+MODES = list(rk.MODES)
+
+
+def make(rng, shape, dtype):
+    if dtype == bool:
+        return rng.random(shape) < 0.5
+    if np.dtype(dtype).kind == "f":
+        return rng.random(shape).astype(dtype)
+    info = np.iinfo(dtype)
+    # int64: values whose block sums stay exact in float64 (NumPy's mean sums in float64)
+    lo, hi = (-(2 ** 40), 2 ** 40) if dtype == np.int64 else (info.min, info.max)
+    return rng.integers(lo, hi, shape, endpoint=True).astype(dtype)
+
+
+def check(got, want, order):
+    assert got.dtype == want.dtype and got.shape == want.shape
+    if order <= 1 or want.dtype.kind != "f":
+        np.testing.assert_array_equal(got, want)
+    else:
+        scale = float(np.max(np.abs(want))) if want.size else 1.0
+        np.testing.assert_allclose(got, want, rtol=0,
+                                   atol=8 * float(np.spacing(want.dtype.type(scale))))
+
+
+def both(name, *args, **kw):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")     # grid_mode warnings, sigma warnings: checked below
+        return getattr(rk, name)(*args, **kw), getattr(skt, name)(*args, **kw)
+
+
+IMAGES = {
+    "gray": (37, 41),
+    "rgb": (30, 44, 3),
+    "volume": (12, 14, 10),
+}
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("kind", list(IMAGES))
+@pytest.mark.parametrize("dtype", [np.uint8, np.uint16, np.float32, np.float64, np.int8])
+def test_resize_shrink_and_enlarge(kind, dtype, mode):
+    rng = np.random.default_rng(abs(hash((kind, np.dtype(dtype).name, mode))) % 2**32)
+    img = make(rng, IMAGES[kind], dtype)
+    h, w = img.shape[:2]
+    for shape in ((h // 2, w // 3), (2 * h - 1, w + 5), (h // 3, 2 * w)):
+        for kw in (dict(), dict(anti_aliasing=False), dict(preserve_range=True, cval=0.3),
+                   dict(clip=False, cval=-0.2, order=1)):
+            got, want = both("resize", img, shape, mode=mode, **kw)
+            check(got, want, 1)
+
+
+@pytest.mark.parametrize("order", [0, 2, 3, 5])
+def test_resize_orders(order):
+    rng = np.random.default_rng(order)
+    for dtype in (np.uint8, np.float32, np.float64):
+        img = make(rng, (25, 33, 3), dtype)
+        for shape in ((12, 16), (40, 51)):
+            for mode in ("reflect", "constant", "edge"):
+                got, want = both("resize", img, shape, order=order, mode=mode, cval=0.5)
+                check(got, want, order)
+
+
+def test_anti_aliasing_sigma_given():
+    rng = np.random.default_rng(21)
+    img = make(rng, (40, 50), np.float64)
+    for sigma in (0.0, 1.3, (2.0, 0.7)):
+        got, want = both("resize", img, (13, 20), anti_aliasing=True,
+                         anti_aliasing_sigma=sigma)
+        check(got, want, 1)
+    # positive sigma on an axis that does not shrink: scikit-image warns, so do we
+    with pytest.warns(UserWarning, match="not down-sampling"):
+        rk.resize(img, (20, 60), anti_aliasing=True, anti_aliasing_sigma=1.0)
+
+
+def test_order0_integer_images_keep_their_dtype():
+    rng = np.random.default_rng(5)
+    img = make(rng, (30, 31), np.uint16)
+    for kw in (dict(order=0), dict(order=0, anti_aliasing=True), dict(order=0, clip=False)):
+        got, want = both("resize", img, (14, 15), **kw)
+        assert got.dtype == np.uint16
+        check(got, want, 0)
+
+
+def test_bool_and_float16_images():
+    rng = np.random.default_rng(6)
+    b = make(rng, (20, 22), bool)
+    for shape in ((10, 11), (40, 30)):
+        got, want = both("resize", b, shape)
+        check(got, want, 0)
+    h = make(rng, (20, 22), np.float16)
+    for kw in (dict(), dict(order=0)):
+        got, want = both("resize", h, (9, 30), **kw)
+        assert got.dtype == np.float32
+        check(got, want, 1)
+
+
+def test_output_shape_rules():
+    rng = np.random.default_rng(7)
+    img = make(rng, (16, 18, 3), np.uint8)
+    for shape in ((8, 9), (8, 9, 3), (8, 9, 2), (8, 9, 3, 2)):
+        got, want = both("resize", img, shape)
+        check(got, want, 1)
+    got, want = both("resize", make(rng, (16, 18), np.float64), (8, 9, 2))
+    check(got, want, 1)
+
+
+def test_clip_widens_to_cval_in_constant_mode():
+    img = np.full((10, 10), 0.5)
+    img[3:7, 3:7] = 0.8
+    for cval in (0.0, 2.0, 0.6):
+        got, want = both("resize", img, (17, 23), mode="constant", cval=cval, order=1)
+        check(got, want, 1)
+        assert got.min() == want.min() and got.max() == want.max()
+    nan = img.copy()
+    nan[0, 0] = np.nan
+    got, want = both("resize", nan, (6, 7))
+    check(got, want, 1)
+
+
+@pytest.mark.parametrize("channel_axis", [None, -1, 0, 2])
+def test_rescale(channel_axis):
+    rng = np.random.default_rng(8)
+    img = make(rng, (21, 26, 3), np.uint8)
+    for scale in (0.5, 0.3, 1.7, (0.5, 2.0) if channel_axis is not None else (0.5, 2.0, 1.0)):
+        got, want = both("rescale", img, scale, channel_axis=channel_axis)
+        check(got, want, 1)
+
+
+def test_docstring_examples():
+    # skimage's resize and rescale examples (data.camera() is 512x512) and
+    # downscale_local_mean's values
+    camera = np.zeros((512, 512), np.uint8)
+    assert rk.resize(camera, (100, 100)).shape == (100, 100)
+    assert rk.rescale(camera, 0.1).shape == (51, 51)
+    assert rk.rescale(camera, 0.5).shape == (256, 256)
+    a = np.arange(15).reshape(3, 5)
+    np.testing.assert_array_equal(rk.downscale_local_mean(a, (2, 3)),
+                                  [[3.5, 4.0], [5.5, 4.5]])
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.uint16, np.int32, np.int64, bool,
+                                   np.float16, np.float32, np.float64])
+def test_downscale_local_mean(dtype):
+    rng = np.random.default_rng(np.dtype(dtype).num)
+    for shape, factors in (((24, 30), (2, 2)), ((25, 31), (3, 2)), ((20, 21, 3), (2, 2, 1)),
+                           ((12, 13, 11), (2, 3, 2)), ((12, 13, 12), (1, 2, 3)), ((31,), 4),
+                           ((9, 8, 7, 3), (2, 2, 2, 1)), ((16, 16), (8, 8))):
+        img = make(rng, shape, dtype)
+        for cval in (0, 3, 0.5):
+            want = skt.downscale_local_mean(img, factors, cval=cval)
+            got = rk.downscale_local_mean(img, factors, cval=cval)
+            assert got.dtype == want.dtype and got.shape == want.shape
+            steps = rk._mean_steps((factors,) * img.ndim if np.isscalar(factors)
+                                   else factors)
+            inner = factors if np.isscalar(factors) else factors[-1]
+            if want.dtype.kind != "f" or img.dtype.kind != "f" or (
+                    steps[1] != "separable" and inner < 8):
+                np.testing.assert_array_equal(got, want)
+            else:
+                np.testing.assert_allclose(got, want, rtol=0,
+                                           atol=2 * float(np.spacing(want.max())))
+
+
+@pytest.mark.parametrize("call, error", [
+    (lambda m, x: m.resize(x > 0.5, (4, 4), anti_aliasing=True), ValueError),
+    (lambda m, x: m.resize(x > 0.5, (4, 4), order=1), ValueError),
+    (lambda m, x: m.resize(x, (4, 4), order=6), ValueError),
+    (lambda m, x: m.resize(x, (4, 4), mode="mirror"), ValueError),
+    (lambda m, x: m.resize(x, (4, 4), anti_aliasing_sigma=-1.0, anti_aliasing=True),
+     ValueError),
+    (lambda m, x: m.resize(x[None], (4,)), ValueError),
+    (lambda m, x: m.rescale(x, (0.5, 0.5, 0.5)), ValueError),
+    (lambda m, x: m.rescale(x[..., None], 0.5, channel_axis=(0, 1)), ValueError),
+    (lambda m, x: m.downscale_local_mean(x, [2, 2]), TypeError),
+    (lambda m, x: m.downscale_local_mean(x, (0, 2)), ValueError),
+    (lambda m, x: m.downscale_local_mean(x, (2, 2, 2)), ValueError),
+])
+def test_errors_as_scikit_image_raises_them(call, error):
+    x = np.random.default_rng(0).random((8, 8))
+    with pytest.raises(error):
+        call(skt, x)
+    with pytest.raises(error) as info:
+        call(rk, x)
+    assert isinstance(info.value, ResamplexError)
+
+
+def test_unsupported_dtypes():
+    with pytest.raises(UnsupportedError):
+        rk.resize(np.zeros((4, 4), np.complex64), (2, 2))
+    with pytest.raises(UnsupportedError):
+        rk.downscale_local_mean(np.zeros((4, 4), np.complex64), 2)
