@@ -70,6 +70,10 @@ cdef inline int _pair_sign(const acc_t* wts, Py_ssize_t t) noexcept nogil:
     return 0
 
 
+cdef Py_ssize_t _ELEM_SIZE[9]
+_ELEM_SIZE[:] = [1, 1, 2, 2, 4, 8, 4, 8, 2]   # bytes of each _elem kind (E_U8 ... E_F16)
+
+
 cdef void _item(const load_t* tag, const acc_t* wts, const char* src, char* dst, Py_ssize_t r,
                 int loop, Py_ssize_t n_out, Py_ssize_t inner, int64_t s_outer, int64_t s_axis,
                 int64_t d_outer, int64_t d_axis, const int64_t* ptr, const int64_t* idx,
@@ -180,9 +184,13 @@ cdef void _item(const load_t* tag, const acc_t* wts, const char* src, char* dst,
                         t = t + 1
                 acc[o * inner + j] = a
     if loop == 1:
-        for o in range(n_out):
-            store_f_row(acc + o * inner, dst + q * d_outer + o * d_axis, inner, dst_kind,
-                        rounding)
+        if d_axis == inner * _ELEM_SIZE[dst_kind]:
+            # the output rows of q are one contiguous run: one store
+            store_f_row(acc, dst + q * d_outer, n_out * inner, dst_kind, rounding)
+        else:
+            for o in range(n_out):
+                store_f_row(acc + o * inner, dst + q * d_outer + o * d_axis, inner, dst_kind,
+                            rounding)
 
 
 cdef void _run(const acc_t* wts, const char* s, char* d, Py_ssize_t items, int loop,
