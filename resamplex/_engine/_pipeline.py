@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Sequence, Union
 
 import numpy as np
 
+from .. import _dtypes
 from .._checks import check_allocation
 from . import _blockpass, _exec, _floatpass, _intpass, _prodpass
 
@@ -491,12 +492,56 @@ def _int_fused(plan: "Plan", dtype: np.dtype,
     return spec, float(work)
 
 
+def _core_program(plan: "Plan", dtype: np.dtype, steps: Sequence[Any]) -> Any:
+    """``plan``'s passes compiled as the core's weighted program, where that is the same
+    arithmetic; else None.
+
+    The core's weighted passes (``_taps.pyx.tp``) sum ``acc = w[t0] * x[t0]; acc = acc + w[t]
+    * x[t]`` in tap order in the accumulator type, without fused multiply-adds, store between
+    passes in that type and cast the last sums to the output type: the float pass with order
+    ``"sequential"``, no divisors and no weight scale, when the data, every accumulator and
+    every store are one float type (float32 or float64, the core's accumulator for each) and
+    the passes run in the plan's order (``keep_order``). Every output must have the same
+    number of taps where the core reads a table densely (the innermost axis's, and the last
+    pass's over pixels of several channels): it pads rows with fewer taps, and a padding tap
+    (a zero product) would turn a sum of -0 into +0; elsewhere it reads the tap lists as they
+    are. Same bits, on the core's vector kernels.
+    """
+    if dtype not in (np.float32, np.float64) or not steps or not plan.keep_order:
+        return None
+    order = [axes[0] for axes, _ in steps]
+    if list(plan.order) != order:
+        return None
+    ndim = len(plan.in_shape)
+    for axes, spec in steps:
+        if len(axes) != 1 or not isinstance(spec, FloatPass) or spec.order != "sequential" \
+                or spec.divisors is not None or spec.weight_scale != 1.0 \
+                or spec.compute != dtype.name or spec.store != dtype.name:
+            return None
+        a = axes[0]
+        table = plan.tables[a]
+        if table.n_out == 0 or not np.array_equal(table.w.astype(dtype), table.w):
+            return None
+        k = int(table.ptr[1] - table.ptr[0])
+        dense = a == ndim - 1 or (a == ndim - 2 and a == order[-1])
+        if dense and (k < 1 or not np.array_equal(table.ptr,
+                                                  np.arange(table.n_out + 1) * k)):
+            return None
+    size = dtype.itemsize
+    xs = [math.prod(plan.in_shape[a + 1:]) * size for a in range(len(plan.in_shape))]
+    os_ = [math.prod(plan.out_shape[a + 1:]) * size for a in range(len(plan.out_shape))]
+    return plan._compile_weighted(dtype, xs, os_, _dtypes.rounding_code("half_even"))
+
+
 def _program(plan: "Plan", dtype: np.dtype) -> Any:
     """``plan``'s passes as one executor ``Program``, for C-contiguous input of the native
     ``dtype`` and output of the last pass's stored type: integer tap passes (OP_INT, or a
     fused pair, OP_INT_FUSED) and float tap passes (OP_FLOAT); or None when a pass is of
     another kind (split, block and product passes still run through ``run``'s loop)."""
     steps = _steps(plan)
+    core = _core_program(plan, dtype, steps)
+    if core is not None:
+        return core
     fused = _int_fused(plan, dtype, steps)
     if fused is not None:
         return _exec.Program([fused[0]], [], fused[1])
