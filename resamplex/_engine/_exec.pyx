@@ -397,6 +397,8 @@ cdef class Program:
                 self.affine = True
             p.planes = spec.get("planes", 0)
             p.plane_stride = spec.get("plane_stride", 0)
+            p.soff = spec.get("soff", 0)
+            p.doff = spec.get("doff", 0)
             if p.op == OP_FIXED:
                 p.w = _vec(self._keep, spec.get("w"), np.int32)
                 esize = 4
@@ -462,6 +464,8 @@ cdef class Program:
             s = src if p.src == -1 else (<const char*>dst if p.src == -2 else
                                          block + self._scratch_at[p.src])
             d = dst if p.dst == -2 else block + self._scratch_at[p.dst]
+            s = s + p.soff
+            d = d + p.doff
             nt = nthreads if nthreads < p.units else <int>p.units
             if p.aff.astr != NULL:
                 mapped = p[0]

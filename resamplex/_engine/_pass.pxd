@@ -134,6 +134,11 @@ cdef struct PassDesc:
     # planes <= 1: an ordinary row.
     Py_ssize_t planes
     int64_t plane_stride
+    # Byte offsets of this pass's first element in its source and destination (0 but for
+    # the two halves of a split pass, the second of which starts `head` elements into each
+    # row: OpenCV's vector loop and its scalar remainder, each an OP_INT/OP_FLOAT pass).
+    int64_t soff
+    int64_t doff
 
 
 ctypedef void (*pass_fn)(const PassDesc* p, const char* src, char* dst, void* bufs,

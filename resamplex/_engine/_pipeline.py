@@ -197,6 +197,11 @@ def _width(spec: PassSpec) -> int:
     return 2 if _is_block(spec) else 1
 
 
+def _parts(spec: PassSpec) -> tuple[PassSpec, ...]:
+    """The specs a pass runs: a split pass's head and tail, else the spec itself."""
+    return (spec.head, spec.tail) if isinstance(spec, SplitPass) else (spec,)
+
+
 def _steps(plan: "Plan") -> list[tuple[tuple[int, ...], PassSpec]]:
     """Pair each spec with the axes it resamples (block passes take two)."""
     steps = []
@@ -530,14 +535,17 @@ def _core_program(plan: "Plan", dtype: np.dtype, steps: Sequence[Any]) -> Any:
     size = dtype.itemsize
     xs = [math.prod(plan.in_shape[a + 1:]) * size for a in range(len(plan.in_shape))]
     os_ = [math.prod(plan.out_shape[a + 1:]) * size for a in range(len(plan.out_shape))]
-    return plan._compile_weighted(dtype, xs, os_, _dtypes.rounding_code("half_even"))
+    # channels-last pixels merge into their row (the same sums, on the core's fused sweep)
+    return _exec.Program(*plan._weighted_specs(dtype, xs, os_,
+                                               _dtypes.rounding_code("half_even"), None))
 
 
 def _program(plan: "Plan", dtype: np.dtype) -> Any:
     """``plan``'s passes as one executor ``Program``, for C-contiguous input of the native
     ``dtype`` and output of the last pass's stored type: integer tap passes (OP_INT, or a
-    fused pair, OP_INT_FUSED) and float tap passes (OP_FLOAT); or None when a pass is of
-    another kind (split, block and product passes still run through ``run``'s loop)."""
+    fused pair, OP_INT_FUSED) and float tap passes (OP_FLOAT), a split pass as its two halves;
+    or None when a pass is of another kind (block and product passes still run through
+    ``run``'s loop)."""
     steps = _steps(plan)
     core = _core_program(plan, dtype, steps)
     if core is not None:
@@ -545,8 +553,8 @@ def _program(plan: "Plan", dtype: np.dtype) -> Any:
     fused = _int_fused(plan, dtype, steps)
     if fused is not None:
         return _exec.Program([fused[0]], [], fused[1])
-    taps = [(axes[0], spec) for axes, spec in steps
-            if len(axes) == 1 and isinstance(spec, (IntPass, FloatPass))]
+    taps = [(axes[0], spec) for axes, spec in steps if len(axes) == 1 and all(
+        isinstance(part, (IntPass, FloatPass)) for part in _parts(spec))]
     if not steps or len(taps) != len(steps):
         return None
     shape = list(plan.in_shape)
@@ -566,32 +574,51 @@ def _program(plan: "Plan", dtype: np.dtype) -> Any:
         last = k == len(taps) - 1
         if not last:
             scratch.append(math.prod(shape) * store.itemsize)
-        loop = 0 if inner >= _ROW_LOOP_MIN else 1
         sz, dz = src_dtype.itemsize, store.itemsize
-        w = _weights(table, spec)
-        common = dict(
-            src=-1 if k == 0 else k - 1, dst=-2 if last else k,
-            shape=[outer, table.n_out, inner], sstr=[n_in * inner * sz, inner * sz, sz],
-            dstr=[table.n_out * inner * dz, inner * dz, dz], loop=loop,
-            src_kind=ELEM[src_dtype.name], dst_kind=ELEM[spec.store], ptr=table.ptr,
-            off=table.idx, w=w, buf_len=inner if loop == 0 else table.n_out * inner,
-            units=outer * table.n_out if loop == 0 else outer)
-        if isinstance(spec, IntPass):
-            if bounds is None:
-                return None
-            acc32, bounds = _int_bounds(table, w, spec, *bounds)
-            passes.append(dict(
-                common, op=_exec.OPS["int"], compute=1 if acc32 else 0, pre=spec.pre,
-                post=spec.post, bias=spec.bias, mult=spec.mult, shift=spec.shift,
-                finish=2 if spec.truncate else (0 if spec.fmul is None else 1),
-                fmul=float(np.float32(spec.fmul or 0.0))))
-        else:
-            passes.append(dict(
-                common, op=_exec.OPS["float"],
-                compute=_exec.COMPUTES[spec.compute], finish=ORDERS[spec.order],
-                rounding=ROUNDING[spec.rounding],
-                w2=None if spec.divisors is None else np.asarray(spec.divisors, spec.compute)))
-            bounds = _int_range(store) if store.kind in "iu" else None
+        # a split pass: its head on the first elements of every row, its tail on the rest,
+        # two passes between the same arrays (the second's offsets skip the head)
+        parts: list[tuple[Any, int, int]] = [(spec, 0, inner)]
+        if isinstance(spec, SplitPass):
+            row = inner if spec.limit is None else min(inner, spec.limit)
+            cut = (row // spec.lanes) * spec.lanes
+            parts = [(spec.head, 0, cut), (spec.tail, cut, inner)]
+        after: list[tuple[int, int] | None] = []
+        for part, c0, c1 in parts:
+            width = c1 - c0
+            if width <= 0:
+                continue
+            loop = 0 if width >= _ROW_LOOP_MIN else 1
+            w = _weights(table, part)
+            common = dict(
+                src=-1 if k == 0 else k - 1, dst=-2 if last else k,
+                shape=[outer, table.n_out, width], sstr=[n_in * inner * sz, inner * sz, sz],
+                dstr=[table.n_out * inner * dz, inner * dz, dz], loop=loop,
+                soff=c0 * sz, doff=c0 * dz,
+                src_kind=ELEM[src_dtype.name], dst_kind=ELEM[part.store], ptr=table.ptr,
+                off=table.idx, w=w, buf_len=width if loop == 0 else table.n_out * width,
+                units=outer * table.n_out if loop == 0 else outer)
+            if isinstance(part, IntPass):
+                if bounds is None:
+                    return None
+                acc32, stored = _int_bounds(table, w, part, *bounds)
+                after.append(stored)
+                passes.append(dict(
+                    common, op=_exec.OPS["int"], compute=1 if acc32 else 0, pre=part.pre,
+                    post=part.post, bias=part.bias, mult=part.mult, shift=part.shift,
+                    finish=2 if part.truncate else (0 if part.fmul is None else 1),
+                    fmul=float(np.float32(part.fmul or 0.0))))
+            else:
+                passes.append(dict(
+                    common, op=_exec.OPS["float"],
+                    compute=_exec.COMPUTES[part.compute], finish=ORDERS[part.order],
+                    rounding=ROUNDING[part.rounding],
+                    w2=None if part.divisors is None
+                    else np.asarray(part.divisors, part.compute)))
+                after.append(_int_range(store) if store.kind in "iu" else None)
+        # what the next pass reads: the union of what the parts store
+        known = [b for b in after if b is not None]
+        bounds = None if len(known) < len(after) else \
+            (min(b[0] for b in known), max(b[1] for b in known))
         work += outer * inner * max(table.nnz, table.n_out)
         src_dtype = store
     return _exec.Program(passes, scratch, work)
