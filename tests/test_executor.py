@@ -267,3 +267,110 @@ def test_exact_passes_are_prepared_once_per_dtype():
         with pytest.raises(ValueError, match="integer weights"):
             bad(x.astype(np.int32))
     assert not bad._prepared
+
+
+def _float_pass_reference(x, table_taps, axis, order, compute, store):
+    """One float tap pass of docs/engine-passes.md, element-wise in NumPy (each product and
+    sum rounded to ``compute``, as the C kernels without fused multiply-adds); integer stores
+    round half to even and saturate."""
+    ct = np.dtype(compute).type
+    xm = np.moveaxis(x, axis, 0)
+    rows = []
+    with np.errstate(invalid="ignore", over="ignore"):   # inf - inf, as the kernels
+        for taps in table_taps:
+            rows.append(_float_output(xm, taps, order, compute, ct, store))
+    return np.moveaxis(np.stack(rows), 0, axis)
+
+
+def _float_output(xm, taps, order, compute, ct, store):
+    """One output of a float pass: its taps summed in ``order``, then stored."""
+    terms = [ct(w) * xm[i].astype(compute) for i, w in taps]
+    if not terms:
+        acc = np.zeros(xm.shape[1:], compute)
+    elif order == "nested":
+        acc = terms[-1]
+        for term in terms[-2::-1]:
+            acc = term + acc
+    else:
+        acc = terms[0] if order == "sequential" else np.zeros(xm.shape[1:], compute) + terms[0]
+        for term in terms[1:]:
+            acc = acc + term
+    acc = acc.astype(compute)
+    if np.dtype(store).kind in "iu":  # rounded half to even, saturated, NaN -> 0
+        info = np.iinfo(store)
+        acc = np.clip(np.nan_to_num(np.rint(acc), nan=0.0), info.min, info.max)
+    return acc.astype(store)
+
+
+def _random_taps(rng, n_in, n_out, most, dtype):
+    """Random CSR taps: up to ``most`` per output (some none), indices anywhere in
+    ``[0, n_in)`` and not sorted, weights exact in ``dtype``."""
+    taps = []
+    for _ in range(n_out):
+        k = int(rng.integers(0, most + 1))
+        idx = rng.integers(0, n_in, k)
+        w = rng.standard_normal(k).astype(dtype).astype(np.float64)
+        taps.append(list(zip(idx.tolist(), w.tolist())))
+    return taps
+
+
+@pytest.mark.parametrize("src, compute", [("float32", "float32"), ("uint16", "float32"),
+                                          ("float64", "float64"), ("int16", "float64")])
+@pytest.mark.parametrize("channels", [1, 3, 17])
+@pytest.mark.parametrize("band", [1 << 19, 64])
+def test_two_float_passes_in_one_sweep(monkeypatch, fresh_cache, src, compute, channels, band):
+    """Two float passes over an axis and the axis just outside it run as one OP_FLOAT_FUSED
+    pass through a band of rows (a band of one row too, which recomputes and moves rows):
+    the values of the two passes, element by element, at 1 and 2 threads; a split second
+    pass takes each half's order."""
+    from resamplex._engine import _pipeline
+    from resamplex._engine._pipeline import FloatPass, SplitPass
+    from resamplex._engine.plan import Plan
+    from resamplex._tables import AxisTable
+
+    monkeypatch.setattr(_pipeline, "_BAND_BYTES", band)
+    rng = np.random.default_rng(channels)
+    H, W, oh, ow = 23, 19, 31, 14
+    shape = (2, H, W, channels)
+    x = (rng.standard_normal(shape) * 300).astype(src)
+    if src.startswith("float"):
+        x.flat[rng.integers(0, x.size, 5)] = [-0.0, np.inf, -np.inf, 1e30, -1e-30]
+
+    def table(n_in, taps):
+        ptr = np.cumsum([0] + [len(t) for t in taps])
+        idx = np.array([i for t in taps for i, _ in t], np.int64)
+        w = np.array([v for t in taps for _, v in t], np.float64)
+        return AxisTable(n_in, len(taps), ptr, idx, w)
+
+    dense = [[(int(i), float(np.float32(v))) for i, v in zip(rng.integers(0, W, 4),
+                                                             rng.standard_normal(4))]
+             for _ in range(ow)]
+    for inner_taps, order1 in ((dense, "sequential"), (dense, "nested"),
+                               (_random_taps(rng, W, ow, 5, compute), "sequential_from_zero")):
+        outer_taps = _random_taps(rng, H, oh, 6, compute)
+        tables = [None, table(H, outer_taps), table(W, inner_taps), None]
+        mid = _float_pass_reference(x, inner_taps, 2, order1, compute, compute)
+        for second, orders in ((FloatPass(src, compute, "sequential"), None),
+                               (SplitPass(4, FloatPass(src, compute, "nested"),
+                                          FloatPass(src, compute, "sequential")),
+                                ("nested", "sequential"))):
+            plan = Plan(shape, tables, weighted=True, order=[2, 1], keep_order=True,
+                        passes=[FloatPass(compute, compute, order1), second])
+            if orders is None:
+                want = _float_pass_reference(mid, outer_taps, 1, "sequential", compute, src)
+            else:
+                head = _float_pass_reference(mid, outer_taps, 1, "nested", compute, src)
+                want = _float_pass_reference(mid, outer_taps, 1, "sequential", compute, src)
+                flat_h, flat_w = head.reshape(2, oh, -1), want.reshape(2, oh, -1)
+                cut = flat_w.shape[-1] // 4 * 4
+                flat_w[..., :cut] = flat_h[..., :cut]
+            for threads in (1, 2):
+                got = plan(x, threads=threads)
+                assert got.dtype == want.dtype and got.shape == want.shape
+                assert np.array_equal(got.view(np.uint8), want.view(np.uint8)), \
+                    (order1, orders, threads)
+            # one native pass; the core's own arithmetic (one float type, sequential
+            # orders) runs as the core's weighted program instead
+            core = src == compute and order1 == "sequential" and orders is None
+            program = plan._prepared[x.dtype].program
+            assert program is not None and (core or program.npass == 1)

@@ -40,7 +40,8 @@ from resamplex._engine._fused cimport (
 )
 from resamplex._engine._pass cimport (
     BLOCK, C_DOUBLE, C_FLOAT, KernelTable, MAX_CHANNELS, MAX_ROW, OP_FIXED, OP_FUSED,
-    OP_FLOAT, OP_GATHER, OP_INT, OP_INT_FUSED, OP_SPLINE, OP_STORE, OP_TENSOR, OP_WEIGHTED,
+    OP_FLOAT, OP_FLOAT_FUSED, OP_GATHER, OP_INT, OP_INT_FUSED, OP_SPLINE, OP_STORE, OP_TENSOR,
+    OP_WEIGHTED,
     PassDesc, PHASE_DOWN2, PHASE_NONE, PHASE_UP2, SHAPE_LAST, SHAPE_LAST_CSR, SHAPE_MID,
     SHAPE_OUTER,
 )
@@ -60,7 +61,7 @@ ROUNDINGS = {"half_even": R_HALF_EVEN, "half_away_from_zero": R_HALF_AWAY,
 #: Pass operations.
 OPS = {"gather": OP_GATHER, "weighted": OP_WEIGHTED, "fused": OP_FUSED, "fixed": OP_FIXED,
        "store": OP_STORE, "int": OP_INT, "int_fused": OP_INT_FUSED, "float": OP_FLOAT,
-       "spline": OP_SPLINE, "tensor": OP_TENSOR}
+       "spline": OP_SPLINE, "tensor": OP_TENSOR, "float_fused": OP_FLOAT_FUSED}
 #: Accumulator types.
 COMPUTES = {"float64": C_DOUBLE, "float32": C_FLOAT}
 #: Loop shapes of weighted and fixed-point passes.
@@ -229,6 +230,8 @@ def set_cpu_level(str level):
             merged.spline = t.spline
         if t.tensor != NULL:
             merged.tensor = t.tensor
+        if t.floats_fused != NULL:
+            merged.floats_fused = t.floats_fused
     previous = _level
     _kernels = merged
     _level = level
@@ -399,6 +402,9 @@ cdef class Program:
             p.plane_stride = spec.get("plane_stride", 0)
             p.soff = spec.get("soff", 0)
             p.doff = spec.get("doff", 0)
+            p.order1 = spec.get("order1", 0)
+            p.mid_kind = spec.get("mid_kind", 0)
+            p.order_head = spec.get("order_head", 0)
             if p.op == OP_FIXED:
                 p.w = _vec(self._keep, spec.get("w"), np.int32)
                 esize = 4
@@ -423,6 +429,7 @@ cdef class Program:
                 dt = np.float64 if p.compute == C_DOUBLE else np.float32
                 p.w = _vec(self._keep, spec.get("w"), dt)
                 p.w2 = _vec(self._keep, spec.get("w2"), dt)
+                p.w1 = _vec(self._keep, spec.get("w1"), dt)
                 esize = 8 if p.compute == C_DOUBLE else 4
             self._buf_bytes = max(self._buf_bytes, _round_up(p.buf_len * esize))
         self.nbytes = sum(a.nbytes for a in self._keep) + self.npasses * sizeof(PassDesc)
@@ -492,6 +499,8 @@ cdef class Program:
                 k.spline(p, s, d, block + self._scratch_bytes, nt)
             elif p.op == OP_TENSOR:
                 k.tensor(p, s, d, block + self._scratch_bytes, nt)
+            elif p.op == OP_FLOAT_FUSED:
+                k.floats_fused(p, s, d, block + self._scratch_bytes, nt)
         free(raw)
         return 0
 

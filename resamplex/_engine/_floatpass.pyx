@@ -35,6 +35,7 @@ or ``n_out * inner`` (``loop == 1``) elements of ``acc_t``.
 
 from cython.parallel cimport prange, threadid
 from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int32_t, int64_t
+from libc.string cimport memmove
 
 from cpython.pycapsule cimport PyCapsule_New
 
@@ -42,7 +43,7 @@ from resamplex._engine._pass cimport C_DOUBLE, KernelTable, PassDesc
 
 from resamplex._engine._fused cimport f16_t
 from resamplex._engine._elem cimport (
-    E_U8, E_I8, E_U16, E_I16, E_I32, E_F32, E_F16, acc_t, load_t, load_as, store_f_row,
+    E_U8, E_I8, E_U16, E_I16, E_I32, E_F32, E_F64, E_F16, acc_t, load_t, load_as, store_f_row,
 )
 
 
@@ -297,8 +298,224 @@ cdef void float_run(const PassDesc* p, const char* src, char* dst, void* bufs,
              p.rounding, <const float*>p.w2, <float*>bufs, p.buf_len, nthreads)
 
 
+# ---- two float passes in one sweep (OP_FLOAT_FUSED) ----
+
+cdef inline void _one(int kind, const acc_t* wts, const char* s, char* d, Py_ssize_t r, int loop,
+                      Py_ssize_t n_out, Py_ssize_t inner, int64_t s_axis, int64_t d_axis,
+                      const int64_t* ptr, const int64_t* idx, int order, int dst_kind,
+                      int rounding, const acc_t* div, acc_t* acc) noexcept nogil:
+    # _item on one work item of a source of element kind ``kind`` (outer strides unused)
+    if kind == E_U8:
+        _item(<const uint8_t*>NULL, wts, s, d, r, loop, n_out, inner, 0, s_axis, 0, d_axis,
+              ptr, idx, order, dst_kind, rounding, div, acc)
+    elif kind == E_I8:
+        _item(<const int8_t*>NULL, wts, s, d, r, loop, n_out, inner, 0, s_axis, 0, d_axis,
+              ptr, idx, order, dst_kind, rounding, div, acc)
+    elif kind == E_U16:
+        _item(<const uint16_t*>NULL, wts, s, d, r, loop, n_out, inner, 0, s_axis, 0, d_axis,
+              ptr, idx, order, dst_kind, rounding, div, acc)
+    elif kind == E_I16:
+        _item(<const int16_t*>NULL, wts, s, d, r, loop, n_out, inner, 0, s_axis, 0, d_axis,
+              ptr, idx, order, dst_kind, rounding, div, acc)
+    elif kind == E_I32:
+        _item(<const int32_t*>NULL, wts, s, d, r, loop, n_out, inner, 0, s_axis, 0, d_axis,
+              ptr, idx, order, dst_kind, rounding, div, acc)
+    elif kind == E_F16:
+        _item(<const f16_t*>NULL, wts, s, d, r, loop, n_out, inner, 0, s_axis, 0, d_axis,
+              ptr, idx, order, dst_kind, rounding, div, acc)
+    elif kind == E_F32:
+        _item(<const float*>NULL, wts, s, d, r, loop, n_out, inner, 0, s_axis, 0, d_axis,
+              ptr, idx, order, dst_kind, rounding, div, acc)
+    else:
+        _item(<const double*>NULL, wts, s, d, r, loop, n_out, inner, 0, s_axis, 0, d_axis,
+              ptr, idx, order, dst_kind, rounding, div, acc)
+
+
+cdef inline void _dense_k(const load_t* x, const acc_t* w1, acc_t* out, Py_ssize_t n_b,
+                          Py_ssize_t c, const Py_ssize_t k, const int64_t* idx,
+                          int order) noexcept nogil:
+    # A first-pass row of a dense table (k taps per output, k a constant at each call):
+    # output element (o, j) = the taps of o over element j of their pixels, in ``order``
+    # (0 sequential, 1 from zero, 2 nested), as _item computes it.
+    cdef Py_ssize_t o, j, t
+    cdef const int64_t* ix
+    cdef const acc_t* ww
+    cdef acc_t a
+    for o in range(n_b):
+        ix = idx + o * k
+        ww = w1 + o * k
+        for j in range(c):
+            if order == 2:
+                a = ww[k - 1] * load_as(x, ix[k - 1] * c + j, ww)
+                for t in range(k - 2, -1, -1):
+                    a = ww[t] * load_as(x, ix[t] * c + j, ww) + a
+            else:
+                if order == 0:
+                    a = ww[0] * load_as(x, ix[0] * c + j, ww)
+                else:
+                    a = 0
+                    a = a + ww[0] * load_as(x, ix[0] * c + j, ww)
+                for t in range(1, k):
+                    a = a + ww[t] * load_as(x, ix[t] * c + j, ww)
+            out[o * c + j] = a
+
+
+cdef inline void _dense_row(const load_t* x, const acc_t* w1, acc_t* out, Py_ssize_t n_b,
+                            Py_ssize_t c, Py_ssize_t k, const int64_t* idx,
+                            int order) noexcept nogil:
+    if k == 2:
+        _dense_k(x, w1, out, n_b, c, 2, idx, order)
+    elif k == 4:
+        _dense_k(x, w1, out, n_b, c, 4, idx, order)
+    elif k == 8:
+        _dense_k(x, w1, out, n_b, c, 8, idx, order)
+    else:
+        _dense_k(x, w1, out, n_b, c, k, idx, order)
+
+
+cdef inline void _dense(int kind, const char* s, const acc_t* w1, acc_t* out, Py_ssize_t n_b,
+                        Py_ssize_t c, Py_ssize_t k, const int64_t* idx,
+                        int order) noexcept nogil:
+    if kind == E_U8:
+        _dense_row(<const uint8_t*>s, w1, out, n_b, c, k, idx, order)
+    elif kind == E_I8:
+        _dense_row(<const int8_t*>s, w1, out, n_b, c, k, idx, order)
+    elif kind == E_U16:
+        _dense_row(<const uint16_t*>s, w1, out, n_b, c, k, idx, order)
+    elif kind == E_I16:
+        _dense_row(<const int16_t*>s, w1, out, n_b, c, k, idx, order)
+    elif kind == E_I32:
+        _dense_row(<const int32_t*>s, w1, out, n_b, c, k, idx, order)
+    elif kind == E_F16:
+        _dense_row(<const f16_t*>s, w1, out, n_b, c, k, idx, order)
+    elif kind == E_F32:
+        _dense_row(<const float*>s, w1, out, n_b, c, k, idx, order)
+    else:
+        _dense_row(<const double*>s, w1, out, n_b, c, k, idx, order)
+
+
+cdef void _band_rows(const acc_t* tag, const PassDesc* p, const char* src, char* dst,
+                     Py_ssize_t q, Py_ssize_t o_start, Py_ssize_t o_end, acc_t* acc,
+                     char* band) noexcept nogil:
+    # Output rows [o_start, o_end) of outer index q. The first pass's rows (the input rows
+    # the second pass reads) go into a band of at most p.n_mid rows, each computed once per
+    # run: a chunk of outputs takes as many outputs as fit their input rows in the band,
+    # keeps the rows it shares with the chunk before (moved to the band's start) and adds
+    # the rest; then the second pass reads the band as if it were the whole intermediate
+    # array. The values are those of the two passes run one after the other.
+    cdef Py_ssize_t c = p.channels, n_row = p.shape[2], n_b = n_row // c
+    cdef Py_ssize_t msz = _ELEM_SIZE[p.mid_kind], dsz = _ELEM_SIZE[p.dst_kind]
+    cdef Py_ssize_t ssz = _ELEM_SIZE[p.src_kind]
+    cdef Py_ssize_t row_bytes = n_row * msz, cap = p.n_mid
+    cdef Py_ssize_t band_lo = 0, band_n = 0, o, o1, oo, t, r, lo, hi, clo, chi, nlo, nhi
+    cdef Py_ssize_t keep, start, ob
+    cdef const char* sq = src + q * p.sstr[0]
+    cdef char* dq = dst + q * p.dstr[0]
+    cdef const char* base
+    cdef const acc_t* w1 = <const acc_t*>p.w1
+    cdef const acc_t* w = <const acc_t*>p.w
+    cdef const acc_t* div = <const acc_t*>p.w2
+    o = o_start
+    while o < o_end:
+        clo = 0
+        chi = -1
+        o1 = o
+        while o1 < o_end:
+            nlo, nhi = clo, chi
+            for t in range(p.ptr[o1], p.ptr[o1 + 1]):
+                r = p.off[t]
+                if nhi < nlo:
+                    nlo = r
+                    nhi = r
+                elif r < nlo:
+                    nlo = r
+                elif r > nhi:
+                    nhi = r
+            if nhi - nlo + 1 > cap and o1 > o:
+                break
+            clo, chi = nlo, nhi
+            o1 = o1 + 1
+        if chi >= clo:
+            start = clo
+            if band_n > 0 and band_lo <= clo < band_lo + band_n:
+                keep = min(band_lo + band_n, chi + 1) - clo
+                if clo > band_lo:
+                    memmove(band, band + (clo - band_lo) * row_bytes, keep * row_bytes)
+                start = clo + keep
+            for r in range(start, chi + 1):
+                if p.k > 0:   # dense taps, the band of the accumulator type: in place
+                    _dense(p.src_kind, sq + r * p.sstr[1], w1,
+                           <acc_t*>(band + (r - clo) * row_bytes), n_b, c, p.k, p.idx2,
+                           p.order1)
+                elif p.loop == 1:
+                    _one(p.src_kind, w1, sq + r * p.sstr[1], band + (r - clo) * row_bytes, 0,
+                         1, n_b, c, c * ssz, c * msz, p.ptr2, p.idx2, p.order1, p.mid_kind, 0,
+                         <const acc_t*>NULL, acc)
+                else:
+                    for ob in range(n_b):
+                        _one(p.src_kind, w1, sq + r * p.sstr[1],
+                             band + (r - clo) * row_bytes, ob, 0, n_b, c, c * ssz, c * msz,
+                             p.ptr2, p.idx2, p.order1, p.mid_kind, 0, <const acc_t*>NULL, acc)
+            band_lo = clo
+            band_n = chi - clo + 1
+        # the band seen as the intermediate array: row r at base + r * row_bytes
+        base = band - band_lo * row_bytes
+        for oo in range(o, o1):
+            if p.head > 0:
+                _one(p.mid_kind, w, base, dq, oo, 0, p.shape[1], p.head, row_bytes,
+                     p.dstr[1], p.ptr, p.off, p.order_head, p.dst_kind, p.rounding, div, acc)
+            if n_row > p.head:
+                _one(p.mid_kind, w, base + p.head * msz, dq + p.head * dsz, oo, 0,
+                     p.shape[1], n_row - p.head, row_bytes, p.dstr[1], p.ptr, p.off,
+                     p.finish, p.dst_kind, p.rounding, div, acc)
+        o = o1
+
+
+cdef void _band_run(const acc_t* tag, const PassDesc* p, const char* src, char* dst,
+                    acc_t* b, int nthreads) noexcept nogil:
+    # One contiguous run of output rows per thread and outer index (as OP_INT_FUSED): the
+    # rows at the edge of a run are computed by both neighbours; the values do not depend
+    # on the runs. Per thread: the accumulators of a row (rounded up to 16), then the band.
+    cdef Py_ssize_t n_out = p.shape[1], n_row = (p.shape[2] + 15) // 16 * 16
+    cdef Py_ssize_t chunks = min(n_out, <Py_ssize_t>nthreads)
+    cdef Py_ssize_t per = (n_out + chunks - 1) // chunks
+    cdef Py_ssize_t item, q, c
+    cdef acc_t* mine
+    if nthreads <= 1:
+        for q in range(p.shape[0]):
+            _band_rows(tag, p, src, dst, q, 0, n_out, b, <char*>(b + n_row))
+        return
+    for item in prange(p.shape[0] * chunks, num_threads=nthreads, schedule="static"):
+        q = item // chunks
+        c = item - q * chunks
+        mine = b + threadid() * p.buf_len
+        _band_rows(tag, p, src, dst, q, c * per, min(n_out, (c + 1) * per), mine,
+                   <char*>(mine + n_row))
+
+
+cdef void float_fused_run(const PassDesc* p, const char* src, char* dst, void* bufs,
+                          int nthreads) noexcept nogil:
+    """Two float tap passes in one sweep (``_pass.pxd``, OP_FLOAT_FUSED): the first over the
+    inner axis b (``ptr2``/``idx2``/``w1``, order ``order1``, rows of ``channels``-element
+    pixels, stored as ``mid_kind``), the second over the axis just outside it (``ptr``/
+    ``off``/``w``, divisors ``w2``, order ``order_head`` on the first ``head`` elements of
+    each row and ``finish`` on the rest, stored as ``dst_kind`` with ``rounding``).
+    ``shape`` = ``(outer, n_out_a, n_out_b * channels)``; ``sstr`` the source's strides over
+    (outer, input row); ``dstr`` the output's over (outer, output row). Each input row the
+    second pass reads is computed once into a per-thread band of ``n_mid`` rows; ``loop``:
+    the first pass's loop (1: a row at once, 0: pixel by pixel); ``k`` > 0: its table has
+    ``k`` taps for every output (``idx2`` dense), its order is not ``pairs`` and the band
+    holds the accumulator type, so each row is summed straight into the band. Both passes
+    compute in ``compute``."""
+    if p.compute == C_DOUBLE:
+        _band_run(<const double*>NULL, p, src, dst, <double*>bufs, nthreads)
+    else:
+        _band_run(<const float*>NULL, p, src, dst, <float*>bufs, nthreads)
+
+
 cdef KernelTable _table
 _table.floats = float_run
+_table.floats_fused = float_fused_run
 
 
 def kernel_table():

@@ -23,6 +23,8 @@ cdef enum PassOp:
     OP_FLOAT = 7      # float taps in a stated association order and store (_floatpass.pyx)
     OP_SPLINE = 8     # B-spline prefilter: recursive filter along one axis (_spline.pyx)
     OP_TENSOR = 9     # tensor-product taps in SciPy's order, float64 (_spline.pyx tensor_run)
+    OP_FLOAT_FUSED = 10   # a float pass over the inner axis and the float pass outside it in
+                          # one sweep through a band of rows (_floatpass.pyx float_fused_run)
 
 
 cdef enum Compute:
@@ -139,6 +141,13 @@ cdef struct PassDesc:
     # row: OpenCV's vector loop and its scalar remainder, each an OP_INT/OP_FLOAT pass).
     int64_t soff
     int64_t doff
+    # OP_FLOAT_FUSED (_floatpass.pyx float_fused_run): the first pass's weights (ptr2/idx2
+    # its table), association order and stored kind (the band's); the second pass's order on
+    # its first `head` elements of each row (a split pass's head; `finish` on the rest).
+    const void* w1
+    int order1
+    int mid_kind
+    int order_head
 
 
 ctypedef void (*pass_fn)(const PassDesc* p, const char* src, char* dst, void* bufs,
@@ -156,3 +165,4 @@ cdef struct KernelTable:
     pass_fn store
     pass_fn spline
     pass_fn tensor
+    pass_fn floats_fused

@@ -41,6 +41,9 @@ ORDERS = {"sequential": 0, "sequential_from_zero": 1, "nested": 2, "pairs": 3}
 
 # Rows at least this long are blended whole (vectorisable); shorter ones element by element.
 _ROW_LOOP_MIN = 16
+#: Bytes of the band of first-pass rows an OP_FLOAT_FUSED pass keeps per thread (its rows
+#: stay in the core's cache while the second pass reads them).
+_BAND_BYTES = 1 << 19
 
 
 @dataclass(frozen=True)
@@ -497,6 +500,79 @@ def _int_fused(plan: "Plan", dtype: np.dtype,
     return spec, float(work)
 
 
+def _span_rows(table: "AxisTable") -> int:
+    """The most consecutive input rows one output of ``table`` spans (0 without taps)."""
+    if not table.nnz:
+        return 0
+    rows = np.repeat(np.arange(table.n_out), np.diff(table.ptr))
+    high = np.full(table.n_out, -1, np.int64)
+    np.maximum.at(high, rows, table.idx)
+    low = np.full(table.n_out, np.iinfo(np.int64).max)
+    np.minimum.at(low, rows, table.idx)
+    has = high >= 0
+    return int((high[has] - low[has]).max()) + 1
+
+
+def _float_fused(plan: "Plan", dtype: np.dtype,
+                 steps: list[tuple[tuple[int, ...], Any]]) -> tuple[dict[str, Any], float] | None:
+    """Two float passes as one OP_FLOAT_FUSED pass, or None: the first over axis ``b``
+    storing a float type, the second (a float pass, or a split pass of two with the same
+    weights and divisors) over the axis ``b - 1`` just outside it, both in one accumulator
+    type. The first pass's rows go into a per-thread band of rows (about ``_BAND_BYTES``)
+    instead of a whole intermediate array, each computed once (OpenCV's and Pillow's own
+    shape: horizontal rows into a buffer, blended vertically)."""
+    if len(steps) != 2 or len(steps[0][0]) != 1 or len(steps[1][0]) != 1 \
+            or dtype.name not in ELEM or dtype.name == "int64":
+        return None
+    ((b,), first), ((a,), last) = steps
+    parts = [q for q in _parts(last) if isinstance(q, FloatPass)]
+    if a != b - 1 or not isinstance(first, FloatPass) or first.divisors is not None \
+            or first.store not in ("float32", "float64") \
+            or len(parts) != len(_parts(last)) \
+            or any(q.compute != first.compute or q.store != parts[0].store for q in parts):
+        return None
+    head, tail = parts[0], parts[-1]
+    if isinstance(last, SplitPass) and last.limit is not None:
+        return None
+    tb, ta = plan.tables[b], plan.tables[a]
+    shape = plan.in_shape
+    outer, inner = math.prod(shape[:a]), math.prod(shape[b + 1:])
+    if outer == 0 or inner == 0 or tb.n_out == 0 or ta.n_out == 0:
+        return None
+    w1, w = _weights(tb, first), _weights(ta, tail)
+    if not np.array_equal(_weights(ta, head), w) or head.divisors != tail.divisors:
+        return None
+    n_row = tb.n_out * inner
+    cut = 0
+    if isinstance(last, SplitPass):
+        cut = (n_row // last.lanes) * last.lanes
+    mid = np.dtype(first.store)
+    compute = np.dtype(first.compute)
+    store = np.dtype(tail.store)
+    sz, dz = dtype.itemsize, store.itemsize
+    cap = max(_span_rows(ta), 1, _BAND_BYTES // (n_row * mid.itemsize))
+    acc_len = -(-n_row // 16) * 16
+    counts = np.diff(tb.ptr)
+    dense = int(counts[0]) if counts.size and (counts == counts[0]).all() and counts[0] > 0 \
+        and first.order != "pairs" and mid == compute else 0
+    band = -(-cap * n_row * mid.itemsize // compute.itemsize)
+    spec = dict(
+        op=_exec.OPS["float_fused"], src=-1, dst=-2, shape=[outer, ta.n_out, n_row],
+        sstr=[shape[a] * shape[b] * inner * sz, shape[b] * inner * sz, sz],
+        dstr=[ta.n_out * n_row * dz, n_row * dz, dz],
+        src_kind=ELEM[dtype.name], dst_kind=ELEM[tail.store], mid_kind=ELEM[first.store],
+        compute=_exec.COMPUTES[first.compute], rounding=ROUNDING[tail.rounding],
+        ptr=ta.ptr, off=ta.idx, w=w,
+        w2=None if tail.divisors is None else np.asarray(tail.divisors, tail.compute),
+        ptr2=tb.ptr, idx2=tb.idx, w1=w1, order1=ORDERS[first.order], channels=inner,
+        loop=0 if inner >= _ROW_LOOP_MIN else 1, head=cut, order_head=ORDERS[head.order],
+        finish=ORDERS[tail.order], n_mid=cap, k=dense, buf_len=-(-(acc_len + band) // 16) * 16,
+        units=outer * ta.n_out)
+    work = outer * (shape[a] * inner * max(tb.nnz, tb.n_out)
+                    + ta.n_out * n_row * max(ta.mean_taps, 1.0))
+    return spec, float(work)
+
+
 def _core_program(plan: "Plan", dtype: np.dtype, steps: Sequence[Any]) -> Any:
     """``plan``'s passes compiled as the core's weighted program, where that is the same
     arithmetic; else None.
@@ -550,7 +626,7 @@ def _program(plan: "Plan", dtype: np.dtype) -> Any:
     core = _core_program(plan, dtype, steps)
     if core is not None:
         return core
-    fused = _int_fused(plan, dtype, steps)
+    fused = _int_fused(plan, dtype, steps) or _float_fused(plan, dtype, steps)
     if fused is not None:
         return _exec.Program([fused[0]], [], fused[1])
     taps = [(axes[0], spec) for axes, spec in steps if len(axes) == 1 and all(
