@@ -39,6 +39,14 @@ from resamplex._engine._elem cimport (
     E_U8, E_I8, E_U16, E_I16, E_I32, E_I64, store_i64_row,
 )
 
+cdef extern from "_simd.h" nogil:
+    void rx_blend2_u8(const int32_t* h0, const int32_t* h1, int32_t w0, int32_t w1,
+                      Py_ssize_t m, int pre, int post, int32_t bias, int32_t mult, int shift,
+                      uint8_t* d)
+    void rx_blend4_u8(const int32_t* h0, const int32_t* h1, const int32_t* h2,
+                      const int32_t* h3, const int64_t* w, Py_ssize_t m, int pre, int post,
+                      int32_t bias, int32_t mult, int shift, uint8_t* d)
+
 
 ctypedef fused in_t:
     uint8_t
@@ -330,8 +338,9 @@ cdef void _fused_rows(const in_t* tag, const PassDesc* p, const char* src, char*
     # Output rows [o0, o1) of outer index q. Each input row the second pass reads is summed by
     # the first pass once into a ring of p.k rows (slot = row % k: the rows one output reads
     # lie within k consecutive rows, so they never share a slot), then blended.
-    cdef Py_ssize_t n_row = p.shape[2] * p.shape[3], o, t, j, r, slot, m
+    cdef Py_ssize_t n_row = p.shape[2] * p.shape[3], o, t, j, r, slot, m, nt
     cdef Py_ssize_t tags[16]
+    cdef const int32_t* rows[4]
     cdef const int64_t* w = <const int64_t*>p.w
     cdef const int32_t* h
     cdef iacc_t wt
@@ -352,6 +361,20 @@ cdef void _fused_rows(const in_t* tag, const PassDesc* p, const char* src, char*
         if p.head > 0:
             _float_head(p, ring, n_row, o, <float*>acc, d)
         m = n_row - p.head
+        nt = p.ptr[o + 1] - p.ptr[o]
+        if iacc_t is int32_t and p.finish == 0 and p.dst_kind == E_U8 and (nt == 2 or nt == 4):
+            # each element in a register from its first tap to its store (_simd.h)
+            for t in range(nt):
+                rows[t] = ring + (p.off[p.ptr[o] + t] % p.k) * n_row + p.head
+            if nt == 2:
+                rx_blend2_u8(rows[0], rows[1], <int32_t>w[p.ptr[o]], <int32_t>w[p.ptr[o] + 1],
+                             m, p.pre, p.post, <int32_t>p.bias, <int32_t>p.mult, p.shift,
+                             <uint8_t*>(d + p.head * p.dstr[3]))
+            else:
+                rx_blend4_u8(rows[0], rows[1], rows[2], rows[3], w + p.ptr[o], m, p.pre,
+                             p.post, <int32_t>p.bias, <int32_t>p.mult, p.shift,
+                             <uint8_t*>(d + p.head * p.dstr[3]))
+            continue
         a = acc + p.head
         for j in range(m):
             a[j] = 0

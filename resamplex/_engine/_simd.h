@@ -1024,4 +1024,58 @@ static inline void rx_repeat(const char *s, char *d, ptrdiff_t n, ptrdiff_t f, p
     }
 }
 
+/* The second pass of an int32 fused integer pair (_intpass.pyx _fused_rows) for 2 or 4 taps
+ * with finish 0 and a uint8 store: per element a = 0; a = a + t for each tap t in order
+ * (t = w * h, or ((h >> pre) * w) >> post), then ((a + bias) * mult) >> shift saturated to
+ * 0..255, the same integers as the tap loop, finish and store one after the other. The
+ * planner bounds every partial sum inside int32. `restrict`: the rows and the output do not
+ * overlap (uint8 stores could alias anything otherwise, and the loop would not vectorise). */
+static inline uint8_t rx_sat_u8(int32_t a) {
+    return (uint8_t)(a < 0 ? 0 : (a > 255 ? 255 : a));
+}
+
+static inline void rx_blend2_u8(const int32_t *restrict h0, const int32_t *restrict h1,
+                                int32_t w0, int32_t w1, ptrdiff_t m, int pre, int post,
+                                int32_t bias, int32_t mult, int shift, uint8_t *restrict d) {
+    ptrdiff_t j;
+    if (pre == 0 && post == 0) {
+        for (j = 0; j < m; j++) {
+            int32_t a = w0 * h0[j];
+            a = a + w1 * h1[j];
+            d[j] = rx_sat_u8(((a + bias) * mult) >> shift);
+        }
+    } else {
+        for (j = 0; j < m; j++) {
+            int32_t a = ((h0[j] >> pre) * w0) >> post;
+            a = a + (((h1[j] >> pre) * w1) >> post);
+            d[j] = rx_sat_u8(((a + bias) * mult) >> shift);
+        }
+    }
+}
+
+static inline void rx_blend4_u8(const int32_t *restrict h0, const int32_t *restrict h1,
+                                const int32_t *restrict h2, const int32_t *restrict h3,
+                                const int64_t *w, ptrdiff_t m, int pre, int post,
+                                int32_t bias, int32_t mult, int shift, uint8_t *restrict d) {
+    ptrdiff_t j;
+    const int32_t w0 = (int32_t)w[0], w1 = (int32_t)w[1], w2 = (int32_t)w[2], w3 = (int32_t)w[3];
+    if (pre == 0 && post == 0) {
+        for (j = 0; j < m; j++) {
+            int32_t a = w0 * h0[j];
+            a = a + w1 * h1[j];
+            a = a + w2 * h2[j];
+            a = a + w3 * h3[j];
+            d[j] = rx_sat_u8(((a + bias) * mult) >> shift);
+        }
+    } else {
+        for (j = 0; j < m; j++) {
+            int32_t a = ((h0[j] >> pre) * w0) >> post;
+            a = a + (((h1[j] >> pre) * w1) >> post);
+            a = a + (((h2[j] >> pre) * w2) >> post);
+            a = a + (((h3[j] >> pre) * w3) >> post);
+            d[j] = rx_sat_u8(((a + bias) * mult) >> shift);
+        }
+    }
+}
+
 #endif
