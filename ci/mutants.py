@@ -111,21 +111,45 @@ MUTANTS = [
         "AxisTable.transpose reorders the indices by input but not the weights"),
     Mutant(
         "int-store-rounds-half-up", "resamplex/_engine/_taps.pyx.tp",
-        (("from libc.math cimport roundf, round as round_d\n",
-          "from libc.math cimport roundf, round as round_d, floor as floor_d\n"),
+        (("from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int64_t\n",
+          "from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int64_t\n"
+          "from libc.math cimport floor as floor_d\n"),
          ("            p[j] = <int_t>(<int>((v + magic) - magic))\n",
           "            p[j] = <int_t>(<int>floor_d(v + 0.5))\n")),
         "the contiguous integer store of half_even rounds ties up (int16/uint16, and 8-bit "
         "outputs of float64 sums)"),
     Mutant(
         "phase-int-ties-up", "resamplex/_engine/_simd.h",
-        (("    int q = shift ? (s + (1 << (shift - 1)) - 1 + ((s >> shift) & 1)) >> shift : s;\n",
-          "    int q = shift ? (s + (1 << (shift - 1))) >> shift : s;\n"),
+        (("                              : (s + (1 << (shift - 1)) - 1 + ((s >> shift) & 1)) >> shift;\n",
+          "                              : (s + (1 << (shift - 1))) >> shift;\n"),
          ("        __m256i odd = _mm256_and_si256(_mm256_sra_epi16(s, cnt), "
           "_mm256_set1_epi16(1));\n",
           "        __m256i odd = _mm256_set1_epi16(1);\n")),
         "the exact-integer 8-bit kernels (x2 / x0.5 phase passes) round ties up, not to even",
         DEFAULT_TESTS + ("tests/test_dispatch.py",)),
+    Mutant(
+        "fused-u8-blend-drops-post-shift", "resamplex/_engine/_simd.h",
+        (("            a = a + (((h1[j] >> pre) * w1) >> post);\n"
+          "            d[j] = rx_sat_u8(((a + bias) * mult) >> shift);\n",
+          "            a = a + (((h1[j] >> pre) * w1) >> (post - 1));\n"
+          "            d[j] = rx_sat_u8(((a + bias) * mult) >> shift);\n"),),
+        "the register-resident 2-tap vertical pass of a fused integer pair (OpenCV uint8 "
+        "linear) shifts its second tap one bit too little",
+        ("tests/test_compat_cv2.py",)),
+    Mutant(
+        "split-tail-not-offset", "resamplex/_engine/_pipeline.py",
+        (("                soff=c0 * sz, doff=c0 * dz,\n",
+          "                soff=c0 * sz, doff=0,\n"),),
+        "a split pass's scalar tail writes over the start of each row instead of after the "
+        "vector head",
+        ("tests/test_compat_cv2.py",)),
+    Mutant(
+        "float-band-keeps-stale-rows", "resamplex/_engine/_floatpass.pyx",
+        (("                start = clo + keep\n",
+          "                start = chi + 1\n"),),
+        "the band of a fused float pair keeps the rows it shares with the chunk before but "
+        "never adds the new ones",
+        ("tests/test_executor.py", "tests/test_compat_cv2.py")),
 ]
 
 #: Edits of these files rebuild the extensions (``.pyx.tp``: a Tempita template that setup.py

@@ -670,7 +670,7 @@ def _resize_array(x: np.ndarray, source: Path, args: argparse.Namespace) -> np.n
                      **{key: tuple(values)})
 
 
-LIKE = ("cv2", "pil", "torch", "onnx", "onnxruntime", "scipy")
+LIKE = ("cv2", "pil", "torch", "onnx", "onnxruntime", "scipy", "skimage")
 
 
 def _resize_like(x: np.ndarray, axes: tuple[int, ...], values: tuple[Any, ...], key: str,
@@ -700,8 +700,8 @@ def _resize_like(x: np.ndarray, axes: tuple[int, ...], values: tuple[Any, ...], 
                             nearest_mode=args.nearest_mode, antialias=int(args.antialias),
                             flavour="onnxruntime" if like == "onnxruntime" else "reference",
                             threads=args.threads, **{key + "s": list(values)})
-    if like == "scipy":
-        return _zoom_like_scipy(x, axes, values, key, args)
+    if like in ("scipy", "skimage"):
+        return _like_scipy_skimage(x, axes, values, key, args)
     if sorted(axes) != [0, 1] or x.ndim not in (2, 3):
         raise rx.ResamplexError(f"--like {like}: resizes (H, W) or (H, W, C) images along "
                                 f"axes 0 1; got axes {axes} of a {x.ndim}-d array")
@@ -729,17 +729,30 @@ def _resize_like(x: np.ndarray, axes: tuple[int, ...], values: tuple[Any, ...], 
     return y[0] if x.ndim == 2 else np.moveaxis(y, 0, 2)
 
 
-def _zoom_like_scipy(x: np.ndarray, axes: tuple[int, ...], values: tuple[Any, ...], key: str,
+def _like_scipy_skimage(x: np.ndarray, axes: tuple[int, ...], values: tuple[Any, ...], key: str,
                      args: argparse.Namespace) -> np.ndarray:
     """``--like scipy``: ``scipy.ndimage.zoom`` with ``--mode`` nearest / linear / cubic as
     spline orders 0 / 1 / 3, pixel edges aligned (``grid_mode=True``, ``mode="nearest"``);
-    a ``--size`` becomes the factor ``size / n`` (SciPy's output length is ``round(n * z)``)."""
-    from .compat import scipy as rscipy
+    a ``--size`` becomes the factor ``size / n`` (SciPy's output length is ``round(n * z)``).
+    ``--like skimage``: ``skimage.transform.resize`` with those orders, its default edge mode
+    (``reflect``) and clipping, ``anti_aliasing`` as ``--antialias`` says and
+    ``preserve_range=True`` (values keep the input's scale; the result is float64, as
+    scikit-image returns it); a ``--scale`` becomes the size ``round(n * s)``."""
+    from .compat import scipy as rscipy, skimage as rskimage
 
     orders = {"nearest": 0, "linear": 1, "cubic": 3}
+    like = args.like
     if args.mode not in orders:
-        raise rx.ResamplexError(f"--like scipy: zoom has --mode nearest, linear and cubic "
+        what = "zoom" if like == "scipy" else "resize"
+        raise rx.ResamplexError(f"--like {like}: {what} has --mode nearest, linear and cubic "
                                 f"(spline orders 0, 1, 3); got --mode {args.mode}")
+    if like == "skimage":
+        shape = list(x.shape)
+        for a, v in zip(axes, values):
+            shape[a] = int(v) if key == "size" else max(1, round(x.shape[a] * float(v)))
+        return np.asarray(rskimage.resize(x, tuple(shape), order=orders[args.mode],
+                                          anti_aliasing=bool(args.antialias),
+                                          preserve_range=True))
     zooms = [1.0] * x.ndim
     for a, v in zip(axes, values):
         zooms[a] = float(v) / x.shape[a] if key == "size" else float(v)
@@ -968,7 +981,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--like", choices=LIKE, default=None,
                    help="compute as that framework does, bit for bit (compat.cv2, compat.pil, "
                    "compat.torch, compat.onnx with the reference or onnxruntime flavour, "
-                   "compat.scipy's zoom)")
+                   "compat.scipy's zoom, compat.skimage's resize)")
     p.add_argument("--force", action="store_true", help="overwrite existing output files")
     p.set_defaults(func=cmd_resize)
 

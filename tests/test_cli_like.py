@@ -74,3 +74,19 @@ def test_like_scipy(image, tmp_path):
               "scipy")
     np.testing.assert_array_equal(got, ndi.zoom(a, (1.5, 1.5, 1), order=3, mode="nearest",
                                                  grid_mode=True))
+
+
+def test_like_skimage(image, tmp_path, capsys):
+    transform = pytest.importorskip("skimage.transform")
+    a, path = image
+    got = run(path, tmp_path / "o1", "--size", "9", "40", "--mode", "linear", "--like",
+              "skimage", "--antialias")
+    want = transform.resize(a, (9, 40, 3), order=1, anti_aliasing=True, preserve_range=True)
+    assert got.dtype == want.dtype and np.array_equal(got, want)
+    got = run(path, tmp_path / "o2", "--scale", "1.5", "0.5", "--mode", "cubic", "--like",
+              "skimage")
+    want = transform.resize(a, (34, 16, 3), order=3, anti_aliasing=False, preserve_range=True)
+    assert got.dtype == want.dtype and np.array_equal(got, want)
+    code = main(["resize", str(path), "-o", str(tmp_path / "o3"), "--axes", "0", "1",
+                 "--size", "9", "40", "--mode", "area", "--like", "skimage"])
+    assert code != 0 and "--like skimage" in capsys.readouterr().err
