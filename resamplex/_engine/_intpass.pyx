@@ -33,7 +33,7 @@ from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int32_t, int64_t
 
 from cpython.pycapsule cimport PyCapsule_New
 
-from resamplex._engine._pass cimport ACC_INT32, KernelTable, PassDesc
+from resamplex._engine._pass cimport ACC_INT32, KernelTable, PassDesc, PHASE_UP2
 
 from resamplex._engine._elem cimport (
     E_U8, E_I8, E_U16, E_I16, E_I32, E_I64, store_i64_row,
@@ -265,17 +265,54 @@ cdef inline void _pairs(const in_t* tag, const char* base, Py_ssize_t n_out,
             acc[o * c + 3] = u * <int32_t>x[3] + v * <int32_t>y[3]
 
 
-cdef inline void _sum_row(const in_t* tag, const char* base, Py_ssize_t n_out,
-                          Py_ssize_t inner, int64_t s_axis, const int64_t* ptr,
-                          const int64_t* idx, const int64_t* w, int32_t* acc,
-                          Py_ssize_t dense) noexcept nogil:
+cdef inline void _phase_up2(const in_t* tag, const char* base, const PassDesc* p,
+                            const Py_ssize_t c, int32_t* acc) noexcept nogil:
+    # The x2 run of a dense two-tap table (_pipeline._up2_run): output pixels 2i and 2i + 1,
+    # i in [lo, hi), read pixels i + pd[0], i + pd[1] and i + pd[2], i + pd[3] with the
+    # weights pq[0..3]; pixels of c <= 4 elements, c a constant at each call. The same sums
+    # as _pairs, with affine addresses instead of an index per output (so they vectorise).
+    cdef const in_t* x = <const in_t*>base
+    cdef Py_ssize_t i, j
+    cdef Py_ssize_t d0 = p.pd[0] * c, d1 = p.pd[1] * c, d2 = p.pd[2] * c, d3 = p.pd[3] * c
+    cdef int32_t u0 = <int32_t>p.pq[0], v0 = <int32_t>p.pq[1]
+    cdef int32_t u1 = <int32_t>p.pq[2], v1 = <int32_t>p.pq[3]
+    for i in range(p.lo, p.hi):
+        for j in range(c):
+            acc[2 * i * c + j] = u0 * <int32_t>x[i * c + d0 + j] + v0 * <int32_t>x[i * c + d1 + j]
+            acc[(2 * i + 1) * c + j] = (u1 * <int32_t>x[i * c + d2 + j]
+                                        + v1 * <int32_t>x[i * c + d3 + j])
+
+
+cdef inline void _pairs_up2(const in_t* tag, const char* base, const PassDesc* p,
+                            Py_ssize_t n_out, const Py_ssize_t c, int64_t s_axis,
+                            const int64_t* idx, const int64_t* w, int32_t* acc) noexcept nogil:
+    # A dense two-tap row with an x2 run: the outputs before and after it by _pairs
+    cdef Py_ssize_t a = 2 * p.lo, b = 2 * p.hi
+    _pairs(tag, base, a, c, s_axis, idx, w, acc)
+    _phase_up2(tag, base, p, c, acc)
+    _pairs(tag, base, n_out - b, c, s_axis, idx + 2 * b, w + 2 * b, acc + b * c)
+
+
+cdef inline void _sum_row(const in_t* tag, const PassDesc* p, const char* base,
+                          Py_ssize_t n_out, Py_ssize_t inner, int64_t s_axis,
+                          const int64_t* ptr, const int64_t* idx, const int64_t* w,
+                          int32_t* acc, Py_ssize_t dense) noexcept nogil:
     # Plain sums (no shifts, no finish) of every output of one row, into int32 (the planner
     # bounded them): the first pass of a fused pair. dense == 2: every output has two taps.
     cdef Py_ssize_t o, t, j
     cdef const in_t* x
     cdef int32_t wt
     cdef int32_t* a
-    if dense == 2 and inner <= 4:
+    if dense == 2 and inner <= 4 and p.phase == PHASE_UP2:
+        if inner == 1:
+            _pairs_up2(tag, base, p, n_out, 1, s_axis, idx, w, acc)
+        elif inner == 2:
+            _pairs_up2(tag, base, p, n_out, 2, s_axis, idx, w, acc)
+        elif inner == 3:
+            _pairs_up2(tag, base, p, n_out, 3, s_axis, idx, w, acc)
+        else:
+            _pairs_up2(tag, base, p, n_out, 4, s_axis, idx, w, acc)
+    elif dense == 2 and inner <= 4:
         if inner == 1:
             _pairs(tag, base, n_out, 1, s_axis, idx, w, acc)
         elif inner == 2:
@@ -354,8 +391,8 @@ cdef void _fused_rows(const in_t* tag, const PassDesc* p, const char* src, char*
             r = p.off[t]
             slot = r % p.k
             if tags[slot] != r:
-                _sum_row(tag, base + r * p.sstr[1], p.shape[2], p.shape[3], p.sstr[2], p.ptr2,
-                         p.idx2, <const int64_t*>p.w2, ring + slot * n_row, p.n_mid)
+                _sum_row(tag, p, base + r * p.sstr[1], p.shape[2], p.shape[3], p.sstr[2],
+                         p.ptr2, p.idx2, <const int64_t*>p.w2, ring + slot * n_row, p.n_mid)
                 tags[slot] = r
         d = dst + q * p.dstr[0] + o * p.dstr[1]
         if p.head > 0:

@@ -419,6 +419,29 @@ def _int_bounds(table: "AxisTable", w: np.ndarray, spec: IntPass, lo: int,
 _RING_MAX = 16
 
 
+def _up2_run(idx: np.ndarray, w: np.ndarray) -> tuple[int, int, list[int], list[int]] | None:
+    """The x2 run of a dense two-tap table (``idx``/``w``: two entries per output), or None:
+    the pixels ``[lo, hi)`` around the middle whose outputs ``2i`` and ``2i + 1`` read pixels
+    ``i + d`` with the same four offsets ``d`` and weights (a x2 enlargement's inside), as
+    ``(lo, hi, offsets, weights)``. The kernel computes those outputs with affine addresses
+    (``_intpass._phase_up2``), the others through the table."""
+    half = idx.size // 4
+    if half < 8:
+        return None
+    i = np.arange(half)
+    d = idx[:4 * half].reshape(half, 4) - i[:, None]
+    q = w[:4 * half].reshape(half, 4)
+    mid = half // 2
+    same = (d == d[mid]).all(axis=1) & (q == q[mid]).all(axis=1)
+    if not same[mid] or np.abs(q[mid]).max() >= 1 << 15:
+        return None
+    lo = mid - int(np.argmin(same[mid::-1])) + 1 if not same[:mid + 1].all() else 0
+    hi = mid + int(np.argmin(same[mid:])) if not same[mid:].all() else half
+    if hi - lo < 4:
+        return None
+    return lo, hi, [int(v) for v in d[mid]], [int(v) for v in q[mid]]
+
+
 def _int_fused(plan: "Plan", dtype: np.dtype,
                steps: list[tuple[tuple[int, ...], Any]]) -> tuple[dict[str, Any], float] | None:
     """Two integer passes as one OP_INT_FUSED pass, or None: the first over axis ``b`` with
@@ -470,7 +493,7 @@ def _int_fused(plan: "Plan", dtype: np.dtype,
     n_row = tb.n_out * inner
     counts = np.diff(tb.ptr)
     ptr2, idx2, dense = tb.ptr, tb.idx, 0
-    if counts.max(initial=0) <= 2 and counts.min(initial=0) >= 1:
+    if counts.size and counts.max() <= 2 and counts.min() >= 1:
         # Two taps everywhere (a one-tap output reads its sample again with weight 0: the
         # same sum), so the kernel needs no loop over taps.
         pad = np.repeat(counts == 1, counts)
@@ -478,6 +501,7 @@ def _int_fused(plan: "Plan", dtype: np.dtype,
         w1 = np.repeat(w1, np.where(pad, 2, 1))
         w1[1::2][counts == 1] = 0
         ptr2, dense = 2 * np.arange(tb.n_out + 1, dtype=np.int64), 2
+    up2 = _up2_run(idx2, w1) if dense == 2 and inner <= 4 else None
     spec = dict(
         op=_exec.OPS["int_fused"], src=-1, dst=-2,
         shape=[outer, ta.n_out, tb.n_out, inner],
@@ -489,6 +513,8 @@ def _int_fused(plan: "Plan", dtype: np.dtype,
         shift=second.shift, finish=2 if second.truncate else (0 if second.fmul is None else 1),
         fmul=float(np.float32(second.fmul or 0.0)), buf_len=(2 + k) * n_row,
         units=outer * ta.n_out)
+    if up2 is not None:
+        spec.update(phase=_exec.PHASES["up2"], lo=up2[0], hi=up2[1], pd=up2[2], pq=up2[3])
     if head is not None:
         # the head's float32 weights, w * scale, must be exact (as FloatPass requires)
         scaled = w2.astype(np.float32) * np.float32(head.weight_scale)
