@@ -30,10 +30,13 @@ Preconditions (the pipeline guarantees them; nothing is checked here):
 from cython.parallel cimport prange, threadid
 from libc.math cimport rintf
 from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int32_t, int64_t
+from libc.string cimport memcpy
 
 from cpython.pycapsule cimport PyCapsule_New
 
-from resamplex._engine._pass cimport ACC_INT32, KernelTable, PassDesc, PHASE_UP2
+from resamplex._engine._pass cimport (
+    ACC_INT32, KernelTable, PassDesc, PHASE_DOWN2, PHASE_UP2,
+)
 
 from resamplex._engine._elem cimport (
     E_U8, E_I8, E_U16, E_I16, E_I32, E_I64, store_i64_row,
@@ -46,6 +49,11 @@ cdef extern from "_simd.h" nogil:
     void rx_blend4_u8(const int32_t* h0, const int32_t* h1, const int32_t* h2,
                       const int32_t* h3, const int64_t* w, Py_ssize_t m, int pre, int post,
                       int32_t bias, int32_t mult, int shift, uint8_t* d)
+    void rx_unzip2_8(const uint8_t* inp, uint8_t* a, uint8_t* b, Py_ssize_t npix,
+                     Py_ssize_t c)
+    void rx_taps4_u8(const uint8_t* p0, const uint8_t* p1, const uint8_t* p2,
+                     const uint8_t* p3, const int64_t* w, Py_ssize_t n, int32_t* acc)
+    void rx_taps8_u8(const uint8_t** p, const int64_t* w, Py_ssize_t n, int32_t* acc)
 
 
 ctypedef fused in_t:
@@ -293,10 +301,50 @@ cdef inline void _pairs_up2(const in_t* tag, const char* base, const PassDesc* p
     _pairs(tag, base, n_out - b, c, s_axis, idx + 2 * b, w + 2 * b, acc + b * c)
 
 
+cdef inline void _short_any(const in_t* tag, const char* base, Py_ssize_t n_out,
+                            Py_ssize_t inner, int64_t s_axis, const int64_t* ptr,
+                            const int64_t* idx, const int64_t* w, int32_t* acc) noexcept nogil:
+    # _short_rows for pixels of 1 to 4 elements, the count a constant at each call
+    if inner == 1:
+        _short_rows(tag, base, n_out, 1, s_axis, ptr, idx, w, acc)
+    elif inner == 2:
+        _short_rows(tag, base, n_out, 2, s_axis, ptr, idx, w, acc)
+    elif inner == 3:
+        _short_rows(tag, base, n_out, 3, s_axis, ptr, idx, w, acc)
+    else:
+        _short_rows(tag, base, n_out, 4, s_axis, ptr, idx, w, acc)
+
+
+cdef inline void _down2_row(const uint8_t* x, const PassDesc* p, Py_ssize_t c,
+                            uint8_t* planes, int32_t* acc) noexcept nogil:
+    # The x0.5 run of a first pass over uint8 pixels (_pipeline._down2_run): outputs o in
+    # [lo, hi) read pixels 2 o + rd[t]. The row is unzipped into its even and odd pixels, so
+    # each tap reads one contiguous run of elements: even rd[t] from the even pixels at
+    # o + rd[t] / 2, odd from the odd ones at o + (rd[t] - 1) / 2. The same integer sums.
+    cdef Py_ssize_t n_in = p.n_in, half = n_in // 2, ne = (n_in + 1) // 2, t, d
+    cdef uint8_t* ev = planes
+    cdef uint8_t* od = planes + ne * c + 16
+    cdef const uint8_t* rows[8]
+    rx_unzip2_8(x, ev, od, half, c)
+    if n_in % 2:
+        memcpy(ev + half * c, x + 2 * half * c, c)
+    for t in range(p.rk):
+        d = p.rd[t]
+        if d & 1:
+            rows[t] = od + (p.lo + ((d - 1) >> 1)) * c
+        else:
+            rows[t] = ev + (p.lo + (d >> 1)) * c
+    if p.rk == 4:
+        rx_taps4_u8(rows[0], rows[1], rows[2], rows[3], p.rw, (p.hi - p.lo) * c,
+                    acc + p.lo * c)
+    else:
+        rx_taps8_u8(rows, p.rw, (p.hi - p.lo) * c, acc + p.lo * c)
+
+
 cdef inline void _sum_row(const in_t* tag, const PassDesc* p, const char* base,
                           Py_ssize_t n_out, Py_ssize_t inner, int64_t s_axis,
                           const int64_t* ptr, const int64_t* idx, const int64_t* w,
-                          int32_t* acc, Py_ssize_t dense) noexcept nogil:
+                          int32_t* acc, Py_ssize_t dense, uint8_t* planes) noexcept nogil:
     # Plain sums (no shifts, no finish) of every output of one row, into int32 (the planner
     # bounded them): the first pass of a fused pair. dense == 2: every output has two taps.
     cdef Py_ssize_t o, t, j
@@ -312,6 +360,11 @@ cdef inline void _sum_row(const in_t* tag, const PassDesc* p, const char* base,
             _pairs_up2(tag, base, p, n_out, 3, s_axis, idx, w, acc)
         else:
             _pairs_up2(tag, base, p, n_out, 4, s_axis, idx, w, acc)
+    elif in_t is uint8_t and p.phase == PHASE_DOWN2 and inner <= 4:
+        _short_any(tag, base, p.lo, inner, s_axis, ptr, idx, w, acc)
+        _down2_row(<const uint8_t*>base, p, inner, planes, acc)
+        _short_any(tag, base, n_out - p.hi, inner, s_axis, ptr + p.hi, idx, w,
+                   acc + p.hi * inner)
     elif dense == 2 and inner <= 4:
         if inner == 1:
             _pairs(tag, base, n_out, 1, s_axis, idx, w, acc)
@@ -392,7 +445,8 @@ cdef void _fused_rows(const in_t* tag, const PassDesc* p, const char* src, char*
             slot = r % p.k
             if tags[slot] != r:
                 _sum_row(tag, p, base + r * p.sstr[1], p.shape[2], p.shape[3], p.sstr[2],
-                         p.ptr2, p.idx2, <const int64_t*>p.w2, ring + slot * n_row, p.n_mid)
+                         p.ptr2, p.idx2, <const int64_t*>p.w2, ring + slot * n_row, p.n_mid,
+                         <uint8_t*>(ring + p.k * n_row))
                 tags[slot] = r
         d = dst + q * p.dstr[0] + o * p.dstr[1]
         if p.head > 0:

@@ -148,6 +148,12 @@ cdef struct PassDesc:
     int order1
     int mid_kind
     int order_head
+    # OP_INT_FUSED with phase PHASE_DOWN2 (uint8/int8 input): outputs [lo, hi) of the first
+    # pass read pixels 2 o + rd[t] with weights rw[t], t < rk (4 or 8); each input row is
+    # unzipped into its even and odd pixels first (_intpass.pyx _down2_row).
+    Py_ssize_t rk
+    Py_ssize_t rd[8]
+    int64_t rw[8]
 
 
 ctypedef void (*pass_fn)(const PassDesc* p, const char* src, char* dst, void* bufs,

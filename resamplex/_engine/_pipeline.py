@@ -442,6 +442,31 @@ def _up2_run(idx: np.ndarray, w: np.ndarray) -> tuple[int, int, list[int], list[
     return lo, hi, [int(v) for v in d[mid]], [int(v) for v in q[mid]]
 
 
+def _down2_run(table: "AxisTable", w: np.ndarray) -> tuple[int, int, list[int], list[int]] | None:
+    """The x0.5 run of a table with 4 or 8 taps for every output (``w`` its integer
+    weights), or None: the outputs ``[lo, hi)`` around the middle that read pixels
+    ``2 o + d`` with the same offsets ``d`` and weights (a halving's inside), as
+    ``(lo, hi, offsets, weights)``. The kernel reads them from the even and odd pixels of the
+    unzipped row (``_intpass._down2_row``), the others through the table."""
+    counts = np.diff(table.ptr)
+    if table.n_out < 8 or not counts.size or counts[0] not in (4, 8) \
+            or not (counts == counts[0]).all():
+        return None
+    k = int(counts[0])
+    o = np.arange(table.n_out)
+    d = table.idx.reshape(-1, k) - 2 * o[:, None]
+    q = w.reshape(-1, k)
+    mid = table.n_out // 2
+    same = (d == d[mid]).all(axis=1) & (q == q[mid]).all(axis=1)
+    if not same[mid]:
+        return None
+    lo = mid - int(np.argmin(same[mid::-1])) + 1 if not same[:mid + 1].all() else 0
+    hi = mid + int(np.argmin(same[mid:])) if not same[mid:].all() else table.n_out
+    if hi - lo < 4:
+        return None
+    return lo, hi, [int(v) for v in d[mid]], [int(v) for v in q[mid]]
+
+
 def _int_fused(plan: "Plan", dtype: np.dtype,
                steps: list[tuple[tuple[int, ...], Any]]) -> tuple[dict[str, Any], float] | None:
     """Two integer passes as one OP_INT_FUSED pass, or None: the first over axis ``b`` with
@@ -502,6 +527,7 @@ def _int_fused(plan: "Plan", dtype: np.dtype,
         w1[1::2][counts == 1] = 0
         ptr2, dense = 2 * np.arange(tb.n_out + 1, dtype=np.int64), 2
     up2 = _up2_run(idx2, w1) if dense == 2 and inner <= 4 else None
+    down2 = _down2_run(tb, w1) if dense == 0 and inner <= 4 and dtype == np.uint8 else None
     spec = dict(
         op=_exec.OPS["int_fused"], src=-1, dst=-2,
         shape=[outer, ta.n_out, tb.n_out, inner],
@@ -515,6 +541,11 @@ def _int_fused(plan: "Plan", dtype: np.dtype,
         units=outer * ta.n_out)
     if up2 is not None:
         spec.update(phase=_exec.PHASES["up2"], lo=up2[0], hi=up2[1], pd=up2[2], pq=up2[3])
+    if down2 is not None:
+        # the unzipped row's even and odd pixels (16 bytes of slack after each), in int32s
+        planes = -(-(shape[b] * inner + 48) // 4)
+        spec.update(phase=_exec.PHASES["down2"], lo=down2[0], hi=down2[1], rd=down2[2],
+                    rw=down2[3], n_in=shape[b], buf_len=spec["buf_len"] + planes)
     if head is not None:
         # the head's float32 weights, w * scale, must be exact (as FloatPass requires)
         scaled = w2.astype(np.float32) * np.float32(head.weight_scale)

@@ -1078,4 +1078,30 @@ static inline void rx_blend4_u8(const int32_t *restrict h0, const int32_t *restr
     }
 }
 
+/* acc[e] = sum over taps t of w[t] * p[t][e], e in [0, n), from 0 in tap order, for 4 or 8
+ * taps of uint8 rows (the rows a x0.5 integer pass reads through the even and odd pixels of an
+ * unzipped input row, _intpass.pyx _down2_row). Integer sums bounded inside int32 by the
+ * planner; `restrict` so the loop vectorises. */
+static inline void rx_taps4_u8(const uint8_t *restrict p0, const uint8_t *restrict p1,
+                               const uint8_t *restrict p2, const uint8_t *restrict p3,
+                               const int64_t *w, ptrdiff_t n, int32_t *restrict acc) {
+    const int32_t w0 = (int32_t)w[0], w1 = (int32_t)w[1], w2 = (int32_t)w[2], w3 = (int32_t)w[3];
+    ptrdiff_t e;
+    for (e = 0; e < n; e++)
+        acc[e] = w0 * p0[e] + w1 * p1[e] + w2 * p2[e] + w3 * p3[e];
+}
+
+static inline void rx_taps8_u8(const uint8_t *const *p, const int64_t *w, ptrdiff_t n,
+                               int32_t *restrict acc) {
+    const uint8_t *restrict p0 = p[0], *restrict p1 = p[1], *restrict p2 = p[2];
+    const uint8_t *restrict p3 = p[3], *restrict p4 = p[4], *restrict p5 = p[5];
+    const uint8_t *restrict p6 = p[6], *restrict p7 = p[7];
+    const int32_t w0 = (int32_t)w[0], w1 = (int32_t)w[1], w2 = (int32_t)w[2], w3 = (int32_t)w[3];
+    const int32_t w4 = (int32_t)w[4], w5 = (int32_t)w[5], w6 = (int32_t)w[6], w7 = (int32_t)w[7];
+    ptrdiff_t e;
+    for (e = 0; e < n; e++)
+        acc[e] = w0 * p0[e] + w1 * p1[e] + w2 * p2[e] + w3 * p3[e]
+               + w4 * p4[e] + w5 * p5[e] + w6 * p6[e] + w7 * p7[e];
+}
+
 #endif
