@@ -54,6 +54,9 @@ cdef extern from "_simd.h" nogil:
     void rx_taps4_u8(const uint8_t* p0, const uint8_t* p1, const uint8_t* p2,
                      const uint8_t* p3, const int64_t* w, Py_ssize_t n, int32_t* acc)
     void rx_taps8_u8(const uint8_t** p, const int64_t* w, Py_ssize_t n, int32_t* acc)
+    void rx_head4_u8(const int32_t* h0, const int32_t* h1, const int32_t* h2,
+                     const int32_t* h3, float w0, float w1, float w2, float w3, Py_ssize_t m,
+                     uint8_t* d)
 
 
 ctypedef fused in_t:
@@ -291,6 +294,38 @@ cdef inline void _phase_up2(const in_t* tag, const char* base, const PassDesc* p
                                         + v1 * <int32_t>x[i * c + d3 + j])
 
 
+cdef inline void _phase_up2_k4(const in_t* tag, const char* base, const PassDesc* p,
+                               const Py_ssize_t c, int32_t* acc) noexcept nogil:
+    # As _phase_up2 for four taps per output: output pixel 2i + r, i in [lo, hi), reads
+    # pixels i + rd[4r + t] with the weights rw[4r + t] (OpenCV's cubic at x2).
+    cdef const in_t* x = <const in_t*>base
+    cdef Py_ssize_t i, j
+    cdef Py_ssize_t a0 = p.rd[0] * c, a1 = p.rd[1] * c, a2 = p.rd[2] * c, a3 = p.rd[3] * c
+    cdef Py_ssize_t b0 = p.rd[4] * c, b1 = p.rd[5] * c, b2 = p.rd[6] * c, b3 = p.rd[7] * c
+    cdef int32_t u0 = <int32_t>p.rw[0], u1 = <int32_t>p.rw[1], u2 = <int32_t>p.rw[2]
+    cdef int32_t u3 = <int32_t>p.rw[3], v0 = <int32_t>p.rw[4], v1 = <int32_t>p.rw[5]
+    cdef int32_t v2 = <int32_t>p.rw[6], v3 = <int32_t>p.rw[7]
+    cdef const in_t* y
+    for i in range(p.lo, p.hi):
+        y = x + i * c
+        for j in range(c):
+            acc[2 * i * c + j] = (u0 * <int32_t>y[a0 + j] + u1 * <int32_t>y[a1 + j]
+                                  + u2 * <int32_t>y[a2 + j] + u3 * <int32_t>y[a3 + j])
+            acc[(2 * i + 1) * c + j] = (v0 * <int32_t>y[b0 + j] + v1 * <int32_t>y[b1 + j]
+                                        + v2 * <int32_t>y[b2 + j] + v3 * <int32_t>y[b3 + j])
+
+
+cdef inline void _short_up2_k4(const in_t* tag, const char* base, const PassDesc* p,
+                               Py_ssize_t n_out, const Py_ssize_t c, int64_t s_axis,
+                               const int64_t* ptr, const int64_t* idx, const int64_t* w,
+                               int32_t* acc) noexcept nogil:
+    # A four-tap row with a x2 run: the outputs before and after it by _short_rows
+    cdef Py_ssize_t a = 2 * p.lo, b = 2 * p.hi
+    _short_rows(tag, base, a, c, s_axis, ptr, idx, w, acc)
+    _phase_up2_k4(tag, base, p, c, acc)
+    _short_rows(tag, base, n_out - b, c, s_axis, ptr + b, idx, w, acc + b * c)
+
+
 cdef inline void _pairs_up2(const in_t* tag, const char* base, const PassDesc* p,
                             Py_ssize_t n_out, const Py_ssize_t c, int64_t s_axis,
                             const int64_t* idx, const int64_t* w, int32_t* acc) noexcept nogil:
@@ -360,6 +395,15 @@ cdef inline void _sum_row(const in_t* tag, const PassDesc* p, const char* base,
             _pairs_up2(tag, base, p, n_out, 3, s_axis, idx, w, acc)
         else:
             _pairs_up2(tag, base, p, n_out, 4, s_axis, idx, w, acc)
+    elif p.phase == PHASE_UP2 and p.rk == 8 and inner <= 4:
+        if inner == 1:
+            _short_up2_k4(tag, base, p, n_out, 1, s_axis, ptr, idx, w, acc)
+        elif inner == 2:
+            _short_up2_k4(tag, base, p, n_out, 2, s_axis, ptr, idx, w, acc)
+        elif inner == 3:
+            _short_up2_k4(tag, base, p, n_out, 3, s_axis, ptr, idx, w, acc)
+        else:
+            _short_up2_k4(tag, base, p, n_out, 4, s_axis, ptr, idx, w, acc)
     elif in_t is uint8_t and p.phase == PHASE_DOWN2 and inner <= 4:
         _short_any(tag, base, p.lo, inner, s_axis, ptr, idx, w, acc)
         _down2_row(<const uint8_t*>base, p, inner, planes, acc)
@@ -449,10 +493,18 @@ cdef void _fused_rows(const in_t* tag, const PassDesc* p, const char* src, char*
                          <uint8_t*>(ring + p.k * n_row))
                 tags[slot] = r
         d = dst + q * p.dstr[0] + o * p.dstr[1]
-        if p.head > 0:
+        nt = p.ptr[o + 1] - p.ptr[o]
+        if p.head > 0 and nt == 4 and p.dst_kind == E_U8:
+            # each element in a register from its first tap to its store (_simd.h)
+            t = p.ptr[o]
+            rx_head4_u8(ring + (p.off[t] % p.k) * n_row, ring + (p.off[t + 1] % p.k) * n_row,
+                        ring + (p.off[t + 2] % p.k) * n_row,
+                        ring + (p.off[t + 3] % p.k) * n_row, <float>w[t] * p.hscale,
+                        <float>w[t + 1] * p.hscale, <float>w[t + 2] * p.hscale,
+                        <float>w[t + 3] * p.hscale, p.head, <uint8_t*>d)
+        elif p.head > 0:
             _float_head(p, ring, n_row, o, <float*>acc, d)
         m = n_row - p.head
-        nt = p.ptr[o + 1] - p.ptr[o]
         if iacc_t is int32_t and p.finish == 0 and p.dst_kind == E_U8 and (nt == 2 or nt == 4):
             # each element in a register from its first tap to its store (_simd.h)
             for t in range(nt):

@@ -419,18 +419,19 @@ def _int_bounds(table: "AxisTable", w: np.ndarray, spec: IntPass, lo: int,
 _RING_MAX = 16
 
 
-def _up2_run(idx: np.ndarray, w: np.ndarray) -> tuple[int, int, list[int], list[int]] | None:
-    """The x2 run of a dense two-tap table (``idx``/``w``: two entries per output), or None:
-    the pixels ``[lo, hi)`` around the middle whose outputs ``2i`` and ``2i + 1`` read pixels
-    ``i + d`` with the same four offsets ``d`` and weights (a x2 enlargement's inside), as
+def _up2_run(idx: np.ndarray, w: np.ndarray,
+             k: int = 2) -> tuple[int, int, list[int], list[int]] | None:
+    """The x2 run of a dense table of ``k`` taps per output (``idx``/``w``), or None: the
+    pixels ``[lo, hi)`` around the middle whose outputs ``2i`` and ``2i + 1`` read pixels
+    ``i + d`` with the same ``2k`` offsets ``d`` and weights (a x2 enlargement's inside), as
     ``(lo, hi, offsets, weights)``. The kernel computes those outputs with affine addresses
-    (``_intpass._phase_up2``), the others through the table."""
-    half = idx.size // 4
+    (``_intpass._phase_up2``, ``_phase_up2_k4``), the others through the table."""
+    half = idx.size // (2 * k)
     if half < 8:
         return None
     i = np.arange(half)
-    d = idx[:4 * half].reshape(half, 4) - i[:, None]
-    q = w[:4 * half].reshape(half, 4)
+    d = idx[:2 * k * half].reshape(half, 2 * k) - i[:, None]
+    q = w[:2 * k * half].reshape(half, 2 * k)
     mid = half // 2
     same = (d == d[mid]).all(axis=1) & (q == q[mid]).all(axis=1)
     if not same[mid] or np.abs(q[mid]).max() >= 1 << 15:
@@ -528,6 +529,9 @@ def _int_fused(plan: "Plan", dtype: np.dtype,
         ptr2, dense = 2 * np.arange(tb.n_out + 1, dtype=np.int64), 2
     up2 = _up2_run(idx2, w1) if dense == 2 and inner <= 4 else None
     down2 = _down2_run(tb, w1) if dense == 0 and inner <= 4 and dtype == np.uint8 else None
+    up2k4 = None
+    if dense == 0 and inner <= 4 and counts.size and (counts == 4).all():
+        up2k4 = _up2_run(tb.idx, w1, 4)
     spec = dict(
         op=_exec.OPS["int_fused"], src=-1, dst=-2,
         shape=[outer, ta.n_out, tb.n_out, inner],
@@ -541,6 +545,9 @@ def _int_fused(plan: "Plan", dtype: np.dtype,
         units=outer * ta.n_out)
     if up2 is not None:
         spec.update(phase=_exec.PHASES["up2"], lo=up2[0], hi=up2[1], pd=up2[2], pq=up2[3])
+    if up2k4 is not None:
+        spec.update(phase=_exec.PHASES["up2"], lo=up2k4[0], hi=up2k4[1], rd=up2k4[2],
+                    rw=up2k4[3])
     if down2 is not None:
         # the unzipped row's even and odd pixels (16 bytes of slack after each), in int32s
         planes = -(-(shape[b] * inner + 48) // 4)

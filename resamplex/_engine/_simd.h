@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <stddef.h>
+#include <math.h>
 
 #if defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2)
 #include <emmintrin.h>
@@ -1102,6 +1103,25 @@ static inline void rx_taps8_u8(const uint8_t *const *p, const int64_t *w, ptrdif
     for (e = 0; e < n; e++)
         acc[e] = w0 * p0[e] + w1 * p1[e] + w2 * p2[e] + w3 * p3[e]
                + w4 * p4[e] + w5 * p5[e] + w6 * p6[e] + w7 * p7[e];
+}
+
+/* OpenCV's vector head of the uint8 cubic vertical pass (_intpass.pyx _float_head) for 4 taps,
+ * each element in a register: f = w3 * (float)h3; f = w2 * (float)h2 + f; ...; then rounded
+ * half to even and saturated to uint8. Each product and sum rounded to float (the build passes
+ * -ffp-contract=off), the same operations in the same order as the row loops. */
+static inline void rx_head4_u8(const int32_t *restrict h0, const int32_t *restrict h1,
+                               const int32_t *restrict h2, const int32_t *restrict h3,
+                               float w0, float w1, float w2, float w3, ptrdiff_t m,
+                               uint8_t *restrict d) {
+    ptrdiff_t j;
+    for (j = 0; j < m; j++) {
+        float f = w3 * (float)h3[j];
+        f = w2 * (float)h2[j] + f;
+        f = w1 * (float)h1[j] + f;
+        f = w0 * (float)h0[j] + f;
+        f = rintf(f);
+        d[j] = (uint8_t)(int32_t)(f < 0.0f ? 0.0f : (f > 255.0f ? 255.0f : f));
+    }
 }
 
 #endif
