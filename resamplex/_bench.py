@@ -49,6 +49,8 @@ class Target:
     text: str
     per: float = 1.0
     label: str | None = None
+    bound_1t: float | None = None   # another bound for the one-thread run (SPEC §9 rows
+                                    # that ask less of one thread)
 
     def ratio(self, results: dict[str, float]) -> float | None:
         """``t_resamplex / (per * t_versus)``, or None when ``versus`` was not measured."""
@@ -57,9 +59,10 @@ class Target:
             return None
         return results["resamplex"] / (self.per * theirs)
 
-    def met(self, results: dict[str, float]) -> bool | None:
+    def met(self, results: dict[str, float], one_thread: bool = False) -> bool | None:
         r = self.ratio(results)
-        return None if r is None else r <= self.bound
+        bound = self.bound_1t if one_thread and self.bound_1t is not None else self.bound
+        return None if r is None else r <= bound
 
     def describe(self, results: dict[str, float]) -> str:
         """What was measured, in the target's terms ("3.1x faster than torch")."""
@@ -71,10 +74,16 @@ class Target:
         return f"{times(r)} {self.label}"
 
 
-def faster_than(peer: str, factor: float) -> Target:
-    """">= factor x faster than peer" (factor 1: "at least as fast as peer")."""
-    text = f"at least as fast as {peer}" if factor == 1 else f">= {factor:g}x faster than {peer}"
-    return Target(peer, 1.0 / factor, text)
+def faster_than(peer: str, factor: float, factor_1t: float | None = None) -> Target:
+    """">= factor x faster than peer" (factor 1: "at least as fast as peer"); ``factor_1t``:
+    what the one-thread run must reach, where the SPEC asks less of it."""
+    def words(f: float) -> str:
+        return f"at least as fast as {peer}" if f == 1 else f">= {f:g}x faster than {peer}"
+    text = words(factor)
+    if factor_1t is not None:
+        text += f" ({words(factor_1t)} at 1 thread)"
+    return Target(peer, 1.0 / factor, text,
+                  bound_1t=None if factor_1t is None else 1.0 / factor_1t)
 
 
 def within_floor(factor: float) -> Target:
@@ -299,10 +308,10 @@ def workloads(threads: int, quick: bool) -> list[Workload]:
 
     for order in (0, 1) if quick else (0, 1, 3):
         items.append(Workload(f"compat.scipy.zoom f32 128^3 x2 order {order}",
-                              [faster_than("scipy", 20)],
+                              [faster_than("scipy", 20, 10)],
                               scipy_zoom((128, 128, 128), (2.0, 2.0, 2.0), order)))
     items.append(Workload("compat.scipy.zoom f32 1080x1920x3 x(0.5,0.5,1) order 1",
-                          [faster_than("scipy", 20)],
+                          [faster_than("scipy", 20, 10)],
                           scipy_zoom((1080, 1920, 3), (0.5, 0.5, 1.0), 1)))
     items.append(Workload("f16 NCHW (8,64,128,128) x2 linear", [faster_than("torch", 3)],
                           nchw(np.float16, "linear", 2)))
@@ -474,7 +483,7 @@ def _door_workloads(threads: int, quick: bool, rng: np.random.Generator, cv2: An
                                   [faster_than("opencv", 1)], cv2_door(flag, out_hw)))
         for name in ("NEAREST", "BILINEAR", "BICUBIC"):
             items.append(Workload(f"compat.pil {name} RGB 1080x1920 -> {label}",
-                                  [faster_than("pillow", 1.5)], pil_door(name, out_hw)))
+                                  [faster_than("pillow", 1.5, 1)], pil_door(name, out_hw)))
     items.append(Workload("compat.torch u8 (1,3,1080,1920) -> 540x960 bicubic antialias",
                           [faster_than("torch", 1)], torch_door((540, 960))))
     return items
@@ -566,7 +575,7 @@ def format_table(items: list[Workload]) -> str:
             counts[met] += 1
             line = f"  {_verdict(met):<6}  {t.describe(w.results):<34}  target: {t.text}"
             if w.results_1t:
-                line += (f"  (1 thread: {_verdict(t.met(w.results_1t))}, "
+                line += (f"  (1 thread: {_verdict(t.met(w.results_1t, one_thread=True))}, "
                          f"{t.describe(w.results_1t)})")
             lines.append(line)
         for n in w.results:  # peers measured without a target of their own: for information
