@@ -223,7 +223,7 @@ def _extensions():
     )
     folder = Path("resamplex/_engine")
     _render_templates(folder)
-    names = ["_exec", "_tablegen", "_blockpass", "_prodpass"]
+    names = ["_exec", "_tablegen", "_blockpass", "_prodpass", "_alpha"]
     names += DISPATCHED
     for level in _dispatch_levels()[1:]:
         for name in DISPATCHED:

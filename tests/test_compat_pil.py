@@ -302,3 +302,22 @@ def test_reduce_whole_blocks_match_pillow(channels, factor):
         for box in (None, (2, 2, w - 2, h - 2), (0, 4, w, h)):
             want = np.asarray(image.reduce(factor, box=box))
             np.testing.assert_array_equal(pil.reduce(a, factor, box=box), want)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_alpha_conversions_are_pillows_on_every_byte_pair(threads):
+    """The premultiplied-alpha kernels (``_engine._alpha``) against Pillow's own ``RGBA ->
+    RGBa`` and ``RGBa -> RGBA`` conversions, on every (colour, alpha) pair, in rows whose
+    length is not a multiple of the vector width."""
+    from resamplex.compat.pil import _premultiply, _unpremultiply
+
+    c, a = np.meshgrid(np.arange(256), np.arange(256))
+    x = np.stack([c, 255 - c, c // 3, a], -1).astype(np.uint8).reshape(256, 256, 4)
+    x = np.concatenate([x, x[:, :3]], axis=1)          # 259 pixels per row
+    want = np.asarray(Image.fromarray(x, "RGBA").convert("RGBa"))
+    assert np.array_equal(_premultiply(x, threads), want)
+    want = np.asarray(Image.fromarray(x, "RGBa").convert("RGBA"))
+    assert np.array_equal(_unpremultiply(x, threads), want)
+    la = x[..., [0, 3]].copy()
+    want = np.asarray(Image.fromarray(la, "LA").convert("La"))
+    assert np.array_equal(_premultiply(la, threads), want)

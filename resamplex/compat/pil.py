@@ -44,7 +44,8 @@ import numpy as np
 
 from .._checks import as_array, check_allocation, check_threads
 from .._engine._pipeline import BlockPass, FloatPass, pair_groups
-from .._engine._exec import call_key
+from .._engine import _alpha
+from .._engine._exec import call_key, threads_for
 from .._engine.plan import PLANS, CallMemo, Plan
 from .._errors import ResamplexError, UnsupportedError, bad_value
 from .._tables import AxisTable, block_mean_table
@@ -323,17 +324,14 @@ def _check_filter(resample: Any) -> int:
 
 # ------------------------------------------------------------------------------ alpha
 
-def _premultiply(a: np.ndarray) -> np.ndarray:
-    """``RGBA -> RGBa`` / ``LA -> La``: ``MULDIV255(c, alpha)`` on the colour bands. Every
-    intermediate, ``c * alpha + 128`` plus itself shifted, stays below 2^16: uint16 halves
-    the memory the int32 form moved."""
-    t = a[..., :-1] * a[..., -1:].astype(np.uint16)
-    t += 128
-    t += t >> 8
-    t >>= 8
-    out = np.empty_like(a)
-    out[..., :-1] = t
-    out[..., -1] = a[..., -1]
+def _premultiply(a: np.ndarray, threads: int | None) -> np.ndarray:
+    """``RGBA -> RGBa`` / ``LA -> La``: ``MULDIV255(c, alpha)`` on the colour bands
+    (``_alpha.premultiply``, rows of pixels split among ``threads``)."""
+    src = np.ascontiguousarray(a)
+    out = np.empty_like(src)
+    c = src.shape[-1]
+    _alpha.premultiply(src.reshape(-1, c), out.reshape(-1, c),
+                       threads_for(threads, float(src.size)))
     return out
 
 
@@ -347,13 +345,15 @@ def _unpremultiply_table() -> np.ndarray:
 _UNPREMULTIPLY = _unpremultiply_table()
 
 
-def _unpremultiply(a: np.ndarray) -> np.ndarray:
+def _unpremultiply(a: np.ndarray, threads: int | None) -> np.ndarray:
     """``RGBa -> RGBA`` / ``La -> LA``: ``min(255, 255 * c // alpha)`` unless alpha is 0 or
-    255 (then unchanged), looked up in a 64 KiB table instead of divided."""
-    idx = (a[..., -1:].astype(np.uint16) << 8) | a[..., :-1]
-    out = np.empty_like(a)
-    out[..., :-1] = _UNPREMULTIPLY[idx]
-    out[..., -1] = a[..., -1]
+    255 (then unchanged), looked up in a 64 KiB table instead of divided
+    (``_alpha.unpremultiply``)."""
+    src = np.ascontiguousarray(a)
+    out = np.empty_like(src)
+    c = src.shape[-1]
+    _alpha.unpremultiply(src.reshape(-1, c), _UNPREMULTIPLY, out.reshape(-1, c),
+                         threads_for(threads, float(src.size)))
     return out
 
 
@@ -501,10 +501,10 @@ def _resize(a: np.ndarray, mode: str, size: tuple[int, int], resample: int,
     dtype, _, alpha = MODES[mode]
     if alpha and resample != NEAREST:
         gap = reducing_gap if version >= (13, 0) else None
-        pre = _premultiply(a)
+        pre = _premultiply(a, threads)
         out = _resize(pre, {"LA": "La", "RGBA": "RGBa"}[mode], size, resample, box_in, gap,
                       version, threads)
-        return _unpremultiply(out)
+        return _unpremultiply(out, threads)
     if reducing_gap is not None and resample != NEAREST:
         fx = int((box_py[2] - box_py[0]) / size[0] / reducing_gap) or 1
         fy = int((box_py[3] - box_py[1]) / size[1] / reducing_gap) or 1
@@ -559,9 +559,9 @@ def _reduce(a: np.ndarray, mode: str, factor: tuple[int, int], box: Any,
                                "mode' ValueError)")
     ibox = (0, 0, W, H) if box is None else _check_int_box(box, W, H)
     if alpha:
-        pre = _premultiply(a)
+        pre = _premultiply(a, threads)
         return _unpremultiply(_reduce(pre, {"LA": "La", "RGBA": "RGBa"}[mode], factor, ibox,
-                                      version, threads))
+                                      version, threads), threads)
     if ibox[2] - ibox[0] <= 0 or ibox[3] - ibox[1] <= 0:
         raise bad_value("box", box, "a box that is not empty")
     plan = PLANS.get_or_build(("pil.reduce", a.shape, dtype, factor, ibox),
