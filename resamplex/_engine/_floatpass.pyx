@@ -95,6 +95,19 @@ cdef void _item(const load_t* tag, const acc_t* wts, const char* src, char* dst,
         o0 = 0
         o1 = n_out
     base = src + q * s_outer
+    if loop == 1 and inner == 1 and div == NULL and (order == 0 or order == 1):
+        # one element per output (a planar row): the same sums without the element loop
+        for o in range(o0, o1):
+            ta = ptr[o]
+            tb = ptr[o + 1]
+            a = 0
+            if tb > ta and order == 0:
+                a = wts[ta] * load_as(<const load_t*>(base + idx[ta] * s_axis), 0, div)
+                ta = ta + 1
+            for t in range(ta, tb):
+                a = a + wts[t] * load_as(<const load_t*>(base + idx[t] * s_axis), 0, div)
+            acc[o] = a
+        o0 = o1   # only the store below
     for o in range(o0, o1):
         ta = ptr[o]
         tb = ptr[o + 1]
