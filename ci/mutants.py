@@ -150,6 +150,34 @@ MUTANTS = [
         "the band of a fused float pair keeps the rows it shares with the chunk before but "
         "never adds the new ones",
         ("tests/test_executor.py", "tests/test_compat_cv2.py")),
+    Mutant(
+        "up2-run-odd-weights-swapped", "resamplex/_engine/_intpass.pyx",
+        (("    cdef int32_t u1 = <int32_t>p.pq[2], v1 = <int32_t>p.pq[3]\n",
+          "    cdef int32_t u1 = <int32_t>p.pq[3], v1 = <int32_t>p.pq[2]\n"),),
+        "the x2 run of a fused integer pair's first pass weighs the odd outputs' taps the "
+        "wrong way round (OpenCV uint8 linear at x2)",
+        ("tests/test_compat_cv2.py",)),
+    Mutant(
+        "down2-run-odd-tap-from-even-pixels", "resamplex/_engine/_intpass.pyx",
+        (("        if d & 1:\n            rows[t] = od + (p.lo + ((d - 1) >> 1)) * c\n",
+          "        if d & 1:\n            rows[t] = ev + (p.lo + ((d - 1) >> 1)) * c\n"),),
+        "the x0.5 run of a fused integer pair reads its odd taps from the even pixels "
+        "(OpenCV uint8 cubic and Lanczos4 at half size)",
+        ("tests/test_compat_cv2.py",)),
+    Mutant(
+        "premultiply-rounds-down", "resamplex/_engine/_alpha.h",
+        (("        const __m128i zero = _mm_setzero_si128(), half = _mm_set1_epi16(128);\n",
+          "        const __m128i zero = _mm_setzero_si128(), half = _mm_set1_epi16(127);\n"),),
+        "Pillow's MULDIV255 premultiplication (RGBA -> RGBa) adds 127 instead of 128 in its "
+        "vector form",
+        ("tests/test_compat_pil.py",)),
+    Mutant(
+        "float-planar-row-skips-first-tap", "resamplex/_engine/_floatpass.pyx",
+        (("            if tb > ta and order == 0:\n",
+          "            if tb > ta and order == 0:\n                ta = ta + 1\n"),),
+        "the float pass's one-element rows drop each output's first tap (Pillow F and I;16, "
+        "planar float passes)",
+        ("tests/test_compat_pil.py", "tests/test_executor.py")),
 ]
 
 #: Edits of these files rebuild the extensions (``.pyx.tp``: a Tempita template that setup.py
