@@ -142,7 +142,7 @@ MUTANTS = [
           "                soff=c0 * sz, doff=0,\n"),),
         "a split pass's scalar tail writes over the start of each row instead of after the "
         "vector head",
-        ("tests/test_compat_cv2.py",)),
+        ("tests/test_executor.py", "tests/test_compat_cv2.py")),
     Mutant(
         "float-band-keeps-stale-rows", "resamplex/_engine/_floatpass.pyx",
         (("                start = clo + keep\n",
@@ -173,9 +173,11 @@ MUTANTS = [
         ("tests/test_compat_pil.py",)),
     Mutant(
         "float-planar-row-skips-first-tap", "resamplex/_engine/_floatpass.pyx",
-        (("            if tb > ta and order == 0:\n",
-          "            if tb > ta and order == 0:\n                ta = ta + 1\n"),),
-        "the float pass's one-element rows drop each output's first tap (Pillow F and I;16, "
+        (("            for t in range(ta, tb):\n"
+          "                a = a + wts[t] * load_as(<const load_t*>(base + idx[t] * s_axis), 0, div)\n",
+          "            for t in range(ta + 1, tb):\n"
+          "                a = a + wts[t] * load_as(<const load_t*>(base + idx[t] * s_axis), 0, div)\n"),),
+        "the float pass's one-element rows skip a tap of each output (Pillow F and I;16, "
         "planar float passes)",
         ("tests/test_compat_pil.py", "tests/test_executor.py")),
 ]

@@ -322,7 +322,8 @@ def test_two_float_passes_in_one_sweep(monkeypatch, fresh_cache, src, compute, c
     """Two float passes over an axis and the axis just outside it run as one OP_FLOAT_FUSED
     pass through a band of rows (a band of one row too, which recomputes and moves rows):
     the values of the two passes, element by element, at 1 and 2 threads; a split second
-    pass takes each half's order."""
+    pass takes each half's order (and weights: a head that scales them runs unfused, as a
+    head pass and a tail pass offset into the same rows)."""
     from resamplex._engine import _pipeline
     from resamplex._engine._pipeline import FloatPass, SplitPass
     from resamplex._engine.plan import Plan
@@ -346,20 +347,28 @@ def test_two_float_passes_in_one_sweep(monkeypatch, fresh_cache, src, compute, c
                                                              rng.standard_normal(4))]
              for _ in range(ow)]
     for inner_taps, order1 in ((dense, "sequential"), (dense, "nested"),
-                               (_random_taps(rng, W, ow, 5, compute), "sequential_from_zero")):
+                               (_random_taps(rng, W, ow, 5, compute), "sequential_from_zero"),
+                               (_random_taps(rng, W, ow, 5, compute), "sequential")):
         outer_taps = _random_taps(rng, H, oh, 6, compute)
         tables = [None, table(H, outer_taps), table(W, inner_taps), None]
         mid = _float_pass_reference(x, inner_taps, 2, order1, compute, compute)
-        for second, orders in ((FloatPass(src, compute, "sequential"), None),
-                               (SplitPass(4, FloatPass(src, compute, "nested"),
-                                          FloatPass(src, compute, "sequential")),
-                                ("nested", "sequential"))):
+        # a split second pass whose halves weigh alike fuses; one whose head scales its
+        # weights (OpenCV's uint8 cubic head) runs as two passes between the same arrays
+        for second, orders, scale in (
+                (FloatPass(src, compute, "sequential"), None, 1.0),
+                (SplitPass(4, FloatPass(src, compute, "nested"),
+                           FloatPass(src, compute, "sequential")),
+                 ("nested", "sequential"), 1.0),
+                (SplitPass(4, FloatPass(src, compute, "nested", weight_scale=0.5),
+                           FloatPass(src, compute, "sequential")),
+                 ("nested", "sequential"), 0.5)):
             plan = Plan(shape, tables, weighted=True, order=[2, 1], keep_order=True,
                         passes=[FloatPass(compute, compute, order1), second])
             if orders is None:
                 want = _float_pass_reference(mid, outer_taps, 1, "sequential", compute, src)
             else:
-                head = _float_pass_reference(mid, outer_taps, 1, "nested", compute, src)
+                scaled = [[(i, w * scale) for i, w in taps] for taps in outer_taps]
+                head = _float_pass_reference(mid, scaled, 1, "nested", compute, src)
                 want = _float_pass_reference(mid, outer_taps, 1, "sequential", compute, src)
                 flat_h, flat_w = head.reshape(2, oh, -1), want.reshape(2, oh, -1)
                 cut = flat_w.shape[-1] // 4 * 4
@@ -373,4 +382,4 @@ def test_two_float_passes_in_one_sweep(monkeypatch, fresh_cache, src, compute, c
             # orders) runs as the core's weighted program instead
             core = src == compute and order1 == "sequential" and orders is None
             program = plan._prepared[x.dtype].program
-            assert program is not None and (core or program.npass == 1)
+            assert program is not None and (core or program.npass == (1 if scale == 1 else 3))

@@ -207,45 +207,48 @@ cdef void _item(const load_t* tag, const acc_t* wts, const char* src, char* dst,
                             rounding)
 
 
+cdef inline void _one(int kind, const acc_t* wts, const char* s, char* d, Py_ssize_t r, int loop,
+                      Py_ssize_t n_out, Py_ssize_t inner, int64_t s_outer, int64_t s_axis,
+                      int64_t d_outer, int64_t d_axis, const int64_t* ptr, const int64_t* idx,
+                      int order, int dst_kind, int rounding, const acc_t* div,
+                      acc_t* acc) noexcept nogil:
+    # _item on one work item of a source of element kind ``kind``
+    if kind == E_U8:
+        _item(<const uint8_t*>NULL, wts, s, d, r, loop, n_out, inner, s_outer, s_axis, d_outer,
+              d_axis, ptr, idx, order, dst_kind, rounding, div, acc)
+    elif kind == E_I8:
+        _item(<const int8_t*>NULL, wts, s, d, r, loop, n_out, inner, s_outer, s_axis, d_outer,
+              d_axis, ptr, idx, order, dst_kind, rounding, div, acc)
+    elif kind == E_U16:
+        _item(<const uint16_t*>NULL, wts, s, d, r, loop, n_out, inner, s_outer, s_axis, d_outer,
+              d_axis, ptr, idx, order, dst_kind, rounding, div, acc)
+    elif kind == E_I16:
+        _item(<const int16_t*>NULL, wts, s, d, r, loop, n_out, inner, s_outer, s_axis, d_outer,
+              d_axis, ptr, idx, order, dst_kind, rounding, div, acc)
+    elif kind == E_I32:
+        _item(<const int32_t*>NULL, wts, s, d, r, loop, n_out, inner, s_outer, s_axis, d_outer,
+              d_axis, ptr, idx, order, dst_kind, rounding, div, acc)
+    elif kind == E_F16:
+        _item(<const f16_t*>NULL, wts, s, d, r, loop, n_out, inner, s_outer, s_axis, d_outer,
+              d_axis, ptr, idx, order, dst_kind, rounding, div, acc)
+    elif kind == E_F32:
+        _item(<const float*>NULL, wts, s, d, r, loop, n_out, inner, s_outer, s_axis, d_outer,
+              d_axis, ptr, idx, order, dst_kind, rounding, div, acc)
+    else:
+        _item(<const double*>NULL, wts, s, d, r, loop, n_out, inner, s_outer, s_axis, d_outer,
+              d_axis, ptr, idx, order, dst_kind, rounding, div, acc)
+
+
+
 cdef void _run(const acc_t* wts, const char* s, char* d, Py_ssize_t items, int loop,
                Py_ssize_t n_out, Py_ssize_t inner, int64_t s_outer, int64_t s_axis,
                int64_t d_outer, int64_t d_axis, const int64_t* ptr, const int64_t* idx,
                int order, int src_kind, int dst_kind, int rounding, const acc_t* div, acc_t* b,
                Py_ssize_t blen, int nthreads) noexcept nogil:
     cdef Py_ssize_t r
-    if src_kind == E_U8:
-        for r in prange(items, num_threads=nthreads, schedule="static"):
-            _item(<const uint8_t*>NULL, wts, s, d, r, loop, n_out, inner, s_outer, s_axis,
-                  d_outer, d_axis, ptr, idx, order, dst_kind, rounding, div, b + threadid() * blen)
-    elif src_kind == E_I8:
-        for r in prange(items, num_threads=nthreads, schedule="static"):
-            _item(<const int8_t*>NULL, wts, s, d, r, loop, n_out, inner, s_outer, s_axis,
-                  d_outer, d_axis, ptr, idx, order, dst_kind, rounding, div, b + threadid() * blen)
-    elif src_kind == E_U16:
-        for r in prange(items, num_threads=nthreads, schedule="static"):
-            _item(<const uint16_t*>NULL, wts, s, d, r, loop, n_out, inner, s_outer, s_axis,
-                  d_outer, d_axis, ptr, idx, order, dst_kind, rounding, div, b + threadid() * blen)
-    elif src_kind == E_I16:
-        for r in prange(items, num_threads=nthreads, schedule="static"):
-            _item(<const int16_t*>NULL, wts, s, d, r, loop, n_out, inner, s_outer, s_axis,
-                  d_outer, d_axis, ptr, idx, order, dst_kind, rounding, div, b + threadid() * blen)
-    elif src_kind == E_I32:
-        for r in prange(items, num_threads=nthreads, schedule="static"):
-            _item(<const int32_t*>NULL, wts, s, d, r, loop, n_out, inner, s_outer, s_axis,
-                  d_outer, d_axis, ptr, idx, order, dst_kind, rounding, div, b + threadid() * blen)
-    elif src_kind == E_F16:
-        for r in prange(items, num_threads=nthreads, schedule="static"):
-            _item(<const f16_t*>NULL, wts, s, d, r, loop, n_out, inner, s_outer, s_axis,
-                  d_outer, d_axis, ptr, idx, order, dst_kind, rounding, div, b + threadid() * blen)
-    elif src_kind == E_F32:
-        for r in prange(items, num_threads=nthreads, schedule="static"):
-            _item(<const float*>NULL, wts, s, d, r, loop, n_out, inner, s_outer, s_axis,
-                  d_outer, d_axis, ptr, idx, order, dst_kind, rounding, div, b + threadid() * blen)
-    else:
-        for r in prange(items, num_threads=nthreads, schedule="static"):
-            _item(<const double*>NULL, wts, s, d, r, loop, n_out, inner, s_outer, s_axis,
-                  d_outer, d_axis, ptr, idx, order, dst_kind, rounding, div, b + threadid() * blen)
-
+    for r in prange(items, num_threads=nthreads, schedule="static"):
+        _one(src_kind, wts, s, d, r, loop, n_out, inner, s_outer, s_axis, d_outer, d_axis, ptr,
+             idx, order, dst_kind, rounding, div, b + threadid() * blen)
 
 def float_pass(size_t src, int64_t s_outer, int64_t s_axis, size_t dst, int64_t d_outer,
                int64_t d_axis, Py_ssize_t outer, Py_ssize_t n_out, Py_ssize_t inner,
@@ -312,37 +315,6 @@ cdef void float_run(const PassDesc* p, const char* src, char* dst, void* bufs,
 
 
 # ---- two float passes in one sweep (OP_FLOAT_FUSED) ----
-
-cdef inline void _one(int kind, const acc_t* wts, const char* s, char* d, Py_ssize_t r, int loop,
-                      Py_ssize_t n_out, Py_ssize_t inner, int64_t s_axis, int64_t d_axis,
-                      const int64_t* ptr, const int64_t* idx, int order, int dst_kind,
-                      int rounding, const acc_t* div, acc_t* acc) noexcept nogil:
-    # _item on one work item of a source of element kind ``kind`` (outer strides unused)
-    if kind == E_U8:
-        _item(<const uint8_t*>NULL, wts, s, d, r, loop, n_out, inner, 0, s_axis, 0, d_axis,
-              ptr, idx, order, dst_kind, rounding, div, acc)
-    elif kind == E_I8:
-        _item(<const int8_t*>NULL, wts, s, d, r, loop, n_out, inner, 0, s_axis, 0, d_axis,
-              ptr, idx, order, dst_kind, rounding, div, acc)
-    elif kind == E_U16:
-        _item(<const uint16_t*>NULL, wts, s, d, r, loop, n_out, inner, 0, s_axis, 0, d_axis,
-              ptr, idx, order, dst_kind, rounding, div, acc)
-    elif kind == E_I16:
-        _item(<const int16_t*>NULL, wts, s, d, r, loop, n_out, inner, 0, s_axis, 0, d_axis,
-              ptr, idx, order, dst_kind, rounding, div, acc)
-    elif kind == E_I32:
-        _item(<const int32_t*>NULL, wts, s, d, r, loop, n_out, inner, 0, s_axis, 0, d_axis,
-              ptr, idx, order, dst_kind, rounding, div, acc)
-    elif kind == E_F16:
-        _item(<const f16_t*>NULL, wts, s, d, r, loop, n_out, inner, 0, s_axis, 0, d_axis,
-              ptr, idx, order, dst_kind, rounding, div, acc)
-    elif kind == E_F32:
-        _item(<const float*>NULL, wts, s, d, r, loop, n_out, inner, 0, s_axis, 0, d_axis,
-              ptr, idx, order, dst_kind, rounding, div, acc)
-    else:
-        _item(<const double*>NULL, wts, s, d, r, loop, n_out, inner, 0, s_axis, 0, d_axis,
-              ptr, idx, order, dst_kind, rounding, div, acc)
-
 
 cdef inline void _dense_k(const load_t* x, const acc_t* w1, acc_t* out, Py_ssize_t n_b,
                           Py_ssize_t c, const Py_ssize_t k, const int64_t* idx,
@@ -462,24 +434,25 @@ cdef void _band_rows(const acc_t* tag, const PassDesc* p, const char* src, char*
                            p.order1)
                 elif p.loop == 1:
                     _one(p.src_kind, w1, sq + r * p.sstr[1], band + (r - clo) * row_bytes, 0,
-                         1, n_b, c, c * ssz, c * msz, p.ptr2, p.idx2, p.order1, p.mid_kind, 0,
-                         <const acc_t*>NULL, acc)
+                         1, n_b, c, 0, c * ssz, 0, c * msz, p.ptr2, p.idx2, p.order1,
+                         p.mid_kind, 0, <const acc_t*>NULL, acc)
                 else:
                     for ob in range(n_b):
                         _one(p.src_kind, w1, sq + r * p.sstr[1],
-                             band + (r - clo) * row_bytes, ob, 0, n_b, c, c * ssz, c * msz,
-                             p.ptr2, p.idx2, p.order1, p.mid_kind, 0, <const acc_t*>NULL, acc)
+                             band + (r - clo) * row_bytes, ob, 0, n_b, c, 0, c * ssz, 0,
+                             c * msz, p.ptr2, p.idx2, p.order1, p.mid_kind, 0,
+                             <const acc_t*>NULL, acc)
             band_lo = clo
             band_n = chi - clo + 1
         # the band seen as the intermediate array: row r at base + r * row_bytes
         base = band - band_lo * row_bytes
         for oo in range(o, o1):
             if p.head > 0:
-                _one(p.mid_kind, w, base, dq, oo, 0, p.shape[1], p.head, row_bytes,
+                _one(p.mid_kind, w, base, dq, oo, 0, p.shape[1], p.head, 0, row_bytes, 0,
                      p.dstr[1], p.ptr, p.off, p.order_head, p.dst_kind, p.rounding, div, acc)
             if n_row > p.head:
                 _one(p.mid_kind, w, base + p.head * msz, dq + p.head * dsz, oo, 0,
-                     p.shape[1], n_row - p.head, row_bytes, p.dstr[1], p.ptr, p.off,
+                     p.shape[1], n_row - p.head, 0, row_bytes, 0, p.dstr[1], p.ptr, p.off,
                      p.finish, p.dst_kind, p.rounding, div, acc)
         o = o1
 

@@ -149,6 +149,20 @@ cdef inline void _short_rows(const in_t* tag, const char* base, Py_ssize_t n_out
             acc[o * c + 3] = a3
 
 
+cdef inline void _short_any(const in_t* tag, const char* base, Py_ssize_t n_out,
+                            Py_ssize_t inner, int64_t s_axis, const int64_t* ptr,
+                            const int64_t* idx, const int64_t* w, iacc_t* acc) noexcept nogil:
+    # _short_rows for pixels of 1 to 4 elements, the count a constant at each call
+    if inner == 1:
+        _short_rows(tag, base, n_out, 1, s_axis, ptr, idx, w, acc)
+    elif inner == 2:
+        _short_rows(tag, base, n_out, 2, s_axis, ptr, idx, w, acc)
+    elif inner == 3:
+        _short_rows(tag, base, n_out, 3, s_axis, ptr, idx, w, acc)
+    else:
+        _short_rows(tag, base, n_out, 4, s_axis, ptr, idx, w, acc)
+
+
 cdef void _item(const in_t* tag, const char* src, char* dst, Py_ssize_t r, int loop,
                 Py_ssize_t n_out, Py_ssize_t inner, int64_t s_outer, int64_t s_axis,
                 int64_t d_outer, int64_t d_axis, const int64_t* ptr, const int64_t* idx,
@@ -171,14 +185,7 @@ cdef void _item(const in_t* tag, const char* src, char* dst, Py_ssize_t r, int l
         o1 = n_out
     base = src + q * s_outer
     if loop == 1 and inner <= 4 and pre == 0 and post == 0:
-        if inner == 1:
-            _short_rows(tag, base, n_out, 1, s_axis, ptr, idx, w, acc)
-        elif inner == 2:
-            _short_rows(tag, base, n_out, 2, s_axis, ptr, idx, w, acc)
-        elif inner == 3:
-            _short_rows(tag, base, n_out, 3, s_axis, ptr, idx, w, acc)
-        else:
-            _short_rows(tag, base, n_out, 4, s_axis, ptr, idx, w, acc)
+        _short_any(tag, base, n_out, inner, s_axis, ptr, idx, w, acc)
         o1 = 0             # every output is summed: finish and store below
     for o in range(o0, o1):
         a = acc if loop == 0 else acc + o * inner
@@ -336,20 +343,6 @@ cdef inline void _pairs_up2(const in_t* tag, const char* base, const PassDesc* p
     _pairs(tag, base, n_out - b, c, s_axis, idx + 2 * b, w + 2 * b, acc + b * c)
 
 
-cdef inline void _short_any(const in_t* tag, const char* base, Py_ssize_t n_out,
-                            Py_ssize_t inner, int64_t s_axis, const int64_t* ptr,
-                            const int64_t* idx, const int64_t* w, int32_t* acc) noexcept nogil:
-    # _short_rows for pixels of 1 to 4 elements, the count a constant at each call
-    if inner == 1:
-        _short_rows(tag, base, n_out, 1, s_axis, ptr, idx, w, acc)
-    elif inner == 2:
-        _short_rows(tag, base, n_out, 2, s_axis, ptr, idx, w, acc)
-    elif inner == 3:
-        _short_rows(tag, base, n_out, 3, s_axis, ptr, idx, w, acc)
-    else:
-        _short_rows(tag, base, n_out, 4, s_axis, ptr, idx, w, acc)
-
-
 cdef inline void _down2_row(const uint8_t* x, const PassDesc* p, Py_ssize_t c,
                             uint8_t* planes, int32_t* acc) noexcept nogil:
     # The x0.5 run of a first pass over uint8 pixels (_pipeline._down2_run): outputs o in
@@ -418,14 +411,8 @@ cdef inline void _sum_row(const in_t* tag, const PassDesc* p, const char* base,
             _pairs(tag, base, n_out, 3, s_axis, idx, w, acc)
         else:
             _pairs(tag, base, n_out, 4, s_axis, idx, w, acc)
-    elif inner == 1:
-        _short_rows(tag, base, n_out, 1, s_axis, ptr, idx, w, acc)
-    elif inner == 2:
-        _short_rows(tag, base, n_out, 2, s_axis, ptr, idx, w, acc)
-    elif inner == 3:
-        _short_rows(tag, base, n_out, 3, s_axis, ptr, idx, w, acc)
-    elif inner == 4:
-        _short_rows(tag, base, n_out, 4, s_axis, ptr, idx, w, acc)
+    elif 1 <= inner <= 4:
+        _short_any(tag, base, n_out, inner, s_axis, ptr, idx, w, acc)
     else:
         for o in range(n_out):
             a = acc + o * inner
