@@ -392,7 +392,7 @@ cdef void _band_rows(const acc_t* tag, const PassDesc* p, const char* src, char*
     cdef Py_ssize_t msz = _ELEM_SIZE[p.mid_kind], dsz = _ELEM_SIZE[p.dst_kind]
     cdef Py_ssize_t ssz = _ELEM_SIZE[p.src_kind]
     cdef Py_ssize_t row_bytes = n_row * msz, cap = p.n_mid
-    cdef Py_ssize_t band_lo = 0, band_n = 0, o, o1, oo, t, r, lo, hi, clo, chi, nlo, nhi
+    cdef Py_ssize_t band_lo = 0, band_n = 0, o, o1, oo, t, r, clo, chi, nlo, nhi
     cdef Py_ssize_t keep, start, ob
     cdef const char* sq = src + q * p.sstr[0]
     cdef char* dq = dst + q * p.dstr[0]

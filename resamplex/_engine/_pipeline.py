@@ -419,6 +419,34 @@ def _int_bounds(table: "AxisTable", w: np.ndarray, spec: IntPass, lo: int,
 _RING_MAX = 16
 
 
+def _span_rows(table: "AxisTable") -> int:
+    """The most consecutive input rows one output of ``table`` spans (0 without taps)."""
+    if not table.nnz:
+        return 0
+    rows = np.repeat(np.arange(table.n_out), np.diff(table.ptr))
+    high = np.full(table.n_out, -1, np.int64)
+    np.maximum.at(high, rows, table.idx)
+    low = np.full(table.n_out, np.iinfo(np.int64).max)
+    np.minimum.at(low, rows, table.idx)
+    has = high >= 0
+    return int((high[has] - low[has]).max()) + 1
+
+
+def _regular_run(d: np.ndarray, q: np.ndarray) -> tuple[int, int, list[int], list[int]] | None:
+    """Rows ``[lo, hi)`` around the middle row whose offsets ``d`` and weights ``q`` (one row
+    per pixel of a x2 run, or per output of a x0.5 run) equal the middle row's, with those
+    offsets and weights; None when it is shorter than 4."""
+    mid = d.shape[0] // 2
+    same = (d == d[mid]).all(axis=1) & (q == q[mid]).all(axis=1)
+    if not same[mid]:
+        return None
+    lo = mid - int(np.argmin(same[mid::-1])) + 1 if not same[:mid + 1].all() else 0
+    hi = mid + int(np.argmin(same[mid:])) if not same[mid:].all() else d.shape[0]
+    if hi - lo < 4:
+        return None
+    return lo, hi, [int(v) for v in d[mid]], [int(v) for v in q[mid]]
+
+
 def _up2_run(idx: np.ndarray, w: np.ndarray,
              k: int = 2) -> tuple[int, int, list[int], list[int]] | None:
     """The x2 run of a dense table of ``k`` taps per output (``idx``/``w``), or None: the
@@ -430,17 +458,10 @@ def _up2_run(idx: np.ndarray, w: np.ndarray,
     if half < 8:
         return None
     i = np.arange(half)
-    d = idx[:2 * k * half].reshape(half, 2 * k) - i[:, None]
     q = w[:2 * k * half].reshape(half, 2 * k)
-    mid = half // 2
-    same = (d == d[mid]).all(axis=1) & (q == q[mid]).all(axis=1)
-    if not same[mid] or np.abs(q[mid]).max() >= 1 << 15:
+    if np.abs(q[half // 2]).max() >= 1 << 15:
         return None
-    lo = mid - int(np.argmin(same[mid::-1])) + 1 if not same[:mid + 1].all() else 0
-    hi = mid + int(np.argmin(same[mid:])) if not same[mid:].all() else half
-    if hi - lo < 4:
-        return None
-    return lo, hi, [int(v) for v in d[mid]], [int(v) for v in q[mid]]
+    return _regular_run(idx[:2 * k * half].reshape(half, 2 * k) - i[:, None], q)
 
 
 def _down2_run(table: "AxisTable", w: np.ndarray) -> tuple[int, int, list[int], list[int]] | None:
@@ -455,18 +476,7 @@ def _down2_run(table: "AxisTable", w: np.ndarray) -> tuple[int, int, list[int], 
         return None
     k = int(counts[0])
     o = np.arange(table.n_out)
-    d = table.idx.reshape(-1, k) - 2 * o[:, None]
-    q = w.reshape(-1, k)
-    mid = table.n_out // 2
-    same = (d == d[mid]).all(axis=1) & (q == q[mid]).all(axis=1)
-    if not same[mid]:
-        return None
-    lo = mid - int(np.argmin(same[mid::-1])) + 1 if not same[:mid + 1].all() else 0
-    hi = mid + int(np.argmin(same[mid:])) if not same[mid:].all() else table.n_out
-    if hi - lo < 4:
-        return None
-    return lo, hi, [int(v) for v in d[mid]], [int(v) for v in q[mid]]
-
+    return _regular_run(table.idx.reshape(-1, k) - 2 * o[:, None], w.reshape(-1, k))
 
 def _int_fused(plan: "Plan", dtype: np.dtype,
                steps: list[tuple[tuple[int, ...], Any]]) -> tuple[dict[str, Any], float] | None:
@@ -501,12 +511,7 @@ def _int_fused(plan: "Plan", dtype: np.dtype,
     acc32, (lo, hi) = _int_bounds(tb, w1, IntPass("int32"), *_int_range(dtype))
     if not acc32 or not ta.nnz:
         return None
-    rows = np.repeat(np.arange(ta.n_out), np.diff(ta.ptr))
-    span = np.zeros(ta.n_out, np.int64)
-    np.maximum.at(span, rows, ta.idx)
-    low = np.full(ta.n_out, np.iinfo(np.int64).max)
-    np.minimum.at(low, rows, ta.idx)
-    k = int((span - low).max()) + 1
+    k = _span_rows(ta)
     if k > _RING_MAX:
         return None
     acc2, _ = _int_bounds(ta, w2, second, lo, hi)
@@ -562,19 +567,6 @@ def _int_fused(plan: "Plan", dtype: np.dtype,
         spec.update(head=(n_row // lanes) * lanes, hscale=float(np.float32(head.weight_scale)))
     work = outer * (shape[a] * inner * max(tb.nnz, 1) + ta.n_out * n_row * ta.mean_taps)
     return spec, float(work)
-
-
-def _span_rows(table: "AxisTable") -> int:
-    """The most consecutive input rows one output of ``table`` spans (0 without taps)."""
-    if not table.nnz:
-        return 0
-    rows = np.repeat(np.arange(table.n_out), np.diff(table.ptr))
-    high = np.full(table.n_out, -1, np.int64)
-    np.maximum.at(high, rows, table.idx)
-    low = np.full(table.n_out, np.iinfo(np.int64).max)
-    np.minimum.at(low, rows, table.idx)
-    has = high >= 0
-    return int((high[has] - low[has]).max()) + 1
 
 
 def _float_fused(plan: "Plan", dtype: np.dtype,
