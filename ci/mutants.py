@@ -128,14 +128,24 @@ MUTANTS = [
         "the exact-integer 8-bit kernels (x2 / x0.5 phase passes) round ties up, not to even",
         DEFAULT_TESTS + ("tests/test_dispatch.py",)),
     Mutant(
-        "fused-u8-blend-drops-post-shift", "resamplex/_engine/_simd.h",
-        (("            a = a + (((h1[j] >> pre) * w1) >> post);\n"
-          "            d[j] = rx_sat_u8(((a + bias) * mult) >> shift);\n",
-          "            a = a + (((h1[j] >> pre) * w1) >> (post - 1));\n"
-          "            d[j] = rx_sat_u8(((a + bias) * mult) >> shift);\n"),),
-        "the register-resident 2-tap vertical pass of a fused integer pair (OpenCV uint8 "
-        "linear) shifts its second tap one bit too little",
+        "narrow-blend-drops-bias", "resamplex/_engine/_simd.h",
+        (("            s0 = _mm256_sra_epi16(_mm256_add_epi16(s0, bb), sh);\n",
+          "            s0 = _mm256_sra_epi16(s0, sh);\n"),),
+        "the 16-bit vertical pass of a narrow ring (OpenCV uint8 linear) forgets its rounding "
+        "bias in the first half of each AVX2 vector",
         ("tests/test_compat_cv2.py",)),
+    Mutant(
+        "narrow-up2-phases-swapped", "resamplex/_engine/_intpass.pyx",
+        (("        rx_zip2_16(spare, od, row + a * c, p.hi - p.lo, c)\n",
+          "        rx_zip2_16(od, spare, row + a * c, p.hi - p.lo, c)\n"),),
+        "a x2 run's even and odd output rows are zipped the wrong way round in a narrow ring",
+        ("tests/test_compat_cv2.py",)),
+    Mutant(
+        "down2-pairs-weights-swapped", "resamplex/_engine/_simd.h",
+        (("    wq = _mm256_set1_epi16((int16_t)(((uint16_t)(uint8_t)qb << 8) | (uint8_t)qa));\n",
+          "    wq = _mm256_set1_epi16((int16_t)(((uint16_t)(uint8_t)qa << 8) | (uint8_t)qb));\n"),),
+        "a x0.5 of uint8 pixels read in place gives the even pixel the odd pixel's weight",
+        ("tests/test_compat_cv2.py", "tests/test_dispatch.py")),
     Mutant(
         "split-tail-not-offset", "resamplex/_engine/_pipeline.py",
         (("                soff=c0 * sz, doff=c0 * dz,\n",

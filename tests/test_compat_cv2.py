@@ -361,3 +361,35 @@ def test_whole_2x2_blocks_match_opencv(dtype, cn, interpolation):
         np.testing.assert_array_equal(got.reshape(want.shape), want)
         got = rcv.resize(x, None, fx=0.5, fy=0.5, interpolation=getattr(rcv, interpolation))
         np.testing.assert_array_equal(got.reshape(want.shape), want)
+
+
+@pytest.mark.parametrize("interpolation", ["INTER_LINEAR", "INTER_AREA"])
+def test_eight_bit_linear_at_every_cpu_level(interpolation):
+    # uint8 linear (and area when enlarging, the same passes) keeps its horizontal sums in
+    # 16 bits and blends them with 16-bit high products, OpenCV's own vertical form, in
+    # vectors of every level; x2 computes the even and odd outputs as two rows and zips them.
+    # Extremes (0/255 stripes) reach the largest sums the narrowing must hold.
+    from resamplex._engine import _exec
+
+    rng = np.random.default_rng([len(interpolation), 21])
+    flag = getattr(cv2, interpolation)
+    cases = []
+    for cn in (0, 1, 2, 3, 4):
+        for h, w in ((40, 70), (33, 129), (9, 17)):
+            shape = (h, w) if cn == 0 else (h, w, cn)
+            x = rng.integers(0, 256, shape).astype(np.uint8)
+            x[::2] = np.where(x[::2] > 127, 255, 0)
+            for dsize in ((2 * w, 2 * h), (2 * w, h), (w, 2 * h), (3 * w // 2, 3 * h // 2),
+                          (2 * w + 1, 2 * h - 1)):
+                cases.append((x, dsize, cv2.resize(x, dsize, interpolation=flag)))
+    before = _exec.cpu_level()
+    try:
+        for level in _exec.cpu_levels():
+            _exec.set_cpu_level(level)
+            for x, dsize, want in cases:
+                for threads in (1, 2):
+                    got = rcv.resize(x, dsize, interpolation=getattr(rcv, interpolation),
+                                     threads=threads)
+                    assert np.array_equal(got, want), (level, x.shape, dsize, threads)
+    finally:
+        _exec.set_cpu_level(before)

@@ -410,6 +410,7 @@ cdef class Program:
                 p.rd[j] = v
             for j, v in enumerate(spec.get("rw", ())):
                 p.rw[j] = v
+            p.narrow = spec.get("narrow", 0)
             if p.op == OP_FIXED:
                 p.w = _vec(self._keep, spec.get("w"), np.int32)
                 esize = 4

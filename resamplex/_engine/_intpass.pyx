@@ -44,11 +44,10 @@ from resamplex._engine._elem cimport (
 
 cdef extern from "_simd.h" nogil:
     void rx_blend2_u8(const int32_t* h0, const int32_t* h1, int32_t w0, int32_t w1,
-                      Py_ssize_t m, int pre, int post, int32_t bias, int32_t mult, int shift,
-                      uint8_t* d)
+                      Py_ssize_t m, int32_t bias, int32_t mult, int shift, uint8_t* d)
     void rx_blend4_u8(const int32_t* h0, const int32_t* h1, const int32_t* h2,
-                      const int32_t* h3, const int64_t* w, Py_ssize_t m, int pre, int post,
-                      int32_t bias, int32_t mult, int shift, uint8_t* d)
+                      const int32_t* h3, const int64_t* w, Py_ssize_t m, int32_t bias,
+                      int32_t mult, int shift, uint8_t* d)
     void rx_unzip2_8(const uint8_t* inp, uint8_t* a, uint8_t* b, Py_ssize_t npix,
                      Py_ssize_t c)
     void rx_taps4_u8(const uint8_t* p0, const uint8_t* p1, const uint8_t* p2,
@@ -57,6 +56,13 @@ cdef extern from "_simd.h" nogil:
     void rx_head4_u8(const int32_t* h0, const int32_t* h1, const int32_t* h2,
                      const int32_t* h3, float w0, float w1, float w2, float w3, Py_ssize_t m,
                      uint8_t* d)
+    void rx_pair16_u8(const uint8_t* a, const uint8_t* b, int32_t u, int32_t v, int pre,
+                      Py_ssize_t n, int16_t* out)
+    void rx_narrow16(const int32_t* h, Py_ssize_t n, int pre, int16_t* out)
+    void rx_zip2_16(const int16_t* a, const int16_t* b, int16_t* out, Py_ssize_t npix,
+                    Py_ssize_t c)
+    void rx_blend2_s16(const int16_t* h0, const int16_t* h1, int32_t w0, int32_t w1,
+                       Py_ssize_t m, int32_t bias, int shift, uint8_t* d)
 
 
 ctypedef fused in_t:
@@ -425,6 +431,51 @@ cdef inline void _sum_row(const in_t* tag, const PassDesc* p, const char* base,
                     a[j] = a[j] + wt * <int32_t>x[j]
 
 
+cdef inline void _pairs_any(const in_t* tag, const char* base, Py_ssize_t n_out,
+                            Py_ssize_t c, int64_t s_axis, const int64_t* idx,
+                            const int64_t* w, int32_t* acc) noexcept nogil:
+    # _pairs for pixels of 1 to 4 elements, the count a constant at each call
+    if c == 1:
+        _pairs(tag, base, n_out, 1, s_axis, idx, w, acc)
+    elif c == 2:
+        _pairs(tag, base, n_out, 2, s_axis, idx, w, acc)
+    elif c == 3:
+        _pairs(tag, base, n_out, 3, s_axis, idx, w, acc)
+    else:
+        _pairs(tag, base, n_out, 4, s_axis, idx, w, acc)
+
+
+cdef inline void _narrow_row(const PassDesc* p, const char* base, int32_t* tmp, int16_t* row,
+                             int16_t* spare, uint8_t* planes) noexcept nogil:
+    # One first-pass row of a narrow ring (PassDesc.narrow): its sums shifted right by pre,
+    # as int16. The inside of a x2 run is computed as its even and its odd outputs, each one
+    # contiguous row of elements (pixel i + pd[0] and i + pd[1] for output 2i, ...), then
+    # zipped by pixel; the outputs around it, and every other row, through _sum_row.
+    cdef Py_ssize_t n_out = p.shape[2], c = p.shape[3], a, b, m
+    cdef const uint8_t* x = <const uint8_t*>base
+    cdef const int64_t* w2 = <const int64_t*>p.w2
+    cdef int16_t* od
+    if p.phase == PHASE_UP2 and p.n_mid == 2 and c <= 4:
+        a = 2 * p.lo
+        b = 2 * p.hi
+        m = (p.hi - p.lo) * c
+        _pairs_any(<const uint8_t*>NULL, base, a, c, p.sstr[2], p.idx2, w2, tmp)
+        rx_narrow16(tmp, a * c, p.pre, row)
+        _pairs_any(<const uint8_t*>NULL, base, n_out - b, c, p.sstr[2], p.idx2 + 2 * b,
+                   w2 + 2 * b, tmp)
+        rx_narrow16(tmp, (n_out - b) * c, p.pre, row + b * c)
+        od = spare + m + 8          # 8 elements of slack after each (rx_zip2_16, c == 3)
+        rx_pair16_u8(x + (p.lo + p.pd[0]) * c, x + (p.lo + p.pd[1]) * c, <int32_t>p.pq[0],
+                     <int32_t>p.pq[1], p.pre, m, spare)
+        rx_pair16_u8(x + (p.lo + p.pd[2]) * c, x + (p.lo + p.pd[3]) * c, <int32_t>p.pq[2],
+                     <int32_t>p.pq[3], p.pre, m, od)
+        rx_zip2_16(spare, od, row + a * c, p.hi - p.lo, c)
+    else:
+        _sum_row(<const uint8_t*>NULL, p, base, n_out, c, p.sstr[2], p.ptr2, p.idx2, w2, tmp,
+                 p.n_mid, planes)
+        rx_narrow16(tmp, n_out * c, p.pre, row)
+
+
 cdef inline void _float_head(const PassDesc* p, const int32_t* ring, Py_ssize_t n_row,
                              Py_ssize_t o, float* f, char* d) noexcept nogil:
     # The first p.head elements of output row o in float32: the taps from the last to the
@@ -475,11 +526,22 @@ cdef void _fused_rows(const in_t* tag, const PassDesc* p, const char* src, char*
             r = p.off[t]
             slot = r % p.k
             if tags[slot] != r:
-                _sum_row(tag, p, base + r * p.sstr[1], p.shape[2], p.shape[3], p.sstr[2],
-                         p.ptr2, p.idx2, <const int64_t*>p.w2, ring + slot * n_row, p.n_mid,
-                         <uint8_t*>(ring + p.k * n_row))
+                if in_t is uint8_t and iacc_t is int32_t and p.narrow:
+                    _narrow_row(p, base + r * p.sstr[1], acc,
+                                <int16_t*>ring + slot * n_row, <int16_t*>ring + p.k * n_row,
+                                <uint8_t*>(ring + p.k * n_row))
+                else:
+                    _sum_row(tag, p, base + r * p.sstr[1], p.shape[2], p.shape[3],
+                             p.sstr[2], p.ptr2, p.idx2, <const int64_t*>p.w2,
+                             ring + slot * n_row, p.n_mid, <uint8_t*>(ring + p.k * n_row))
                 tags[slot] = r
         d = dst + q * p.dstr[0] + o * p.dstr[1]
+        if in_t is uint8_t and iacc_t is int32_t and p.narrow:
+            t = p.ptr[o]
+            rx_blend2_s16(<int16_t*>ring + (p.off[t] % p.k) * n_row,
+                          <int16_t*>ring + (p.off[t + 1] % p.k) * n_row, <int32_t>w[t],
+                          <int32_t>w[t + 1], n_row, <int32_t>p.bias, p.shift, <uint8_t*>d)
+            continue
         nt = p.ptr[o + 1] - p.ptr[o]
         if p.head > 0 and nt == 4 and p.dst_kind == E_U8:
             # each element in a register from its first tap to its store (_simd.h)
@@ -492,17 +554,18 @@ cdef void _fused_rows(const in_t* tag, const PassDesc* p, const char* src, char*
         elif p.head > 0:
             _float_head(p, ring, n_row, o, <float*>acc, d)
         m = n_row - p.head
-        if iacc_t is int32_t and p.finish == 0 and p.dst_kind == E_U8 and (nt == 2 or nt == 4):
+        if iacc_t is int32_t and p.finish == 0 and p.dst_kind == E_U8 and (nt == 2 or nt == 4) \
+                and p.pre == 0 and p.post == 0:
             # each element in a register from its first tap to its store (_simd.h)
             for t in range(nt):
                 rows[t] = ring + (p.off[p.ptr[o] + t] % p.k) * n_row + p.head
             if nt == 2:
                 rx_blend2_u8(rows[0], rows[1], <int32_t>w[p.ptr[o]], <int32_t>w[p.ptr[o] + 1],
-                             m, p.pre, p.post, <int32_t>p.bias, <int32_t>p.mult, p.shift,
+                             m, <int32_t>p.bias, <int32_t>p.mult, p.shift,
                              <uint8_t*>(d + p.head * p.dstr[3]))
             else:
-                rx_blend4_u8(rows[0], rows[1], rows[2], rows[3], w + p.ptr[o], m, p.pre,
-                             p.post, <int32_t>p.bias, <int32_t>p.mult, p.shift,
+                rx_blend4_u8(rows[0], rows[1], rows[2], rows[3], w + p.ptr[o], m,
+                             <int32_t>p.bias, <int32_t>p.mult, p.shift,
                              <uint8_t*>(d + p.head * p.dstr[3]))
             continue
         a = acc + p.head

@@ -154,6 +154,11 @@ cdef struct PassDesc:
     Py_ssize_t rk
     Py_ssize_t rd[8]
     int64_t rw[8]
+    # OP_INT_FUSED, uint8 input and store: 1 when the ring holds each first-pass sum shifted
+    # right by `pre` as int16, and the second pass (two taps for every output, post 16,
+    # mult 1, finish 0, no head) blends it with 16-bit high products: the planner bounded
+    # every value inside int16 (OpenCV's own vertical form; _intpass.pyx _narrow_rows).
+    int narrow
 
 
 ctypedef void (*pass_fn)(const PassDesc* p, const char* src, char* dst, void* bufs,

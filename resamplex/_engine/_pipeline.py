@@ -478,6 +478,25 @@ def _down2_run(table: "AxisTable", w: np.ndarray) -> tuple[int, int, list[int], 
     o = np.arange(table.n_out)
     return _regular_run(table.idx.reshape(-1, k) - 2 * o[:, None], w.reshape(-1, k))
 
+def _narrow(dtype: np.dtype, second: IntPass, head: Any, ta: "AxisTable", w2: np.ndarray,
+            lo: int, hi: int, acc32: bool) -> bool:
+    """Whether a fused integer pair of uint8 input may keep its ring in int16 (PassDesc
+    ``narrow``): every first-pass sum (in ``[lo, hi]``) shifted right by ``pre`` fits int16,
+    the second pass has two taps for every output, int16 weights, ``post`` 16, ``mult`` 1,
+    finish 0, a uint8 store and no head, and each output's two high products plus the bias
+    stay inside int16. ``((h >> pre) * w) >> 16`` is then the high half of an int16 product,
+    the same integer, and the kernel blends 16 lanes where int32 held 8."""
+    if dtype != np.uint8 or head is not None or not acc32 or second.truncate \
+            or second.fmul is not None or second.mult != 1 or second.post != 16 \
+            or np.dtype(second.view or second.store) != np.uint8 or not ta.nnz \
+            or not (np.diff(ta.ptr) == 2).all() or np.abs(w2).max() > 32767:
+        return False
+    top = max(abs(lo >> second.pre), abs(hi >> second.pre))
+    if top > 32767:
+        return False
+    return 2 * ((top * int(np.abs(w2).max()) >> 16) + 1) + abs(second.bias) <= 32767
+
+
 def _int_fused(plan: "Plan", dtype: np.dtype,
                steps: list[tuple[tuple[int, ...], Any]]) -> tuple[dict[str, Any], float] | None:
     """Two integer passes as one OP_INT_FUSED pass, or None: the first over axis ``b`` with
@@ -558,6 +577,8 @@ def _int_fused(plan: "Plan", dtype: np.dtype,
         planes = -(-(shape[b] * inner + 48) // 4)
         spec.update(phase=_exec.PHASES["down2"], lo=down2[0], hi=down2[1], rd=down2[2],
                     rw=down2[3], n_in=shape[b], buf_len=spec["buf_len"] + planes)
+    if _narrow(dtype, second, head, ta, w2, lo, hi, acc2):
+        spec.update(narrow=1, buf_len=spec["buf_len"] + 32)
     if head is not None:
         # the head's float32 weights, w * scale, must be exact (as FloatPass requires)
         scaled = w2.astype(np.float32) * np.float32(head.weight_scale)

@@ -340,6 +340,55 @@ RX_DOWN2_I16(int8_t, rx_down2_i8, -128, 127, _mm256_cvtepi8_epi16, 1)
 #undef RX_DOWN2_I16
 #undef RX_DOWN2_WIDE
 
+/* x0.5 of uint8 rows straight from their interleaved pixels, without unzipping them: output
+ * element j (channel k of pixel X) reads channel k of pixels 2X and 2X + 1 of rows r0 and
+ * r1, and out[j] = round(q0 * (qa * e0 + qb * o0) + q1 * (qa * e1 + qb * o1)), the integer
+ * rx_down2_u8 forms (integer sums in any order are the same; int16 arithmetic wraps, the
+ * planner bounded the sum, and maddubs cannot saturate when |qa| + |qb| <= 128). The bytes of
+ * each even/odd pair are shuffled next to each other and multiplied and added in one
+ * maddubs. AVX2 level only, pixels of 1, 2 or 4 bytes, n >= 16 (a multiple of c); returns 1
+ * when it made all n outputs, 0 when the caller must (other levels and shapes). */
+static inline int rx_down2_pairs_u8(const uint8_t *r0, const uint8_t *r1, uint8_t *out,
+                                    ptrdiff_t n, ptrdiff_t c, int16_t q0, int16_t q1,
+                                    int16_t qa, int16_t qb, int shift, int away)
+{
+#if defined(RX_AVX2)
+    ptrdiff_t j;
+    __m256i m, wq, w0, w1;
+    if (!(c == 1 || c == 2 || c == 4) || n < 16 || qa < -128 || qa > 127 || qb < -128
+            || qb > 127 || (qa < 0 ? -qa : qa) + (qb < 0 ? -qb : qb) > 128)
+        return 0;
+    if (c == 2)
+        m = _mm256_setr_epi8(0, 2, 1, 3, 4, 6, 5, 7, 8, 10, 9, 11, 12, 14, 13, 15,
+                             0, 2, 1, 3, 4, 6, 5, 7, 8, 10, 9, 11, 12, 14, 13, 15);
+    else
+        m = _mm256_setr_epi8(0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15,
+                             0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15);
+    wq = _mm256_set1_epi16((int16_t)(((uint16_t)(uint8_t)qb << 8) | (uint8_t)qa));
+    w0 = _mm256_set1_epi16(q0);
+    w1 = _mm256_set1_epi16(q1);
+    for (j = 0; j < n; j += 16) {
+        __m256i v0, v1, sum;
+        if (j + 16 > n)
+            j = n - 16;               /* the last outputs again, overlapping: same values */
+        v0 = _mm256_loadu_si256((const __m256i *)(r0 + 2 * j));
+        v1 = _mm256_loadu_si256((const __m256i *)(r1 + 2 * j));
+        if (c != 1) {                 /* 16-byte lanes hold whole pixel pairs */
+            v0 = _mm256_shuffle_epi8(v0, m);
+            v1 = _mm256_shuffle_epi8(v1, m);
+        }
+        sum = _mm256_add_epi16(_mm256_mullo_epi16(w0, _mm256_maddubs_epi16(v0, wq)),
+                               _mm256_mullo_epi16(w1, _mm256_maddubs_epi16(v1, wq)));
+        _mm_storeu_si128((__m128i *)(out + j), rx_round_pack16(sum, shift, 0, away));
+    }
+    return 1;
+#else
+    (void)r0; (void)r1; (void)out; (void)n; (void)c; (void)q0; (void)q1; (void)qa; (void)qb;
+    (void)shift; (void)away;
+    return 0;
+#endif
+}
+
 #if defined(RX_SSE2)
 /* a[q] holds output o + q of rows 0..3 (lane b = row b): a 4x4 transpose turns lanes-by-row
  * into lanes-by-output, and each row gets one vector store at o. */
@@ -1026,56 +1075,38 @@ static inline void rx_repeat(const char *s, char *d, ptrdiff_t n, ptrdiff_t f, p
 }
 
 /* The second pass of an int32 fused integer pair (_intpass.pyx _fused_rows) for 2 or 4 taps
- * with finish 0 and a uint8 store: per element a = 0; a = a + t for each tap t in order
- * (t = w * h, or ((h >> pre) * w) >> post), then ((a + bias) * mult) >> shift saturated to
- * 0..255, the same integers as the tap loop, finish and store one after the other. The
- * planner bounds every partial sum inside int32. `restrict`: the rows and the output do not
- * overlap (uint8 stores could alias anything otherwise, and the loop would not vectorise). */
+ * without shifts, finish 0 and a uint8 store: per element a = 0; a = a + w * h for each tap
+ * in order, then ((a + bias) * mult) >> shift saturated to 0..255, the same integers as the
+ * tap loop, finish and store one after the other. The planner bounds every partial sum
+ * inside int32. `restrict`: the rows and the output do not overlap (uint8 stores could alias
+ * anything otherwise, and the loop would not vectorise). */
 static inline uint8_t rx_sat_u8(int32_t a) {
     return (uint8_t)(a < 0 ? 0 : (a > 255 ? 255 : a));
 }
 
 static inline void rx_blend2_u8(const int32_t *restrict h0, const int32_t *restrict h1,
-                                int32_t w0, int32_t w1, ptrdiff_t m, int pre, int post,
-                                int32_t bias, int32_t mult, int shift, uint8_t *restrict d) {
+                                int32_t w0, int32_t w1, ptrdiff_t m, int32_t bias,
+                                int32_t mult, int shift, uint8_t *restrict d) {
     ptrdiff_t j;
-    if (pre == 0 && post == 0) {
-        for (j = 0; j < m; j++) {
-            int32_t a = w0 * h0[j];
-            a = a + w1 * h1[j];
-            d[j] = rx_sat_u8(((a + bias) * mult) >> shift);
-        }
-    } else {
-        for (j = 0; j < m; j++) {
-            int32_t a = ((h0[j] >> pre) * w0) >> post;
-            a = a + (((h1[j] >> pre) * w1) >> post);
-            d[j] = rx_sat_u8(((a + bias) * mult) >> shift);
-        }
+    for (j = 0; j < m; j++) {
+        int32_t a = w0 * h0[j];
+        a = a + w1 * h1[j];
+        d[j] = rx_sat_u8(((a + bias) * mult) >> shift);
     }
 }
 
 static inline void rx_blend4_u8(const int32_t *restrict h0, const int32_t *restrict h1,
                                 const int32_t *restrict h2, const int32_t *restrict h3,
-                                const int64_t *w, ptrdiff_t m, int pre, int post,
-                                int32_t bias, int32_t mult, int shift, uint8_t *restrict d) {
+                                const int64_t *w, ptrdiff_t m, int32_t bias, int32_t mult,
+                                int shift, uint8_t *restrict d) {
     ptrdiff_t j;
     const int32_t w0 = (int32_t)w[0], w1 = (int32_t)w[1], w2 = (int32_t)w[2], w3 = (int32_t)w[3];
-    if (pre == 0 && post == 0) {
-        for (j = 0; j < m; j++) {
-            int32_t a = w0 * h0[j];
-            a = a + w1 * h1[j];
-            a = a + w2 * h2[j];
-            a = a + w3 * h3[j];
-            d[j] = rx_sat_u8(((a + bias) * mult) >> shift);
-        }
-    } else {
-        for (j = 0; j < m; j++) {
-            int32_t a = ((h0[j] >> pre) * w0) >> post;
-            a = a + (((h1[j] >> pre) * w1) >> post);
-            a = a + (((h2[j] >> pre) * w2) >> post);
-            a = a + (((h3[j] >> pre) * w3) >> post);
-            d[j] = rx_sat_u8(((a + bias) * mult) >> shift);
-        }
+    for (j = 0; j < m; j++) {
+        int32_t a = w0 * h0[j];
+        a = a + w1 * h1[j];
+        a = a + w2 * h2[j];
+        a = a + w3 * h3[j];
+        d[j] = rx_sat_u8(((a + bias) * mult) >> shift);
     }
 }
 
@@ -1121,6 +1152,169 @@ static inline void rx_head4_u8(const int32_t *restrict h0, const int32_t *restri
         f = w0 * (float)h0[j] + f;
         f = rintf(f);
         d[j] = (uint8_t)(int32_t)(f < 0.0f ? 0.0f : (f > 255.0f ? 255.0f : f));
+    }
+}
+
+/* ---- the narrow ring of a fused integer pair (_intpass.pyx _narrow_rows): the first
+ * pass's sums kept as int16 after their shift right by `pre`, the second pass's two taps as
+ * 16-bit high products: ((h >> pre) * w) >> 16 is the high half of an int16 x int16 product,
+ * exactly (OpenCV's own vertical form for uint8 linear). The planner bounds every value these
+ * kernels form inside int16 and every weight inside int16. */
+
+/* out[e] = (u * a[e] + v * b[e]) >> pre, the sum in int32 (exact), for uint8 rows a and b:
+ * the even or the odd outputs of a x2 run (_pipeline._up2_run), one contiguous row each. */
+static inline void rx_pair16_u8(const uint8_t *restrict a, const uint8_t *restrict b,
+                                int32_t u, int32_t v, int pre, ptrdiff_t n,
+                                int16_t *restrict out)
+{
+    ptrdiff_t e = 0;
+#if defined(RX_AVX2)
+    {
+        const __m256i uv = _mm256_set1_epi32((int32_t)(((uint32_t)(uint16_t)v << 16)
+                                                       | (uint16_t)u));
+        const __m128i sh = _mm_cvtsi32_si128(pre);
+        for (; e + 16 <= n; e += 16) {
+            __m256i x = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(a + e)));
+            __m256i y = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(b + e)));
+            /* lane by lane: (x0 y0 .. x3 y3 | x8 y8 ..), (x4 y4 .. | x12 y12 ..) */
+            __m256i lo = _mm256_sra_epi32(_mm256_madd_epi16(_mm256_unpacklo_epi16(x, y), uv), sh);
+            __m256i hi = _mm256_sra_epi32(_mm256_madd_epi16(_mm256_unpackhi_epi16(x, y), uv), sh);
+            _mm256_storeu_si256((__m256i *)(out + e), _mm256_packs_epi32(lo, hi));
+        }
+    }
+#elif defined(RX_SSE2)
+    {
+        const __m128i uv = _mm_set1_epi32((int32_t)(((uint32_t)(uint16_t)v << 16)
+                                                    | (uint16_t)u));
+        const __m128i sh = _mm_cvtsi32_si128(pre), z = _mm_setzero_si128();
+        for (; e + 8 <= n; e += 8) {
+            __m128i x = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)(a + e)), z);
+            __m128i y = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)(b + e)), z);
+            __m128i lo = _mm_sra_epi32(_mm_madd_epi16(_mm_unpacklo_epi16(x, y), uv), sh);
+            __m128i hi = _mm_sra_epi32(_mm_madd_epi16(_mm_unpackhi_epi16(x, y), uv), sh);
+            _mm_storeu_si128((__m128i *)(out + e), _mm_packs_epi32(lo, hi));
+        }
+    }
+#endif
+    for (; e < n; e++)
+        out[e] = (int16_t)((u * (int32_t)a[e] + v * (int32_t)b[e]) >> pre);
+}
+
+/* out[e] = h[e] >> pre as int16 (the value fits: the planner bounded it) */
+static inline void rx_narrow16(const int32_t *restrict h, ptrdiff_t n, int pre,
+                               int16_t *restrict out)
+{
+    ptrdiff_t e = 0;
+#if defined(RX_SSE2)
+    const __m128i sh = _mm_cvtsi32_si128(pre);
+    for (; e + 8 <= n; e += 8) {
+        __m128i lo = _mm_sra_epi32(_mm_loadu_si128((const __m128i *)(h + e)), sh);
+        __m128i hi = _mm_sra_epi32(_mm_loadu_si128((const __m128i *)(h + e + 4)), sh);
+        _mm_storeu_si128((__m128i *)(out + e), _mm_packs_epi32(lo, hi));
+    }
+#endif
+    for (; e < n; e++)
+        out[e] = (int16_t)(h[e] >> pre);
+}
+
+/* Pixels of c int16 elements (c = 1..4) from a and b alternately: out = a0 b0 a1 b1 ...
+ * (npix pixels each). Element moves only. The c == 3 form loads 8 elements at a time from
+ * a and b and uses 6: they need 2 elements of slack after their last pixel. */
+static inline void rx_zip2_16(const int16_t *a, const int16_t *b, int16_t *out,
+                              ptrdiff_t npix, ptrdiff_t c)
+{
+    ptrdiff_t i = 0, j;
+#if defined(RX_SSE2)
+    if (c == 1 || c == 2 || c == 4) {
+        ptrdiff_t step = 8 / c;
+        for (; i + step <= npix; i += step) {
+            __m128i va = _mm_loadu_si128((const __m128i *)(a + i * c));
+            __m128i vb = _mm_loadu_si128((const __m128i *)(b + i * c));
+            __m128i lo = c == 1 ? _mm_unpacklo_epi16(va, vb) :
+                         (c == 2 ? _mm_unpacklo_epi32(va, vb) : _mm_unpacklo_epi64(va, vb));
+            __m128i hi = c == 1 ? _mm_unpackhi_epi16(va, vb) :
+                         (c == 2 ? _mm_unpackhi_epi32(va, vb) : _mm_unpackhi_epi64(va, vb));
+            _mm_storeu_si128((__m128i *)(out + 2 * i * c), lo);
+            _mm_storeu_si128((__m128i *)(out + 2 * i * c + 8), hi);
+        }
+    }
+#endif
+#if defined(RX_SSSE3)
+    if (c == 3) {
+        /* two pixels of each (12 + 12 bytes) into 24 output bytes */
+        const __m128i ma0 = _mm_setr_epi8(0, 1, 2, 3, 4, 5, -1, -1, -1, -1, -1, -1, 6, 7, 8, 9);
+        const __m128i mb0 = _mm_setr_epi8(-1, -1, -1, -1, -1, -1, 0, 1, 2, 3, 4, 5,
+                                          -1, -1, -1, -1);
+        const __m128i ma1 = _mm_setr_epi8(10, 11, -1, -1, -1, -1, -1, -1,
+                                          -1, -1, -1, -1, -1, -1, -1, -1);
+        const __m128i mb1 = _mm_setr_epi8(-1, -1, 6, 7, 8, 9, 10, 11,
+                                          -1, -1, -1, -1, -1, -1, -1, -1);
+        for (; i + 2 <= npix; i += 2) {
+            __m128i va = _mm_loadu_si128((const __m128i *)(a + 3 * i));
+            __m128i vb = _mm_loadu_si128((const __m128i *)(b + 3 * i));
+            _mm_storeu_si128((__m128i *)(out + 6 * i),
+                             _mm_or_si128(_mm_shuffle_epi8(va, ma0), _mm_shuffle_epi8(vb, mb0)));
+            _mm_storel_epi64((__m128i *)(out + 6 * i + 8),
+                             _mm_or_si128(_mm_shuffle_epi8(va, ma1), _mm_shuffle_epi8(vb, mb1)));
+        }
+    }
+#endif
+    for (; i < npix; i++)
+        for (j = 0; j < c; j++) {
+            out[2 * i * c + j] = a[i * c + j];
+            out[(2 * i + 1) * c + j] = b[i * c + j];
+        }
+}
+
+/* d[j] = saturate_u8((((h0[j] * w0) >> 16) + ((h1[j] * w1) >> 16) + bias) >> shift): the
+ * second pass of a narrow ring (two taps, post 16, mult 1), each product the high half of
+ * an int16 x int16 product, the sum and bias bounded inside int16 by the planner. */
+static inline void rx_blend2_s16(const int16_t *restrict h0, const int16_t *restrict h1,
+                                 int32_t w0, int32_t w1, ptrdiff_t m, int32_t bias,
+                                 int shift, uint8_t *restrict d)
+{
+    ptrdiff_t j = 0;
+#if defined(RX_AVX2)
+    {
+        const __m256i a0 = _mm256_set1_epi16((int16_t)w0), a1 = _mm256_set1_epi16((int16_t)w1);
+        const __m256i bb = _mm256_set1_epi16((int16_t)bias);
+        const __m128i sh = _mm_cvtsi32_si128(shift);
+        for (; j + 32 <= m; j += 32) {
+            __m256i s0 = _mm256_add_epi16(
+                _mm256_mulhi_epi16(_mm256_loadu_si256((const __m256i *)(h0 + j)), a0),
+                _mm256_mulhi_epi16(_mm256_loadu_si256((const __m256i *)(h1 + j)), a1));
+            __m256i s1 = _mm256_add_epi16(
+                _mm256_mulhi_epi16(_mm256_loadu_si256((const __m256i *)(h0 + j + 16)), a0),
+                _mm256_mulhi_epi16(_mm256_loadu_si256((const __m256i *)(h1 + j + 16)), a1));
+            s0 = _mm256_sra_epi16(_mm256_add_epi16(s0, bb), sh);
+            s1 = _mm256_sra_epi16(_mm256_add_epi16(s1, bb), sh);
+            /* packus works in 128-bit lanes: (s0 lo, s1 lo | s0 hi, s1 hi) -> in order */
+            _mm256_storeu_si256((__m256i *)(d + j),
+                                _mm256_permute4x64_epi64(_mm256_packus_epi16(s0, s1), 0xD8));
+        }
+    }
+#endif
+#if defined(RX_SSE2)
+    {
+        const __m128i a0 = _mm_set1_epi16((int16_t)w0), a1 = _mm_set1_epi16((int16_t)w1);
+        const __m128i bb = _mm_set1_epi16((int16_t)bias);
+        const __m128i sh = _mm_cvtsi32_si128(shift);
+        for (; j + 16 <= m; j += 16) {
+            __m128i s0 = _mm_add_epi16(
+                _mm_mulhi_epi16(_mm_loadu_si128((const __m128i *)(h0 + j)), a0),
+                _mm_mulhi_epi16(_mm_loadu_si128((const __m128i *)(h1 + j)), a1));
+            __m128i s1 = _mm_add_epi16(
+                _mm_mulhi_epi16(_mm_loadu_si128((const __m128i *)(h0 + j + 8)), a0),
+                _mm_mulhi_epi16(_mm_loadu_si128((const __m128i *)(h1 + j + 8)), a1));
+            s0 = _mm_sra_epi16(_mm_add_epi16(s0, bb), sh);
+            s1 = _mm_sra_epi16(_mm_add_epi16(s1, bb), sh);
+            _mm_storeu_si128((__m128i *)(d + j), _mm_packus_epi16(s0, s1));
+        }
+    }
+#endif
+    for (; j < m; j++) {
+        int32_t a = (((int32_t)h0[j] * w0) >> 16) + (((int32_t)h1[j] * w1) >> 16);
+        d[j] = rx_sat_u8((a + bias) >> shift);
     }
 }
 
