@@ -393,3 +393,22 @@ def test_eight_bit_linear_at_every_cpu_level(interpolation):
                     assert np.array_equal(got, want), (level, x.shape, dsize, threads)
     finally:
         _exec.set_cpu_level(before)
+
+
+@pytest.mark.parametrize("cn", [0, 1, 3, 4])
+def test_float_2x2_area_keeps_the_sign_of_zero(cn):
+    # OpenCV's float32 2x2 vector path sums ((a + b) + (c + d)) * 0.25f with no 0 + in front
+    # (cn 1 and 4; a block of -0.0 stays -0.0); its generic path starts from sum = 0 (cn 3:
+    # +0.0). Compared byte for byte, so the sign of zero counts; with partial blocks (fx/fy).
+    rng = np.random.default_rng(cn)
+    for h, w in ((8, 16), (10, 34), (41, 67)):
+        shape = (h, w) if cn == 0 else (h, w, cn)
+        x = (rng.standard_normal(shape) * 100).astype(np.float32)
+        x[:4, :8] = -0.0
+        x.reshape(-1)[rng.integers(0, x.size, 9)] = -0.0
+        for kwargs in (dict(dsize=(w // 2, h // 2)), dict(dsize=None, fx=0.5, fy=0.5)):
+            for flag in (cv2.INTER_AREA, cv2.INTER_LINEAR):
+                want = cv2.resize(x, interpolation=flag, **kwargs)
+                got = rcv.resize(x, interpolation=flag, **kwargs)
+                assert got.shape == want.shape
+                assert got.tobytes() == want.tobytes(), (x.shape, kwargs, flag)

@@ -11,7 +11,8 @@ def block_pass(
     cx: npt.NDArray[np.int64], fh: int, fw: int, gptr: npt.NDArray[np.int64],
     goff: npt.NDArray[np.int64], acc_kind: int, fin: int, pfin: int, bias_f: int,
     mult_f: int, shift_f: int, bias_p: npt.NDArray[np.int64], mult_p: npt.NDArray[np.int64],
-    shift_p: int, scale_f: float, pop: int, rounding: int, bufs: npt.NDArray[np.uint8],
+    shift_p: int, scale_f: float, pop: int, rounding: int, zero: bool,
+    bufs: npt.NDArray[np.uint8],
     nthreads: int,
 ) -> None:
     """Average blocks of two axes. GIL released."""

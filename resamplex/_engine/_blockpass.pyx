@@ -11,7 +11,9 @@ inner)``; output ``(q, y, x, c)`` reads rows ``[ys[y], ys[y] + cy[y])`` and colu
   s_y + dx * s_x`` for block offset ``(dy, dx)``) for ``k`` in ``[gptr[g], gptr[g+1])``,
   summed left to right in the element's own arithmetic (int64 for
   integer data, float for float32, double for float64); then ``acc = acc + group`` in the
-  accumulator type (``acc_kind`` 0 int64, 1 float, 2 double), starting from ``acc = 0``.
+  accumulator type (``acc_kind`` 0 int64, 1 float, 2 double), starting from ``acc = 0``
+  (``zero``), or else from the first group's sum (OpenCV's 2x2 float vector path: no
+  ``0 + `` that would turn a sum of -0.0 into +0.0).
 - **Partial blocks**: the elements one by one in row-major order, ``acc = acc + x``.
 
 Finish, ``fin`` for full blocks and ``pfin`` for partial ones: 0 integer,
@@ -31,8 +33,12 @@ rows of ``8 * Wo * inner`` bytes.
 from cython.parallel cimport prange, threadid
 from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int32_t, int64_t
 
+cdef extern from "_simd.h" nogil:
+    void rx_area2x2_f32(const float* r0, const float* r1, float* out, Py_ssize_t wo,
+                        Py_ssize_t c, float scale)
+
 from resamplex._engine._elem cimport (
-    E_U8, E_I8, E_U16, E_I16, E_I32, E_F32, store_f_row,
+    E_U8, E_I8, E_U16, E_I16, E_I32, E_F32, E_F64, store_f_row,
 )
 
 
@@ -63,10 +69,11 @@ cdef struct Geom:
     const int64_t* cx
     const int64_t* gptr
     const int64_t* goff
+    bint regular          # every column a full block, block x at xs[0] + x * fw
 
 
 cdef struct Finish:
-    int fin, pfin, pop, dst_kind, rounding
+    int fin, pfin, pop, dst_kind, rounding, zero
     int64_t bias_f, mult_f, shift_f, shift_p
     double scale_f
     const int64_t* bias_p
@@ -110,6 +117,66 @@ cdef inline sum_t _partial(const in_t* tag, const sum_t* stag, const char* p, co
     return acc
 
 
+cdef inline void _quads(const in_t* tag, const char* p, in_t* d, Py_ssize_t wo,
+                        const Py_ssize_t c, int64_t step, const int64_t* o, bint pairs,
+                        bint zero, in_t scale) noexcept nogil:
+    # Every output of a row of full 2x2 blocks of float data, the blocks `step` bytes apart,
+    # c channels (a constant at each call), summed in the template's order: two groups of two
+    # elements (pairs) or one group of four, in the data's own type; acc = 0 + sum when the
+    # accumulator starts from zero (zero), then times scale, stored as the same type.
+    cdef Py_ssize_t x, k
+    cdef const char* q
+    cdef in_t a
+    for x in range(wo):
+        for k in range(c):
+            q = p + x * step + k * <Py_ssize_t>sizeof(in_t)
+            if pairs:
+                a = (<const in_t*>(q + o[0]))[0] + (<const in_t*>(q + o[1]))[0]
+                if zero:
+                    a = 0 + a
+                a = a + ((<const in_t*>(q + o[2]))[0] + (<const in_t*>(q + o[3]))[0])
+            else:
+                a = (((<const in_t*>(q + o[0]))[0] + (<const in_t*>(q + o[1]))[0])
+                     + (<const in_t*>(q + o[2]))[0]) + (<const in_t*>(q + o[3]))[0]
+                if zero:
+                    a = 0 + a
+            d[x * c + k] = a * scale
+
+
+cdef inline bint _quad_row(const in_t* tag, const sum_t* stag, const Geom* g, const Finish* f,
+                           const char* row, char* out) noexcept nogil:
+    # A row of full 2x2 float blocks with regular columns (Geom.regular) through _quads,
+    # straight into the output; False when this row, type or template is not such a row.
+    cdef bint pairs = g.ngroups == 2 and g.gptr[1] == 2 and g.gptr[2] == 4
+    cdef int64_t step = g.fw * g.s_x
+    cdef const char* p = row + g.xs[0] * g.s_x
+    if not g.regular or g.fh * g.fw != 4 or not (pairs or (g.ngroups == 1 and g.gptr[1] == 4)):
+        return False
+    if in_t is float and sum_t is float:
+        if f.fin != 1 or f.dst_kind != E_F32:
+            return False
+        if pairs and not f.zero and g.fw == 2 and g.goff[0] == 0 and g.goff[1] == g.s_x \
+                and g.goff[2] == g.s_y and g.goff[3] == g.s_y + g.s_x:
+            rx_area2x2_f32(<const float*>p, <const float*>(p + g.s_y), <float*>out, g.wo,
+                           g.inner, <float>f.scale_f)
+        elif g.inner == 1:
+            _quads(tag, p, <float*>out, g.wo, 1, step, g.goff, pairs, f.zero, <float>f.scale_f)
+        elif g.inner == 3:
+            _quads(tag, p, <float*>out, g.wo, 3, step, g.goff, pairs, f.zero, <float>f.scale_f)
+        elif g.inner == 4:
+            _quads(tag, p, <float*>out, g.wo, 4, step, g.goff, pairs, f.zero, <float>f.scale_f)
+        else:
+            _quads(tag, p, <float*>out, g.wo, g.inner, step, g.goff, pairs, f.zero,
+                   <float>f.scale_f)
+        return True
+    elif in_t is double and sum_t is double:
+        if f.fin != 2 or f.dst_kind != E_F64:
+            return False
+        _quads(tag, p, <double*>out, g.wo, g.inner, step, g.goff, pairs, f.zero, f.scale_f)
+        return True
+    return False
+
+
 cdef void _row(const in_t* tag, const sum_t* stag, const Geom* g, const Finish* f,
                Py_ssize_t r, void* buf) noexcept nogil:
     cdef Py_ssize_t q = r // g.ho, y = r - q * g.ho, x, c, n, ny = g.cy[y], nx
@@ -124,6 +191,8 @@ cdef void _row(const in_t* tag, const sum_t* stag, const Geom* g, const Finish* 
     # Two groups of two elements (OpenCV's 2x2 area: the pairs of each row): read directly
     cdef bint pairs = g.ngroups == 2 and g.gptr[1] == 2 and g.gptr[2] == 4
     cdef int64_t o0 = 0, o1 = 0, o2 = 0, o3 = 0
+    if ny == g.fh and _quad_row(tag, stag, g, f, row, g.dst + q * g.d_outer + y * g.d_y):
+        return
     if pairs:
         o0, o1, o2, o3 = g.goff[0], g.goff[1], g.goff[2], g.goff[3]
     for x in range(g.wo):
@@ -134,7 +203,9 @@ cdef void _row(const in_t* tag, const sum_t* stag, const Geom* g, const Finish* 
             p = row + g.xs[x] * g.s_x + c * <Py_ssize_t>sizeof(in_t)
             if full and pairs:
                 acc = 0
-                if in_t is float or in_t is double:
+                if (in_t is float or in_t is double) and not f.zero:
+                    acc = <sum_t>((<const in_t*>(p + o0))[0] + (<const in_t*>(p + o1))[0])
+                elif in_t is float or in_t is double:
                     acc = acc + <sum_t>((<const in_t*>(p + o0))[0] + (<const in_t*>(p + o1))[0])
                     acc = acc + <sum_t>((<const in_t*>(p + o2))[0] + (<const in_t*>(p + o3))[0])
                 else:
@@ -209,11 +280,12 @@ def block_pass(size_t src, int64_t s_outer, int64_t s_y, int64_t s_x, size_t dst
                int pfin,
                int64_t bias_f, int64_t mult_f, int64_t shift_f, const int64_t[::1] bias_p,
                const int64_t[::1] mult_p, int64_t shift_p, double scale_f, int pop,
-               int rounding, char[:, ::1] bufs, int nthreads):
+               int rounding, bint zero, char[:, ::1] bufs, int nthreads):
     """Average blocks as the module docstring says. ``bufs``: ``nthreads`` rows of
     ``8 * Wo * inner`` bytes. GIL released."""
     cdef Geom g
     cdef Finish f
+    cdef Py_ssize_t x
     g.src = <const char*>src
     g.dst = <char*>dst
     g.s_outer, g.s_y, g.s_x = s_outer, s_y, s_x
@@ -224,6 +296,12 @@ def block_pass(size_t src, int64_t s_outer, int64_t s_y, int64_t s_x, size_t dst
     g.gptr = &gptr[0]
     g.goff = &goff[0] if goff.shape[0] else NULL
     f.fin, f.pfin, f.pop, f.dst_kind, f.rounding = fin, pfin, pop, dst_kind, rounding
+    f.zero = zero
+    g.regular = True
+    for x in range(wo):
+        if cx[x] != fw or xs[x] != xs[0] + x * fw:
+            g.regular = False
+            break
     f.bias_f, f.mult_f, f.shift_f, f.shift_p = bias_f, mult_f, shift_f, shift_p
     f.scale_f = scale_f
     f.bias_p = &bias_p[0]

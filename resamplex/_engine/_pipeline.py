@@ -115,7 +115,8 @@ class BlockPass:
     ``partial_bias[n]``, ``partial_mult[n]``, ``partial_shift``); ``"float32"``/``"float64"``:
     ``T(acc) * T(scale)``, partial ``T(acc) * (1 / T(n))`` (``partial="reciprocal"``) or
     ``T(acc) / T(n)`` (``"divide"``), then stored into ``store`` by ``rounding``. Partial
-    blocks finish by ``partial_finish`` (default: as full ones)."""
+    blocks finish by ``partial_finish`` (default: as full ones). ``acc`` starts from 0, or
+    with ``from_zero`` false (float data) from the first group's sum."""
 
     store: str
     block: tuple[int, int]
@@ -132,6 +133,7 @@ class BlockPass:
     scale: float = 1.0
     partial: str = "divide"
     rounding: str = "half_even"
+    from_zero: bool = True
 
 
 @dataclass(frozen=True)
@@ -314,8 +316,8 @@ def _block_call(src_shape: Sequence[int], src_dtype: np.dtype, store: np.dtype, 
             ELEM[src_dtype.name], ELEM[store.name], ty.idx[ty.ptr[:-1]], np.diff(ty.ptr), xs, cx, fh, fw, gptr,
             goff, acc, fin, pfin, spec.bias, spec.mult, spec.shift, bias_p, mult_p,
             spec.partial_shift, float(spec.scale), 0 if spec.partial == "reciprocal" else 1,
-            ROUNDING[spec.rounding], None, 1)
-    return (_blockpass.block_pass, args, 4, 34, 0, col0 * d_x, work, outer * ho, 8 * wo * inner,
+            ROUNDING[spec.rounding], spec.from_zero, None, 1)
+    return (_blockpass.block_pass, args, 4, 35, 0, col0 * d_x, work, outer * ho, 8 * wo * inner,
             np.dtype(np.uint8))
 
 

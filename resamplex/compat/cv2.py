@@ -537,7 +537,9 @@ def _area_fast_plan(shape: tuple[int, ...], dtype: np.dtype, dw: int, dh: int, s
                               acc="int64", finish="int", bias=2, shift=2, mult=1,
                               partial_finish="float32", scale=0.25, partial="divide")
     elif sx == 2 and sy == 2 and cn in (1, 4) and name == "float32":
-        pairs = BlockPass(name, groups=(((0, 0), (0, 1)), ((1, 0), (1, 1))), **common)  # type: ignore[arg-type]
+        # ((a + b) + (c + d)) * 0.25f with no 0 + in front (a sum of -0.0 stays -0.0)
+        pairs = BlockPass(name, groups=(((0, 0), (0, 1)), ((1, 0), (1, 1))), from_zero=False,
+                          **common)  # type: ignore[arg-type]
         full_cols = (W // sx) * cn
         spec = SplitPass(4, pairs, generic, limit=full_cols)
     else:
