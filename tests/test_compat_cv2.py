@@ -412,3 +412,36 @@ def test_float_2x2_area_keeps_the_sign_of_zero(cn):
                 got = rcv.resize(x, interpolation=flag, **kwargs)
                 assert got.shape == want.shape
                 assert got.tobytes() == want.tobytes(), (x.shape, kwargs, flag)
+
+
+def test_float_linear_at_every_cpu_level():
+    # float32 linear enlarging by 2 sums each row's even and odd outputs as two contiguous
+    # rows (one-tap border outputs through the table) and zips them by pixel, inside the
+    # fused horizontal-then-vertical sweep; float rows of 1-4 channels are summed with the
+    # channel count fixed. NaN, infinities and -0.0 included; compared as bytes.
+    from resamplex._engine import _exec
+
+    rng = np.random.default_rng(22)
+    cases = []
+    for cn in (0, 1, 2, 3, 4, 5):
+        for h, w in ((40, 70), (9, 17)):
+            shape = (h, w) if cn == 0 else (h, w, cn)
+            x = (rng.standard_normal(shape) * 100).astype(np.float32)
+            for v in (np.nan, np.inf, -np.inf, -0.0):
+                x.reshape(-1)[rng.integers(0, x.size, 2)] = v
+            for dsize in ((2 * w, 2 * h), (2 * w, h), (3 * w // 2, 2 * h)):
+                for flag in (cv2.INTER_LINEAR, cv2.INTER_AREA, cv2.INTER_CUBIC):
+                    cases.append((x, dsize, flag, cv2.resize(x, dsize, interpolation=flag)))
+    before = _exec.cpu_level()
+    try:
+        for level in _exec.cpu_levels():
+            _exec.set_cpu_level(level)
+            for x, dsize, flag, want in cases:
+                for threads in (1, 2):
+                    got = rcv.resize(x, dsize, interpolation=flag, threads=threads)
+                    assert got.shape == want.shape
+                    assert np.array_equal(got, want, equal_nan=True), (level, x.shape, dsize)
+                    finite = np.isfinite(want)
+                    assert got[finite].tobytes() == want[finite].tobytes()
+    finally:
+        _exec.set_cpu_level(before)

@@ -39,7 +39,13 @@ from libc.string cimport memmove
 
 from cpython.pycapsule cimport PyCapsule_New
 
-from resamplex._engine._pass cimport C_DOUBLE, KernelTable, PassDesc
+from resamplex._engine._pass cimport C_DOUBLE, KernelTable, PassDesc, PHASE_UP2
+
+cdef extern from "_simd.h" nogil:
+    void rx_phase2_f32(const float* v, float* e, Py_ssize_t n, Py_ssize_t da, Py_ssize_t db,
+                       float wa, float wb)
+    void rx_zip2_f32(const float* a, const float* b, float* out, Py_ssize_t npix,
+                     Py_ssize_t c)
 
 from resamplex._engine._fused cimport f16_t
 from resamplex._engine._elem cimport (
@@ -75,6 +81,37 @@ cdef Py_ssize_t _ELEM_SIZE[9]
 _ELEM_SIZE[:] = [1, 1, 2, 2, 4, 8, 4, 8, 2]   # bytes of each _elem kind (E_U8 ... E_F16)
 
 
+cdef inline void _short_k(const load_t* tag, const acc_t* wts, const char* base,
+                          Py_ssize_t n_out, const Py_ssize_t c, int64_t s_axis,
+                          const int64_t* ptr, const int64_t* idx, int order,
+                          acc_t* acc) noexcept nogil:
+    # Every output of one outer index for pixels of c <= 4 elements (c a constant at each
+    # call), orders 0 and 1 without divisors: the c sums in registers, the element loop
+    # unrolled; the same additions as the element-by-element loop of _item.
+    cdef Py_ssize_t o, t, ta, tb, k
+    cdef const load_t* x
+    cdef acc_t a[4]
+    cdef acc_t wt
+    for o in range(n_out):
+        ta = ptr[o]
+        tb = ptr[o + 1]
+        for k in range(c):
+            a[k] = 0
+        if tb > ta and order == 0:
+            x = <const load_t*>(base + idx[ta] * s_axis)
+            wt = wts[ta]
+            for k in range(c):
+                a[k] = wt * load_as(x, k, wts)
+            ta = ta + 1
+        for t in range(ta, tb):
+            x = <const load_t*>(base + idx[t] * s_axis)
+            wt = wts[t]
+            for k in range(c):
+                a[k] = a[k] + wt * load_as(x, k, wts)
+        for k in range(c):
+            acc[o * c + k] = a[k]
+
+
 cdef void _item(const load_t* tag, const acc_t* wts, const char* src, char* dst, Py_ssize_t r,
                 int loop, Py_ssize_t n_out, Py_ssize_t inner, int64_t s_outer, int64_t s_axis,
                 int64_t d_outer, int64_t d_axis, const int64_t* ptr, const int64_t* idx,
@@ -85,7 +122,12 @@ cdef void _item(const load_t* tag, const acc_t* wts, const char* src, char* dst,
     cdef const load_t* x
     cdef const load_t* xb
     cdef acc_t wt, a
+    cdef acc_t* row = acc
     cdef int sign
+    # rows stored as the accumulator's own type are summed in place in the output (the
+    # store would be a copy)
+    cdef bint direct = loop == 0 and ((acc_t is float and dst_kind == E_F32)
+                                      or (acc_t is double and dst_kind == E_F64))
     if loop == 0:
         q = r // n_out
         o0 = r - q * n_out
@@ -108,29 +150,39 @@ cdef void _item(const load_t* tag, const acc_t* wts, const char* src, char* dst,
                 a = a + wts[t] * load_as(<const load_t*>(base + idx[t] * s_axis), 0, div)
             acc[o] = a
         o0 = o1   # only the store below
+    elif loop == 1 and 2 <= inner <= 4 and div == NULL and (order == 0 or order == 1):
+        if inner == 2:
+            _short_k(tag, wts, base, n_out, 2, s_axis, ptr, idx, order, acc)
+        elif inner == 3:
+            _short_k(tag, wts, base, n_out, 3, s_axis, ptr, idx, order, acc)
+        else:
+            _short_k(tag, wts, base, n_out, 4, s_axis, ptr, idx, order, acc)
+        o0 = o1   # only the store below
     for o in range(o0, o1):
         ta = ptr[o]
         tb = ptr[o + 1]
         if loop == 0:
+            if direct:
+                row = <acc_t*>(dst + q * d_outer + o * d_axis)
             if tb == ta or order == 1:
                 for j in range(inner):
-                    acc[j] = 0
+                    row[j] = 0
             if tb > ta:
                 if order == 2:
                     x = <const load_t*>(base + idx[tb - 1] * s_axis)
                     wt = wts[tb - 1]
                     for j in range(inner):
-                        acc[j] = _term(wt, x, j, div, o)
+                        row[j] = _term(wt, x, j, div, o)
                     for t in range(tb - 2, ta - 1, -1):
                         x = <const load_t*>(base + idx[t] * s_axis)
                         wt = wts[t]
                         for j in range(inner):
-                            acc[j] = _term(wt, x, j, div, o) + acc[j]
+                            row[j] = _term(wt, x, j, div, o) + row[j]
                 elif order == 3:
                     x = <const load_t*>(base + idx[ta] * s_axis)
                     wt = wts[ta]
                     for j in range(inner):
-                        acc[j] = wt * load_as(x, j, div)
+                        row[j] = wt * load_as(x, j, div)
                     t = ta + 1
                     while t + 1 < tb:
                         x = <const load_t*>(base + idx[t] * s_axis)
@@ -138,26 +190,35 @@ cdef void _item(const load_t* tag, const acc_t* wts, const char* src, char* dst,
                         wt = wts[t]
                         sign = _pair_sign(wts, t)
                         for j in range(inner):
-                            acc[j] = acc[j] + _pair(wt, sign, x, xb, j, div)
+                            row[j] = row[j] + _pair(wt, sign, x, xb, j, div)
                         t = t + 2
                     if t < tb:
                         x = <const load_t*>(base + idx[t] * s_axis)
                         wt = wts[t]
                         for j in range(inner):
-                            acc[j] = acc[j] + wt * load_as(x, j, div)
+                            row[j] = row[j] + wt * load_as(x, j, div)
+                elif order == 0 and tb - ta == 2 and div == NULL:
+                    # two taps in one sweep: p_t0 + p_t1, as the loop below
+                    x = <const load_t*>(base + idx[ta] * s_axis)
+                    xb = <const load_t*>(base + idx[ta + 1] * s_axis)
+                    wt = wts[ta]
+                    a = wts[ta + 1]
+                    for j in range(inner):
+                        row[j] = wt * load_as(x, j, div) + a * load_as(xb, j, div)
                 else:
                     if order == 0:
                         x = <const load_t*>(base + idx[ta] * s_axis)
                         wt = wts[ta]
                         for j in range(inner):
-                            acc[j] = _term(wt, x, j, div, o)
+                            row[j] = _term(wt, x, j, div, o)
                         ta = ta + 1
                     for t in range(ta, tb):
                         x = <const load_t*>(base + idx[t] * s_axis)
                         wt = wts[t]
                         for j in range(inner):
-                            acc[j] = acc[j] + _term(wt, x, j, div, o)
-            store_f_row(acc, dst + q * d_outer + o * d_axis, inner, dst_kind, rounding)
+                            row[j] = row[j] + _term(wt, x, j, div, o)
+            if not direct:
+                store_f_row(acc, dst + q * d_outer + o * d_axis, inner, dst_kind, rounding)
         elif order == 3 and tb > ta:
             # taps outside, elements inside (as loop 0 does): the same additions per element
             x = <const load_t*>(base + idx[ta] * s_axis)
@@ -317,7 +378,7 @@ cdef void float_run(const PassDesc* p, const char* src, char* dst, void* bufs,
 # ---- two float passes in one sweep (OP_FLOAT_FUSED) ----
 
 cdef inline void _dense_k(const load_t* x, const acc_t* w1, acc_t* out, Py_ssize_t n_b,
-                          Py_ssize_t c, const Py_ssize_t k, const int64_t* idx,
+                          const Py_ssize_t c, const Py_ssize_t k, const int64_t* idx,
                           int order) noexcept nogil:
     # A first-pass row of a dense table (k taps per output, k a constant at each call):
     # output element (o, j) = the taps of o over element j of their pixels, in ``order``
@@ -348,7 +409,17 @@ cdef inline void _dense_k(const load_t* x, const acc_t* w1, acc_t* out, Py_ssize
 cdef inline void _dense_row(const load_t* x, const acc_t* w1, acc_t* out, Py_ssize_t n_b,
                             Py_ssize_t c, Py_ssize_t k, const int64_t* idx,
                             int order) noexcept nogil:
-    if k == 2:
+    if k == 2 and c == 3:
+        _dense_k(x, w1, out, n_b, 3, 2, idx, order)
+    elif k == 2 and c == 4:
+        _dense_k(x, w1, out, n_b, 4, 2, idx, order)
+    elif k == 2 and c == 1:
+        _dense_k(x, w1, out, n_b, 1, 2, idx, order)
+    elif k == 4 and c == 3:
+        _dense_k(x, w1, out, n_b, 3, 4, idx, order)
+    elif k == 8 and c == 3:
+        _dense_k(x, w1, out, n_b, 3, 8, idx, order)
+    elif k == 2:
         _dense_k(x, w1, out, n_b, c, 2, idx, order)
     elif k == 4:
         _dense_k(x, w1, out, n_b, c, 4, idx, order)
@@ -356,6 +427,39 @@ cdef inline void _dense_row(const load_t* x, const acc_t* w1, acc_t* out, Py_ssi
         _dense_k(x, w1, out, n_b, c, 8, idx, order)
     else:
         _dense_k(x, w1, out, n_b, c, k, idx, order)
+
+
+cdef inline void _short_f32(const float* x, const float* w1, const int64_t* ptr,
+                            const int64_t* idx, Py_ssize_t n, Py_ssize_t c,
+                            float* out) noexcept nogil:
+    # outputs [0, n) of a float32 row through its CSR table (ptr from the first of them),
+    # sequential order, pixels of c <= 4 elements: _short_k
+    if c == 1:
+        _short_k(x, w1, <const char*>x, n, 1, 4, ptr, idx, 0, out)
+    elif c == 2:
+        _short_k(x, w1, <const char*>x, n, 2, 8, ptr, idx, 0, out)
+    elif c == 3:
+        _short_k(x, w1, <const char*>x, n, 3, 12, ptr, idx, 0, out)
+    else:
+        _short_k(x, w1, <const char*>x, n, 4, 16, ptr, idx, 0, out)
+
+
+cdef inline void _up2_row(const PassDesc* p, const float* x, float* out, Py_ssize_t n_b,
+                          Py_ssize_t c, float* tmp) noexcept nogil:
+    # A float32 first-pass row (sequential taps, pixels of c <= 4 elements) with a x2 run
+    # (_pipeline._up2_run): output pixels 2i and 2i + 1, i in [lo, hi), read pixels
+    # i + pd[0], i + pd[1] and i + pd[2], i + pd[3] with the weights pw, so they are two
+    # contiguous rows of elements (the same two products and one sum each), zipped by pixel;
+    # the outputs around the run through the table. tmp: 2 (hi - lo) c floats.
+    cdef Py_ssize_t a = 2 * p.lo, b = 2 * p.hi, m = (p.hi - p.lo) * c
+    cdef const float* w1 = <const float*>p.w1
+    _short_f32(x, w1, p.ptr2, p.idx2, a, c, out)
+    _short_f32(x, w1, p.ptr2 + b, p.idx2, n_b - b, c, out + b * c)
+    rx_phase2_f32(x + p.lo * c, tmp, m, p.pd[0] * c, p.pd[1] * c, <float>p.pw[0],
+                  <float>p.pw[1])
+    rx_phase2_f32(x + p.lo * c, tmp + m, m, p.pd[2] * c, p.pd[3] * c, <float>p.pw[2],
+                  <float>p.pw[3])
+    rx_zip2_f32(tmp, tmp + m, out + a * c, p.hi - p.lo, c)
 
 
 cdef inline void _dense(int kind, const char* s, const acc_t* w1, acc_t* out, Py_ssize_t n_b,
@@ -428,7 +532,10 @@ cdef void _band_rows(const acc_t* tag, const PassDesc* p, const char* src, char*
                     memmove(band, band + (clo - band_lo) * row_bytes, keep * row_bytes)
                 start = clo + keep
             for r in range(start, chi + 1):
-                if p.k > 0:   # dense taps, the band of the accumulator type: in place
+                if acc_t is float and p.phase == PHASE_UP2:
+                    _up2_row(p, <const float*>(sq + r * p.sstr[1]),
+                             <float*>(band + (r - clo) * row_bytes), n_b, c, acc)
+                elif p.k > 0:   # dense taps, the band of the accumulator type: in place
                     _dense(p.src_kind, sq + r * p.sstr[1], w1,
                            <acc_t*>(band + (r - clo) * row_bytes), n_b, c, p.k, p.idx2,
                            p.order1)

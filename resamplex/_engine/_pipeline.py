@@ -647,6 +647,20 @@ def _float_fused(plan: "Plan", dtype: np.dtype,
         loop=0 if inner >= _ROW_LOOP_MIN else 1, head=cut, order_head=ORDERS[head.order],
         finish=ORDERS[tail.order], n_mid=cap, k=dense, buf_len=-(-(acc_len + band) // 16) * 16,
         units=outer * ta.n_out)
+    if dtype == mid == compute == np.float32 and first.order == "sequential" and inner <= 4 \
+            and counts.size and counts.min() >= 1 and counts.max() <= 2:
+        # a x2 run of two-tap outputs (one-tap outputs padded for the search only: a run
+        # has two taps of nonzero weight) for _floatpass._up2_row
+        pad = np.repeat(counts == 1, counts)
+        idx2 = np.repeat(tb.idx, np.where(pad, 2, 1))
+        wp = np.repeat(w1, np.where(pad, 2, 1))
+        wp[1::2][counts == 1] = 0
+        up2 = _up2_run(idx2, wp)
+        if up2 is not None:
+            pw = wp.reshape(-1, 4)[(up2[0] + up2[1]) // 2]
+            if (pw != 0).all():
+                spec.update(phase=_exec.PHASES["up2"], lo=up2[0], hi=up2[1], pd=up2[2],
+                            pw=[float(v) for v in pw])
     work = outer * (shape[a] * inner * max(tb.nnz, tb.n_out)
                     + ta.n_out * n_row * max(ta.mean_taps, 1.0))
     return spec, float(work)
@@ -702,10 +716,14 @@ def _program(plan: "Plan", dtype: np.dtype) -> Any:
     or None when a pass is of another kind (block and product passes still run through
     ``run``'s loop)."""
     steps = _steps(plan)
+    fused = _int_fused(plan, dtype, steps) or _float_fused(plan, dtype, steps)
+    if fused is not None and fused[0].get("phase"):
+        # a x2 enlargement of float rows: the fused sweep's even/odd rows beat the core's
+        # two whole passes, whose intermediate array is twice the input (measured, 4K)
+        return _exec.Program([fused[0]], [], fused[1])
     core = _core_program(plan, dtype, steps)
     if core is not None:
         return core
-    fused = _int_fused(plan, dtype, steps) or _float_fused(plan, dtype, steps)
     if fused is not None:
         return _exec.Program([fused[0]], [], fused[1])
     taps = [(axes[0], spec) for axes, spec in steps if len(axes) == 1 and all(

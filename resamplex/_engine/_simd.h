@@ -1350,4 +1350,51 @@ static inline void rx_area2x2_f32(const float *r0, const float *r1, float *out, 
                               + (r1[2 * x * c + k] + r1[2 * x * c + c + k])) * scale;
 }
 
+/* Pixels of c floats (c = 1..4) from a and b alternately: out = a0 b0 a1 b1 ... (npix pixels
+ * each). Element moves only; no reads past either row's last pixel. */
+static inline void rx_zip2_f32(const float *a, const float *b, float *out, ptrdiff_t npix,
+                               ptrdiff_t c)
+{
+    ptrdiff_t i = 0, j;
+#if defined(RX_SSE2)
+    if (c == 1) {
+        for (; i + 4 <= npix; i += 4) {
+            __m128 va = _mm_loadu_ps(a + i), vb = _mm_loadu_ps(b + i);
+            _mm_storeu_ps(out + 2 * i, _mm_unpacklo_ps(va, vb));
+            _mm_storeu_ps(out + 2 * i + 4, _mm_unpackhi_ps(va, vb));
+        }
+    } else if (c == 2) {
+        for (; i + 2 <= npix; i += 2) {
+            __m128d va = _mm_castps_pd(_mm_loadu_ps(a + 2 * i));
+            __m128d vb = _mm_castps_pd(_mm_loadu_ps(b + 2 * i));
+            _mm_storeu_ps(out + 4 * i, _mm_castpd_ps(_mm_unpacklo_pd(va, vb)));
+            _mm_storeu_ps(out + 4 * i + 4, _mm_castpd_ps(_mm_unpackhi_pd(va, vb)));
+        }
+    } else if (c == 3) {
+        /* two pixels of each (6 + 6 floats) into 12 */
+        for (; i + 2 <= npix; i += 2) {
+            __m128 a0 = _mm_loadu_ps(a + 3 * i), b0 = _mm_loadu_ps(b + 3 * i);
+            __m128 a1 = _mm_castpd_ps(_mm_load_sd((const double *)(a + 3 * i + 4)));
+            __m128 b1 = _mm_castpd_ps(_mm_load_sd((const double *)(b + 3 * i + 4)));
+            __m128 x = _mm_shuffle_ps(a0, b0, _MM_SHUFFLE(0, 0, 2, 2));   /* a2 a2 b0 b0 */
+            __m128 y = _mm_shuffle_ps(a0, a1, _MM_SHUFFLE(0, 0, 3, 3));   /* a3 a3 a4 a4 */
+            __m128 z = _mm_shuffle_ps(a1, b0, _MM_SHUFFLE(3, 3, 1, 1));   /* a5 a5 b3 b3 */
+            _mm_storeu_ps(out + 6 * i, _mm_shuffle_ps(a0, x, _MM_SHUFFLE(2, 0, 1, 0)));
+            _mm_storeu_ps(out + 6 * i + 4, _mm_shuffle_ps(b0, y, _MM_SHUFFLE(2, 0, 2, 1)));
+            _mm_storeu_ps(out + 6 * i + 8, _mm_shuffle_ps(z, b1, _MM_SHUFFLE(1, 0, 2, 0)));
+        }
+    } else if (c == 4) {
+        for (; i < npix; i++) {
+            _mm_storeu_ps(out + 8 * i, _mm_loadu_ps(a + 4 * i));
+            _mm_storeu_ps(out + 8 * i + 4, _mm_loadu_ps(b + 4 * i));
+        }
+    }
+#endif
+    for (; i < npix; i++)
+        for (j = 0; j < c; j++) {
+            out[2 * i * c + j] = a[i * c + j];
+            out[(2 * i + 1) * c + j] = b[i * c + j];
+        }
+}
+
 #endif
