@@ -23,11 +23,15 @@ from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t
 
 from cpython.pycapsule cimport PyCapsule_New
 
-from resamplex._engine._pass cimport KernelTable, PassDesc
+from resamplex._engine._pass cimport KernelTable, PassDesc, PHASE_DOWN2, PHASE_UP2
 
 
 cdef extern from "_simd.h" nogil:
     int32_t rx_window_u8(const uint8_t* s, const int16_t* w, Py_ssize_t k)
+    void rx_win_phase_u8(const uint8_t* x, Py_ssize_t q, const int16_t* w, Py_ssize_t k,
+                         Py_ssize_t n, int32_t bias, int shift, uint8_t* out)
+    void rx_zip2_8(const uint8_t* a, const uint8_t* b, uint8_t* out, Py_ssize_t npix,
+                   Py_ssize_t c)
 
 
 cdef inline uint8_t _clip8(int32_t acc, int shift) noexcept nogil:
@@ -35,11 +39,47 @@ cdef inline uint8_t _clip8(int32_t acc, int shift) noexcept nogil:
     return <uint8_t>(0 if acc < 0 else (255 if acc > 255 else acc))
 
 
-cdef inline void _fixed_row(const char* src, char* dst, Py_ssize_t r, int ndim,
-                            const int64_t* shape, const int64_t* sstr, const int64_t* dstr,
-                            int axis, int loop, const int64_t* ptr, const int64_t* off,
-                            const int32_t* w, int shift, int32_t* buf, Py_ssize_t window,
-                            const int64_t* starts, const int16_t* wk) noexcept nogil:
+cdef inline void _windows(const uint8_t* s, uint8_t* d, int64_t ds, Py_ssize_t j0,
+                          Py_ssize_t j1, Py_ssize_t window, const int64_t* starts,
+                          const int16_t* wk, int shift) noexcept nogil:
+    # outputs [j0, j1) of a row, each a window of bytes (dense int16 weights), ds apart
+    cdef Py_ssize_t j
+    cdef int32_t bias = (<int32_t>1) << (shift - 1)
+    for j in range(j0, j1):
+        d[j * ds] = _clip8(bias + rx_window_u8(s + starts[j], wk + j * window, window), shift)
+
+
+cdef inline void _phase_windows(const PassDesc* p, const uint8_t* s, uint8_t* d,
+                                uint8_t* tmp) noexcept nogil:
+    # A window row with a x0.5 or x2 run (plan._window_run): outputs in the run read bytes
+    # at a fixed stride with the same weights (per phase at x2), so each phase is one
+    # vectorised row (rx_win_phase_u8; at x2 the even and odd rows are zipped); the outputs
+    # around the run through their windows. The same integer sums.
+    cdef Py_ssize_t n = p.shape[p.ndim - 1], a, b, m = p.hi - p.lo, t
+    cdef int16_t w16[8]
+    cdef int32_t bias = (<int32_t>1) << (p.shift - 1)
+    for t in range(8):
+        w16[t] = <int16_t>p.rw[t]
+    if p.phase == PHASE_DOWN2:
+        a = p.lo
+        b = p.hi
+        rx_win_phase_u8(s + 2 * p.lo + p.pd[0], 2, w16, p.rk, m, bias, p.shift, d + a)
+    else:
+        a = 2 * p.lo
+        b = 2 * p.hi
+        rx_win_phase_u8(s + p.lo + p.pd[0], 1, w16, p.rk, m, bias, p.shift, tmp)
+        rx_win_phase_u8(s + p.lo + p.pd[1], 1, w16 + 4, p.rk, m, bias, p.shift, tmp + m)
+        rx_zip2_8(tmp, tmp + m, d + a, m, 1)
+    _windows(s, d, 1, 0, a, p.k, p.idx2, <const int16_t*>p.wq, p.shift)
+    _windows(s, d, 1, b, n, p.k, p.idx2, <const int16_t*>p.wq, p.shift)
+
+
+cdef inline void _fixed_row(const PassDesc* p, const char* src, char* dst, Py_ssize_t r,
+                            int ndim, const int64_t* shape, const int64_t* sstr,
+                            const int64_t* dstr, int axis, int loop, const int64_t* ptr,
+                            const int64_t* off, const int32_t* w, int shift, int32_t* buf,
+                            Py_ssize_t window, const int64_t* starts,
+                            const int16_t* wk) noexcept nogil:
     cdef Py_ssize_t rem = r, q, o = 0, j, t, n, c, k
     cdef int64_t so = 0, do = 0, ss, ds
     cdef int d, top = ndim - 3 if loop == 1 else ndim - 2
@@ -57,10 +97,10 @@ cdef inline void _fixed_row(const char* src, char* dst, Py_ssize_t r, int ndim,
     ss = sstr[ndim - 1]
     ds = dstr[ndim - 1]
     n = shape[ndim - 1]
-    if loop == 0 and window > 0:   # innermost, each output a window of bytes (dense int16)
-        for j in range(n):
-            acc = bias + rx_window_u8(<const uint8_t*>(s + starts[j]), wk + j * window, window)
-            (<uint8_t*>(dst + do + j * ds))[0] = _clip8(acc, shift)
+    if loop == 0 and window > 0 and p.phase != 0:   # contiguous output row with a run
+        _phase_windows(p, <const uint8_t*>s, <uint8_t*>(dst + do), <uint8_t*>buf)
+    elif loop == 0 and window > 0:   # innermost, each output a window of bytes (dense int16)
+        _windows(<const uint8_t*>s, <uint8_t*>(dst + do), ds, 0, n, window, starts, wk, shift)
     elif loop == 0:    # resampled axis innermost: gather per output element
         for j in range(n):
             acc = bias
@@ -115,12 +155,12 @@ cdef void fixed_run(const PassDesc* p, const char* src, char* dst, void* bufs,
     cdef const int16_t* wk = <const int16_t*>p.wq
     if nthreads == 1:
         for r in range(rows):
-            _fixed_row(src, dst, r, ndim, p.shape, p.sstr, p.dstr, p.axis, p.loop, p.ptr, p.off,
-                       w, p.shift, b, p.k, p.idx2, wk)
+            _fixed_row(p, src, dst, r, ndim, p.shape, p.sstr, p.dstr, p.axis, p.loop, p.ptr,
+                       p.off, w, p.shift, b, p.k, p.idx2, wk)
         return
     for r in prange(rows, num_threads=nthreads, schedule="static"):
-        _fixed_row(src, dst, r, ndim, p.shape, p.sstr, p.dstr, p.axis, p.loop, p.ptr, p.off, w,
-                   p.shift, b + threadid() * p.buf_len, p.k, p.idx2, wk)
+        _fixed_row(p, src, dst, r, ndim, p.shape, p.sstr, p.dstr, p.axis, p.loop, p.ptr,
+                   p.off, w, p.shift, b + threadid() * p.buf_len, p.k, p.idx2, wk)
 
 
 # ---- the kernel table of this module (the executor picks one per instruction-set level) ----

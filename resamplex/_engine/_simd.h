@@ -1397,4 +1397,59 @@ static inline void rx_zip2_f32(const float *a, const float *b, float *out, ptrdi
         }
 }
 
+/* One phase row of a fixed-point uint8 window pass (torch's uint8 path, _fixed.pyx):
+ * out[i] = clamp((bias + sum_{t<k} w[t] * x[q*i + t]) >> shift, 0, 255) for i < n, q = 1
+ * (a x2 phase) or 2 (x0.5), k even and <= 8, int16 weights: int32 sums, exact in any order.
+ * AVX2: sixteen outputs at a time, each pair of taps one madd over byte pairs (q = 2: the
+ * pairs are adjacent in memory; q = 1: two loads one byte apart, interleaved); reads only
+ * the bytes the outputs read. */
+static inline void rx_win_phase_u8(const uint8_t *x, ptrdiff_t q, const int16_t *w,
+                                   ptrdiff_t k, ptrdiff_t n, int32_t bias, int shift,
+                                   uint8_t *out)
+{
+    ptrdiff_t i = 0, t;
+#if defined(RX_AVX2)
+    if (n >= 16) {
+        __m256i wp[4];
+        const __m256i vb = _mm256_set1_epi32(bias);
+        const __m128i sh = _mm_cvtsi32_si128(shift);
+        for (t = 0; t < k; t += 2)
+            wp[t / 2] = _mm256_set1_epi32((int32_t)(((uint32_t)(uint16_t)w[t + 1] << 16)
+                                                    | (uint16_t)w[t]));
+        for (; i < n; i += 16) {
+            __m256i a0 = vb, a1 = vb, s16, b8;
+            if (i + 16 > n)
+                i = n - 16;           /* the last outputs again, overlapping: same values */
+            for (t = 0; t < k; t += 2) {
+                if (q == 2) {         /* a0: outputs 0-3 | 4-7, a1: 8-11 | 12-15 */
+                    __m256i p0 = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(x + 2 * i + t)));
+                    __m256i p1 = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(x + 2 * i + 16 + t)));
+                    a0 = _mm256_add_epi32(a0, _mm256_madd_epi16(p0, wp[t / 2]));
+                    a1 = _mm256_add_epi32(a1, _mm256_madd_epi16(p1, wp[t / 2]));
+                } else {              /* a0: outputs 0-3 | 8-11, a1: 4-7 | 12-15 */
+                    __m256i u = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(x + i + t)));
+                    __m256i v = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(x + i + t + 1)));
+                    a0 = _mm256_add_epi32(a0, _mm256_madd_epi16(_mm256_unpacklo_epi16(u, v), wp[t / 2]));
+                    a1 = _mm256_add_epi32(a1, _mm256_madd_epi16(_mm256_unpackhi_epi16(u, v), wp[t / 2]));
+                }
+            }
+            s16 = _mm256_packs_epi32(_mm256_sra_epi32(a0, sh), _mm256_sra_epi32(a1, sh));
+            if (q == 2)
+                s16 = _mm256_permute4x64_epi64(s16, 0xD8);
+            /* saturating packs clamp as the scalar rule does: > 255 -> 255, < 0 -> 0 */
+            b8 = _mm256_permute4x64_epi64(_mm256_packus_epi16(s16, s16), 0x08);
+            _mm_storeu_si128((__m128i *)(out + i), _mm256_castsi256_si128(b8));
+        }
+        return;
+    }
+#endif
+    for (; i < n; i++) {
+        int32_t a = bias;
+        for (t = 0; t < k; t++)
+            a += (int32_t)w[t] * (int32_t)x[q * i + t];
+        a >>= shift;
+        out[i] = (uint8_t)(a < 0 ? 0 : (a > 255 ? 255 : a));
+    }
+}
+
 #endif

@@ -174,7 +174,7 @@ class TiledAxis:
 _OWN_ROUNDING: Any = object()
 
 
-def _fixed_windows(table: AxisTable) -> dict[str, Any]:
+def _fixed_windows(table: AxisTable, contiguous: bool) -> dict[str, Any]:
     """The window form of a fixed-point pass along a contiguous innermost axis, or ``{}``:
     every output's taps lie in ``k`` consecutive samples (``k`` a multiple of 8, at most 64,
     the window moved left where it would leave the row), with int16 weights, 0 where the
@@ -193,7 +193,41 @@ def _fixed_windows(table: AxisTable) -> dict[str, Any]:
     np.add.at(dense, (rows, table.idx - start[rows]), table.w.astype(np.int64))
     if np.abs(dense).max() >= 2**15:
         return {}
-    return dict(k=k, idx2=start, wq=dense.astype(np.int16).reshape(-1))
+    return dict(k=k, idx2=start, wq=dense.astype(np.int16).reshape(-1),
+                **(_window_run(start, dense) if contiguous else {}))
+
+
+def _window_run(start: np.ndarray, dense: np.ndarray) -> dict[str, Any]:
+    """The x0.5 or x2 run of a fixed-point window table (``start``, ``dense`` weights), or
+    ``{}``: outputs whose windows start at ``2 j + s`` with the same weights (x0.5), or at
+    ``i + s_r`` for output ``2 i + r`` with the same weights per phase ``r`` (x2), over a
+    run around the middle; each phase's weights trimmed to the taps any of them reads
+    (an even count, at most 8 at x0.5 and 4 at x2, inside the window)
+    (``_fixed._phase_windows``)."""
+    n_out, k = dense.shape
+    for phases, step, most in ((1, 2, 8), (2, 1, 4)):
+        m = n_out // phases
+        if m < 8:
+            continue
+        st = start[:m * phases].reshape(m, phases) - step * np.arange(m)[:, None]
+        run = _pipeline._regular_run(st, dense[:m * phases].reshape(m, phases * k))
+        if run is None:
+            continue
+        lo, hi, s, q = run
+        w = np.asarray(q).reshape(phases, k)
+        cols = np.flatnonzero(np.abs(w).sum(axis=0))
+        if not cols.size:
+            continue
+        c0 = int(cols[0])
+        kk = -(-(int(cols[-1]) - c0 + 1) // 2) * 2
+        if kk > most or c0 + kk > k:
+            continue
+        rw = np.zeros(8, np.int64)
+        for r in range(phases):
+            rw[4 * r:4 * r + kk] = w[r, c0:c0 + kk]
+        return dict(phase=PHASE_DOWN2 if phases == 1 else PHASE_UP2, lo=lo, hi=hi,
+                    pd=[v + c0 for v in s] + [0] * (4 - phases), rk=kk, rw=list(rw))
+    return {}
 
 
 class Plan:
@@ -775,7 +809,8 @@ class Plan:
                 shift=int(table.shift),  # fixed tables have one
                 buf_len=pshape[-1],
                 units=math.prod(pshape[:-2] if loop == SHAPE_MID else pshape[:-1]),
-                **(_fixed_windows(table) if loop == SHAPE_LAST and sstr[-1] == 1 else {})))
+                **(_fixed_windows(table, dstr[-1] == 1)
+                   if loop == SHAPE_LAST and sstr[-1] == 1 else {})))
             work += math.prod(pshape) * max(table.mean_taps, 1.0)
             src, src_strides = dst, dst_strides
         for size in scratch:
