@@ -346,7 +346,7 @@ RX_DOWN2_I16(int8_t, rx_down2_i8, -128, 127, _mm256_cvtepi8_epi16, 1)
  * rx_down2_u8 forms (integer sums in any order are the same; int16 arithmetic wraps, the
  * planner bounded the sum, and maddubs cannot saturate when |qa| + |qb| <= 128). The bytes of
  * each even/odd pair are shuffled next to each other and multiplied and added in one
- * maddubs. AVX2 level only, pixels of 1, 2 or 4 bytes, n >= 16 (a multiple of c); returns 1
+ * maddubs. AVX2 level only, pixels of 1 to 4 bytes, n >= 16 (a multiple of c); returns 1
  * when it made all n outputs, 0 when the caller must (other levels and shapes). */
 static inline int rx_down2_pairs_u8(const uint8_t *r0, const uint8_t *r1, uint8_t *out,
                                     ptrdiff_t n, ptrdiff_t c, int16_t q0, int16_t q1,
@@ -355,18 +355,45 @@ static inline int rx_down2_pairs_u8(const uint8_t *r0, const uint8_t *r1, uint8_
 #if defined(RX_AVX2)
     ptrdiff_t j;
     __m256i m, wq, w0, w1;
-    if (!(c == 1 || c == 2 || c == 4) || n < 16 || qa < -128 || qa > 127 || qb < -128
-            || qb > 127 || (qa < 0 ? -qa : qa) + (qb < 0 ? -qb : qb) > 128)
+    if (!(c == 1 || c == 2 || c == 3 || c == 4) || n < 16 || qa < -128 || qa > 127
+            || qb < -128 || qb > 127 || (qa < 0 ? -qa : qa) + (qb < 0 ? -qb : qb) > 128)
         return 0;
+    wq = _mm256_set1_epi16((int16_t)(((uint16_t)(uint8_t)qb << 8) | (uint8_t)qa));
+    w0 = _mm256_set1_epi16(q0);
+    w1 = _mm256_set1_epi16(q1);
+    if (c == 3) {
+        /* twelve outputs (four pixel pairs of 6 bytes) a step: bytes 0-11 of the 24 in the
+         * low lane, bytes 12-23 in the high one (loaded from byte 8, so no read passes byte
+         * 24), each pair's bytes shuffled next to each other; 6 sums per lane, compacted */
+        const __m256i m3 = _mm256_setr_epi8(0, 3, 1, 4, 2, 5, 6, 9, 7, 10, 8, 11, -1, -1, -1, -1,
+                                            4, 7, 5, 8, 6, 9, 10, 13, 11, 14, 12, 15, -1, -1, -1, -1);
+        const __m128i keep = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 8, 9, 10, 11, 12, 13, -1, -1, -1, -1);
+        for (j = 0; j < n; j += 12) {
+            __m256i v0, v1, sum;
+            __m128i b;
+            if (j + 12 > n)
+                j = n - 12;           /* the last outputs again, overlapping: same values */
+            v0 = _mm256_loadu2_m128i((const __m128i *)(r0 + 2 * j + 8), (const __m128i *)(r0 + 2 * j));
+            v1 = _mm256_loadu2_m128i((const __m128i *)(r1 + 2 * j + 8), (const __m128i *)(r1 + 2 * j));
+            v0 = _mm256_shuffle_epi8(v0, m3);
+            v1 = _mm256_shuffle_epi8(v1, m3);
+            sum = _mm256_add_epi16(_mm256_mullo_epi16(w0, _mm256_maddubs_epi16(v0, wq)),
+                                   _mm256_mullo_epi16(w1, _mm256_maddubs_epi16(v1, wq)));
+            b = _mm_shuffle_epi8(rx_round_pack16(sum, shift, 0, away), keep);
+            _mm_storel_epi64((__m128i *)(out + j), b);
+            {
+                int32_t last = _mm_cvtsi128_si32(_mm_srli_si128(b, 8));
+                memcpy(out + j + 8, &last, 4);
+            }
+        }
+        return 1;
+    }
     if (c == 2)
         m = _mm256_setr_epi8(0, 2, 1, 3, 4, 6, 5, 7, 8, 10, 9, 11, 12, 14, 13, 15,
                              0, 2, 1, 3, 4, 6, 5, 7, 8, 10, 9, 11, 12, 14, 13, 15);
     else
         m = _mm256_setr_epi8(0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15,
                              0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15);
-    wq = _mm256_set1_epi16((int16_t)(((uint16_t)(uint8_t)qb << 8) | (uint8_t)qa));
-    w0 = _mm256_set1_epi16(q0);
-    w1 = _mm256_set1_epi16(q1);
     for (j = 0; j < n; j += 16) {
         __m256i v0, v1, sum;
         if (j + 16 > n)
