@@ -109,6 +109,10 @@ def test_call_key_types():
     assert key(np.arange(3)) != key(np.arange(3.0))
     assert key(object()) is None and key([[1]]) is None and key(np.zeros((2, 2))) is None
     assert key(float("nan")) != key(float("nan"))
+    # a sequence's elements cannot pass for the arguments after it, nor an array for a list
+    assert key((1, 2), 3) != key((1,), 2, 3) and key((1, 2)) != key(1, 2)
+    assert key(np.array([1.0, 2.0])) != key([1.0, 2.0]) and key(None) != key((None,))
+    assert key((1, 2), 3) == key((1, 2), 3) and hash(key(np.dtype("uint8"), (4, 5)))
 
 
 def test_fast_path_checks_layout_alignment_and_out():

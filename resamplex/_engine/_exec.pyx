@@ -661,29 +661,31 @@ def call_key(*args):
     arguments that passed the same validation. (NaN never matches itself: such a call is
     validated, and refused, every time.)
     """
-    cdef list leaves = []
-    cdef list types = []
+    # One flat list: each argument's type, then its value (a scalar) or its elements' types
+    # and values and a closing None (a tuple or list; an array: its dtype and values).
+    cdef list key = []
+    cdef object t, te
     for v in args:
         t = type(v)
-        if t is np.ndarray:
+        if t is tuple or t is list:
+            key.append(t)
+            for e in v:
+                te = type(e)
+                if not (te is int or te is float or _keyable(e, te)):
+                    return None
+                key.append(te)
+                key.append(e)
+            key.append(None)
+        elif t is np.ndarray:
             # a small 1-d array of numbers (ONNX's scales, sizes, roi): its values and dtype
             if v.ndim != 1 or v.shape[0] > 64 or v.dtype.kind not in "biuf":
                 return None
-            types.append(v.dtype)
-            leaves.extend(v.tolist())
-            types.append(None)
-        elif t is tuple or t is list:
-            types.append(t)
-            for e in v:
-                te = type(e)
-                if not _keyable(e, te):
-                    return None
-                types.append(te)
-                leaves.append(e)
-            types.append(None)
-        elif _keyable(v, t):
-            types.append(t)
-            leaves.append(v)
+            key.append(v.dtype)
+            key.extend(v.tolist())
+            key.append(None)
+        elif t is int or t is float or _keyable(v, t):
+            key.append(t)
+            key.append(v)
         else:
             return None
-    return (tuple(leaves), tuple(types))
+    return tuple(key)
