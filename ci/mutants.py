@@ -149,6 +149,12 @@ MUTANTS = [
         "a x0.5 of uint8 pixels read in place (1, 2 or 4 bytes) rounds its ties the other way",
         ("tests/test_compat_cv2.py", "tests/test_dispatch.py")),
     Mutant(
+        "halving-takes-odd-pixels", "resamplex/_engine/_simd.h",
+        (("            _mm_storeu_si128((__m128i *)(d + 4 * o), _mm_castps_si128(_mm_shuffle_ps(v0, v1, 0x88)));\n",
+          "            _mm_storeu_si128((__m128i *)(d + 4 * o), _mm_castps_si128(_mm_shuffle_ps(v0, v1, 0xDD)));\n"),),
+        "a nearest halving of 4-byte pixels copies the odd pixels instead of the even ones",
+        ("tests/test_compat_cv2.py",)),
+    Mutant(
         "split-tail-not-offset", "resamplex/_engine/_pipeline.py",
         (("                soff=c0 * sz, doff=c0 * dz,\n",
           "                soff=c0 * sz, doff=0,\n"),),

@@ -445,3 +445,32 @@ def test_float_linear_at_every_cpu_level():
                     assert got[finite].tobytes() == want[finite].tobytes()
     finally:
         _exec.set_cpu_level(before)
+
+
+def test_nearest_halving_at_every_cpu_level():
+    # A row halved by nearest reads every other pixel: whole vectors of 1-, 2-, 4- and 8-byte
+    # pixels, the last one overlapping; NEAREST_EXACT reads the odd pixels, so its run stops
+    # where the pixel after the last would leave the row (even widths), and the row's end
+    # goes through the table.
+    from resamplex._engine import _exec
+
+    rng = np.random.default_rng(23)
+    cases = []
+    for dtype, cn in ((np.uint8, 0), (np.uint16, 0), (np.uint8, 4), (np.float64, 0),
+                      (np.float32, 2)):
+        for h, w in ((6, 64), (5, 65), (4, 200), (3, 33)):
+            shape = (h, w) if cn == 0 else (h, w, cn)
+            x = rng.integers(0, 250, shape).astype(dtype)
+            for flag in (cv2.INTER_NEAREST, cv2.INTER_NEAREST_EXACT):
+                for dsize in ((w // 2, h), ((w + 1) // 2, h // 2)):
+                    cases.append((x, dsize, flag, cv2.resize(x, dsize, interpolation=flag)))
+    before = _exec.cpu_level()
+    try:
+        for level in _exec.cpu_levels():
+            _exec.set_cpu_level(level)
+            for x, dsize, flag, want in cases:
+                for threads in (1, 2):
+                    got = rcv.resize(x, dsize, interpolation=flag, threads=threads)
+                    assert got.tobytes() == want.tobytes(), (level, x.shape, dsize, flag)
+    finally:
+        _exec.set_cpu_level(before)

@@ -33,18 +33,20 @@ from libc.string cimport memcpy
 
 from cpython.pycapsule cimport PyCapsule_New
 
-from resamplex._engine._pass cimport KernelTable, PassDesc
+from resamplex._engine._pass cimport KernelTable, PassDesc, PHASE_DOWN2
 
 
 cdef extern from "_simd.h" nogil:
     void rx_repeat(const char* s, char* d, Py_ssize_t n, Py_ssize_t f, Py_ssize_t itemsize)
     void rx_gather_pixels(const char* s, char* d, Py_ssize_t n, const int64_t* off,
                           Py_ssize_t p, Py_ssize_t wide, Py_ssize_t width)
+    void rx_even_pixels(const char* s, char* d, Py_ssize_t n, Py_ssize_t p)
 
 
 cdef inline void _gather_row(const char* s, char* d, Py_ssize_t n, const int64_t* off,
                              int64_t ss, int64_t ds, Py_ssize_t itemsize,
-                             Py_ssize_t rep, Py_ssize_t wide, Py_ssize_t width) noexcept nogil:
+                             Py_ssize_t rep, Py_ssize_t wide, Py_ssize_t width,
+                             const PassDesc* half) noexcept nogil:
     # One output row. With a table (off != NULL) element o reads s + off[o], else s + o * ss;
     # rep > 1: the row repeats each element of a contiguous input row rep times; a contiguous
     # output row through a table is a row of whole pixels (rx_gather_pixels: the first `wide`
@@ -53,6 +55,11 @@ cdef inline void _gather_row(const char* s, char* d, Py_ssize_t n, const int64_t
     cdef Py_ssize_t o
     if rep > 1:
         rx_repeat(s, d, n // rep, rep, itemsize)
+    elif off != NULL and ds == itemsize and half is not NULL:
+        # a halving run: outputs [lo, hi) read every other pixel from off[lo]
+        rx_gather_pixels(s, d, half.lo, off, itemsize, 0, 0)
+        rx_even_pixels(s + off[half.lo], d + half.lo * itemsize, half.hi - half.lo, itemsize)
+        rx_gather_pixels(s, d + half.hi * itemsize, n - half.hi, off + half.hi, itemsize, 0, 0)
     elif off != NULL and ds == itemsize:
         rx_gather_pixels(s, d, n, off, itemsize, wide, width)
     elif off == NULL:
@@ -85,7 +92,8 @@ cdef inline void _gather_rows(const char* src, char* dst, Py_ssize_t r0, Py_ssiz
                               int ndim, const int64_t* shape, const int64_t* sstr,
                               const int64_t* dstr, const int64_t* offsets,
                               const int64_t* starts, Py_ssize_t itemsize,
-                              Py_ssize_t rep, Py_ssize_t wide, Py_ssize_t width) noexcept nogil:
+                              Py_ssize_t rep, Py_ssize_t wide, Py_ssize_t width,
+                              const PassDesc* half) noexcept nogil:
     # Rows [r0, r1) of the output (all axes but the last, in C order). A row that reads the
     # same input row as the one before it (upsampling an outer axis) is a copy of the output
     # row just written, when rows are contiguous: one memcpy instead of a gather.
@@ -114,7 +122,7 @@ cdef inline void _gather_rows(const char* src, char* dst, Py_ssize_t r0, Py_ssiz
             memcpy(dst + do, dst + prev_do, n * itemsize)
         else:
             _gather_row(src + so, dst + do, n, last, sstr[ndim - 1], ds, itemsize, rep, wide,
-                        width)
+                        width, half)
         prev_so = so
         prev_do = do
 
@@ -123,7 +131,9 @@ cdef void gather_run(const PassDesc* p, const char* src, char* dst, void* bufs,
                      int nthreads) noexcept nogil:
     """Copy ``dst[o_0, ..., o_n] = src[offset of o_0 + ... + offset of o_n]`` (the kernel
     contract, ``_pass.pxd``: ``off`` = offsets, ``idx2`` = starts, ``itemsize``; ``n_in``
-    and ``n_mid``: the wide moves of ``rx_gather_pixels``).
+    and ``n_mid``: the wide moves of ``rx_gather_pixels``; ``phase`` PHASE_DOWN2: outputs
+    ``[lo, hi)`` of each contiguous row read every other pixel, the pixel after the last one
+    inside the row too, ``rx_even_pixels``).
 
     Rows are split into a few contiguous chunks per thread (static schedule), so the work is
     the same whatever the thread count and each chunk can reuse the rows it just wrote.
@@ -132,17 +142,18 @@ cdef void gather_run(const PassDesc* p, const char* src, char* dst, void* bufs,
     cdef Py_ssize_t rows = 1, c, nchunks, per
     cdef int d
     cdef const int64_t* off = p.off if p.idx2[ndim] > 0 else NULL
+    cdef const PassDesc* half = p if p.phase == PHASE_DOWN2 else NULL
     for d in range(ndim - 1):
         rows *= p.shape[d]
     if nthreads == 1:
         _gather_rows(src, dst, 0, rows, ndim, p.shape, p.sstr, p.dstr, off, p.idx2, p.itemsize,
-                     p.k, p.n_in, p.n_mid)
+                     p.k, p.n_in, p.n_mid, half)
         return
     nchunks = min(rows, 4 * nthreads)
     per = (rows + nchunks - 1) // nchunks
     for c in prange(nchunks, num_threads=nthreads, schedule="static"):
         _gather_rows(src, dst, c * per, min(rows, (c + 1) * per), ndim, p.shape, p.sstr, p.dstr,
-                     off, p.idx2, p.itemsize, p.k, p.n_in, p.n_mid)
+                     off, p.idx2, p.itemsize, p.k, p.n_in, p.n_mid, half)
 
 
 # ---- the kernel table of this module (the executor picks one per instruction-set level) ----

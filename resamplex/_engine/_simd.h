@@ -1479,4 +1479,66 @@ static inline void rx_win_phase_u8(const uint8_t *x, ptrdiff_t q, const int16_t 
     }
 }
 
+/* Every other pixel: d[o] = s[2o] for o < n, pixels of p = 1, 2, 4 or 8 bytes (nearest
+ * halving a row). Byte moves only. The vector forms read pixel 2n - 1 too: the caller keeps
+ * it inside the row. */
+static inline void rx_even_pixels(const char *s, char *d, ptrdiff_t n, ptrdiff_t p)
+{
+    ptrdiff_t o = 0;
+#if defined(RX_AVX2)
+    if (p == 1 && n >= 32) {
+        const __m256i low = _mm256_set1_epi16(0x00FF);
+        for (; o < n; o += 32) {
+            __m256i v0, v1;
+            if (o + 32 > n)
+                o = n - 32;           /* the last outputs again, overlapping: same bytes */
+            v0 = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(s + 2 * o)), low);
+            v1 = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(s + 2 * o + 32)), low);
+            _mm256_storeu_si256((__m256i *)(d + o),
+                                _mm256_permute4x64_epi64(_mm256_packus_epi16(v0, v1), 0xD8));
+        }
+        return;
+    }
+#endif
+#if defined(RX_SSE2)
+    if (p == 1 && n >= 16) {
+        const __m128i low = _mm_set1_epi16(0x00FF);
+        for (; o < n; o += 16) {
+            __m128i v0, v1;
+            if (o + 16 > n)
+                o = n - 16;
+            v0 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(s + 2 * o)), low);
+            v1 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(s + 2 * o + 16)), low);
+            _mm_storeu_si128((__m128i *)(d + o), _mm_packus_epi16(v0, v1));
+        }
+        return;
+    }
+    if (p == 2 && n >= 8) {
+        for (; o < n; o += 8) {
+            __m128i v0, v1;
+            if (o + 8 > n)
+                o = n - 8;
+            /* the low 16 bits of each 32, sign-extended: packs_epi32 keeps every bit */
+            v0 = _mm_srai_epi32(_mm_slli_epi32(_mm_loadu_si128((const __m128i *)(s + 4 * o)), 16), 16);
+            v1 = _mm_srai_epi32(_mm_slli_epi32(_mm_loadu_si128((const __m128i *)(s + 4 * o + 16)), 16), 16);
+            _mm_storeu_si128((__m128i *)(d + 2 * o), _mm_packs_epi32(v0, v1));
+        }
+        return;
+    }
+    if (p == 4 && n >= 4) {
+        for (; o < n; o += 4) {
+            __m128 v0, v1;
+            if (o + 4 > n)
+                o = n - 4;
+            v0 = _mm_castsi128_ps(_mm_loadu_si128((const __m128i *)(s + 8 * o)));
+            v1 = _mm_castsi128_ps(_mm_loadu_si128((const __m128i *)(s + 8 * o + 16)));
+            _mm_storeu_si128((__m128i *)(d + 4 * o), _mm_castps_si128(_mm_shuffle_ps(v0, v1, 0x88)));
+        }
+        return;
+    }
+#endif
+    for (; o < n; o++)
+        memcpy(d + o * p, s + 2 * o * p, (size_t)p);
+}
+
 #endif

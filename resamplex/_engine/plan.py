@@ -744,9 +744,34 @@ class Plan:
                     k=self._repeat_factor(perm[-1], itemsize, xs, os_))
         if spec["k"] == 1:
             spec["n_in"], spec["n_mid"] = self._wide_moves(perm[-1], itemsize, xs, os_)
+        if spec["k"] == 1 and spec["n_in"] == 0:
+            spec.update(self._halving(perm[-1], itemsize, xs, os_))
         if spec_only:
             return spec
         return Program([spec], [], float(math.prod(shape)))
+
+    def _halving(self, a: int, itemsize: int, xs: Sequence[int],
+                 os_: Sequence[int]) -> dict[str, Any]:
+        """The run of a nearest gather halving its innermost axis ``a`` (contiguous rows of
+        1-, 2-, 4- or 8-byte pixels): outputs ``[lo, hi)`` reading every other pixel, with
+        the pixel after the last one still inside the row (``rx_even_pixels`` reads it), as
+        ``phase``/``lo``/``hi``; ``{}`` when there is none of 16 outputs or more."""
+        t = self.tables[a]
+        if t is None or xs[a] != itemsize or os_[a] != itemsize or itemsize not in (1, 2, 4, 8) \
+                or t.n_out < 16 or t.nnz != t.n_out:
+            return {}
+        d = t.idx[1:] - t.idx[:-1]
+        mid = t.n_out // 2
+        if d[mid] != 2:
+            return {}
+        steps = d == 2
+        lo = mid - int(np.argmin(steps[mid::-1])) + 1 if not steps[:mid + 1].all() else 0
+        hi = mid + 1 + (int(np.argmin(steps[mid:])) if not steps[mid:].all() else t.n_out - mid - 1)
+        while hi > lo and t.idx[hi - 1] + 1 >= t.n_in:
+            hi -= 1
+        if hi - lo < 16:
+            return {}
+        return dict(phase=PHASE_DOWN2, lo=lo, hi=hi)
 
     def _wide_moves(self, a: int, itemsize: int, xs: Sequence[int],
                     os_: Sequence[int]) -> tuple[int, int]:
