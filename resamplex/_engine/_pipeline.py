@@ -649,18 +649,18 @@ def _float_fused(plan: "Plan", dtype: np.dtype,
         units=outer * ta.n_out)
     if dtype == mid == compute == np.float32 and first.order == "sequential" and inner <= 4 \
             and counts.size and counts.min() >= 1 and counts.max() <= 2:
-        # a x2 run of two-tap outputs (one-tap outputs padded for the search only: a run
-        # has two taps of nonzero weight) for _floatpass._up2_row
+        # a x2 run of two-tap outputs for _floatpass._up2_row (one-tap outputs padded for
+        # the search only: a padding tap, a zero product, could change an infinity or a -0,
+        # so the run must not hold one; a tap of weight 0 in the table is summed as it is)
         pad = np.repeat(counts == 1, counts)
         idx2 = np.repeat(tb.idx, np.where(pad, 2, 1))
         wp = np.repeat(w1, np.where(pad, 2, 1))
         wp[1::2][counts == 1] = 0
         up2 = _up2_run(idx2, wp)
-        if up2 is not None:
+        if up2 is not None and (counts[2 * up2[0]:2 * up2[1]] == 2).all():
             pw = wp.reshape(-1, 4)[(up2[0] + up2[1]) // 2]
-            if (pw != 0).all():
-                spec.update(phase=_exec.PHASES["up2"], lo=up2[0], hi=up2[1], pd=up2[2],
-                            pw=[float(v) for v in pw])
+            spec.update(phase=_exec.PHASES["up2"], lo=up2[0], hi=up2[1], pd=up2[2],
+                        pw=[float(v) for v in pw])
     work = outer * (shape[a] * inner * max(tb.nnz, tb.n_out)
                     + ta.n_out * n_row * max(ta.mean_taps, 1.0))
     return spec, float(work)
