@@ -155,6 +155,13 @@ MUTANTS = [
         "a nearest halving of 4-byte pixels copies the odd pixels instead of the even ones",
         ("tests/test_compat_cv2.py",)),
     Mutant(
+        "fixed-pixels-skip-last-tap", "resamplex/_engine/_fixed.pyx",
+        (("        for t in range(ptr[j], ptr[j + 1]):\n            x = s + off[t]\n",
+          "        for t in range(ptr[j], ptr[j + 1] - 1):\n            x = s + off[t]\n"),),
+        "the fixed-point pass over interleaved pixels (Pillow 8-bit, torch channels-last) "
+        "leaves out each output's last tap",
+        ("tests/test_compat_pil.py",)),
+    Mutant(
         "split-tail-not-offset", "resamplex/_engine/_pipeline.py",
         (("                soff=c0 * sz, doff=c0 * dz,\n",
           "                soff=c0 * sz, doff=0,\n"),),

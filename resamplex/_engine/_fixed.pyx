@@ -39,6 +39,27 @@ cdef inline uint8_t _clip8(int32_t acc, int shift) noexcept nogil:
     return <uint8_t>(0 if acc < 0 else (255 if acc > 255 else acc))
 
 
+cdef inline void _pixels(const uint8_t* s, uint8_t* d, Py_ssize_t n, const Py_ssize_t c,
+                         const int64_t* ptr, const int64_t* off, const int32_t* w,
+                         int shift) noexcept nogil:
+    # Every output pixel of a row of c <= 4 interleaved bytes (c a constant at each call):
+    # the c sums in registers, one pass over the taps; the same integer sums.
+    cdef Py_ssize_t j, t, k
+    cdef const uint8_t* x
+    cdef int32_t a[4]
+    cdef int32_t wt, bias = (<int32_t>1) << (shift - 1)
+    for j in range(n):
+        for k in range(c):
+            a[k] = bias
+        for t in range(ptr[j], ptr[j + 1]):
+            x = s + off[t]
+            wt = w[t]
+            for k in range(c):
+                a[k] = a[k] + wt * <int32_t>x[k]
+        for k in range(c):
+            d[j * c + k] = _clip8(a[k], shift)
+
+
 cdef inline void _windows(const uint8_t* s, uint8_t* d, int64_t ds, Py_ssize_t j0,
                           Py_ssize_t j1, Py_ssize_t window, const int64_t* starts,
                           const int16_t* wk, int shift) noexcept nogil:
@@ -107,6 +128,19 @@ cdef inline void _fixed_row(const PassDesc* p, const char* src, char* dst, Py_ss
             for t in range(ptr[j], ptr[j + 1]):
                 acc = acc + w[t] * (<const uint8_t*>(s + off[t]))[0]
             (<uint8_t*>(dst + do + j * ds))[0] = _clip8(acc, shift)
+    elif loop == 1 and 1 <= n <= 4 and ss == 1 and ds == 1:   # channels-last pixels
+        if n == 1:
+            _pixels(<const uint8_t*>s, <uint8_t*>(dst + do), shape[ndim - 2], 1, ptr, off, w,
+                    shift)
+        elif n == 2:
+            _pixels(<const uint8_t*>s, <uint8_t*>(dst + do), shape[ndim - 2], 2, ptr, off, w,
+                    shift)
+        elif n == 3:
+            _pixels(<const uint8_t*>s, <uint8_t*>(dst + do), shape[ndim - 2], 3, ptr, off, w,
+                    shift)
+        else:
+            _pixels(<const uint8_t*>s, <uint8_t*>(dst + do), shape[ndim - 2], 4, ptr, off, w,
+                    shift)
     elif loop == 1:    # second-innermost with short rows (channels-last)
         c = n
         n = shape[ndim - 2]
