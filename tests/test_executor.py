@@ -174,6 +174,10 @@ def test_thread_policy():
     assert _exec.threads_for(None, threshold - 1) == 1
     assert _exec.threads_for(8, threshold - 1) == 1
     assert _exec.threads_for(1, 1e12) == 1
+    # each thread gets at least the threshold's work
+    assert _exec.threads_for(8, 2.5 * threshold) == min(2, _exec.threads_for(8, 1e12))
+    assert _exec.threads_for(8, 1.5 * threshold) == 1
+    assert _exec.cores_free() >= 0.0
     assert 1 <= _exec.threads_for(10**9, 1e12) <= max(_exec.max_threads(), __import__("os").cpu_count())
     rx.set_num_threads(1)
     try:

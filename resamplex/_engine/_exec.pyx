@@ -21,7 +21,8 @@ the same order, so the choice changes speed only.
 
 cimport numpy as cnp
 from cpython.pycapsule cimport PyCapsule_GetPointer
-from cpython.time cimport perf_counter
+from cpython.time cimport monotonic
+from time import process_time
 from libc.stdint cimport int64_t, uintptr_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memset
@@ -73,8 +74,6 @@ LIMITS = {"block": BLOCK, "max_row": MAX_ROW, "max_channels": MAX_CHANNELS}
 
 cdef enum:
     ALIGN = 64    # bytes: scratch arrays start on cache lines
-    PROBE_FIRST = 8     # calls between tries of the slower thread count, at first
-    PROBE_MAX = 1024    # and at most, after tries that kept losing
 
 # ------------------------------------------------------------------------------ thread policy
 
@@ -122,8 +121,9 @@ def set_parallel_threshold(double work):
 
 cpdef int threads_for(object requested, double work):
     """The thread count of a call: ``requested`` (an int >= 1, already validated) or the
-    default, capped at the machine's hardware threads (a huge count would crash libgomp), and
-    1 when ``work`` is too small to pay for a parallel region. Results never depend on it."""
+    default, capped at the machine's hardware threads (a huge count would crash libgomp) and
+    at one thread per ``get_parallel_threshold()`` of ``work`` (1 below it: too small to pay
+    for a parallel region). Results never depend on it."""
     cdef int n
     if work < _parallel_threshold:
         return 1
@@ -134,6 +134,9 @@ cpdef int threads_for(object requested, double work):
     cdef int cap = max(resamplex_max_threads(), _cpu_count)
     if n > cap:
         n = cap
+    # every thread gets at least the threshold's work
+    if _parallel_threshold > 0 and n > work / _parallel_threshold:
+        n = <int>(work / _parallel_threshold)
     return n if n > 1 else 1
 
 
@@ -278,23 +281,51 @@ cdef const void* _vec(list keep, object a, object dtype) except? NULL:
     return <const void*>cnp.PyArray_DATA(arr)
 
 
-cdef inline double _smoothed(double old, double seconds) noexcept:
-    # A faster run is believed at once: slow runs are the noisy ones (a worker descheduled, a
-    # storm of page faults on a fresh output), and one of them averaged in would keep a
-    # program on the slower thread count for dozens of calls. Slower runs are averaged in, so
-    # a machine that stays busy still moves the estimate within a few calls.
-    if old == 0.0 or seconds < old:
-        return seconds
-    return 0.5 * old + 0.5 * seconds
+# Cores busy with other processes: a parallel region then waits at its closing barrier for a
+# descheduled worker (measured: 20x the one-thread time), so a call takes at most as many
+# threads as there are cores free for it: the idle time of the whole machine plus this process's
+# own CPU time (all its threads, a peer library's spinning pool included), per second of wall
+# time, over the interval since the last reading (/proc/stat and process_time, read at most
+# every FREE_RECHECK seconds). No timing of calls enters it: a peer's pool spinning after its
+# call is this process's own time, which per-program timing samples mistook for a busy machine.
+FREE_RECHECK = 0.25
+cdef double _free_at = -1.0            # when the last reading was taken (monotonic seconds)
+cdef double _idle_then = -1.0          # the machine's idle seconds then (-1: no /proc/stat)
+cdef double _cpu_then = 0.0            # this process's CPU seconds then
+cdef double _free = 0.0                # cores free over the last interval (0: not known)
+cdef double _tick = float(os.sysconf("SC_CLK_TCK")) if hasattr(os, "sysconf") else 100.0
 
 
-cdef inline bint _parallel_pays(double t_parallel, double t_serial) noexcept:
-    # Several threads unless they are clearly slower than one. A busy machine makes them
-    # several times slower (a descheduled worker holds the closing barrier), which this
-    # still catches; the noise of a quiet machine, where a run that gains little can time
-    # a little slower now and then, no longer sends a program to one thread (on two cores the
-    # strict comparison had kept whole benchmark runs at their one-thread time).
-    return t_parallel < 1.25 * t_serial
+cdef double _idle_seconds():
+    # idle + iowait of every CPU since boot (Linux /proc/stat), or -1
+    try:
+        with open("/proc/stat", "rb") as f:
+            fields = f.readline().split()
+        return (float(fields[4]) + float(fields[5])) / _tick
+    except (OSError, IndexError, ValueError):
+        return -1.0
+
+
+cdef int _threads_free(int n):
+    # n, or fewer where other processes hold cores (see above)
+    global _free_at, _idle_then, _cpu_then, _free
+    cdef double now = monotonic(), idle, cpu
+    if now - _free_at >= FREE_RECHECK:
+        idle = _idle_seconds()
+        cpu = process_time()
+        if idle >= 0 and _idle_then >= 0 and now > _free_at:
+            _free = (idle - _idle_then + cpu - _cpu_then) / (now - _free_at)
+        _free_at, _idle_then, _cpu_then = now, idle, cpu
+    if _free <= 0.0 or _free + 0.5 >= n:
+        return n
+    return max(1, <int>(_free + 0.5))
+
+
+def cores_free():
+    """Cores free for this process over the last reading (0.0: not known yet), as the thread
+    policy sees them (``_exec.pyx``)."""
+    _threads_free(1)
+    return _free
 
 
 cdef class Program:
@@ -315,13 +346,6 @@ cdef class Program:
     cdef readonly Py_ssize_t nbytes
     #: Whether a pass maps its output by ``v * a + b`` (``run`` then needs ``a`` and ``b``).
     cdef readonly bint affine
-    # How this program ran with one thread and with several (smoothed wall times, 0 until
-    # measured), and when to try the other way again (see _threads_now).
-    cdef double _t_serial
-    cdef double _t_parallel
-    cdef int _since_probe
-    cdef int _probe_every
-    cdef int _parallel_runs
 
     def __cinit__(self, list passes, list scratch_sizes, double work):
         cdef Py_ssize_t i, j, at = 0, esize
@@ -339,10 +363,6 @@ cdef class Program:
         self._scratch_bytes = at
         self._buf_bytes = 0
         self.work = work
-        self._t_serial = self._t_parallel = 0.0
-        self._since_probe = 0
-        self._probe_every = PROBE_FIRST
-        self._parallel_runs = 0
         self.affine = False
         for i, spec in enumerate(passes):
             p = &self.passes[i]
@@ -510,52 +530,6 @@ cdef class Program:
         free(raw)
         return 0
 
-    cdef int _threads_now(self, int nthreads) noexcept:
-        # Several threads only while they pay: a busy machine (other processes on every core)
-        # can deschedule a worker, and the pass's closing barrier then waits for it (measured:
-        # 20x the one-thread time). So a program that may use several threads times both
-        # ways, takes the faster, and now and then tries the other again, less often each time
-        # that fails. The bits do not depend on the choice.
-        if nthreads <= 1:
-            return 1
-        if self._t_parallel == 0.0:
-            return nthreads
-        if self._t_serial == 0.0:
-            return 1
-        self._since_probe += 1
-        cdef bint parallel = _parallel_pays(self._t_parallel, self._t_serial)
-        if self._since_probe >= self._probe_every:
-            self._since_probe = 0
-            parallel = not parallel
-        return nthreads if parallel else 1
-
-    cdef void _timed(self, int nthreads, int asked, double seconds) noexcept:
-        cdef bint was_parallel, now_parallel
-        if asked <= 1:
-            if self._t_serial == 0.0:
-                self._t_serial = seconds
-            return
-        if nthreads > 1:
-            self._parallel_runs += 1
-            if self._parallel_runs == 1:
-                # The first parallel run is not a fair sample: it may wake the thread pool,
-                # or share the cores with another library's workers still spinning after
-                # their last task (OpenMP, ONNX Runtime). Measure the second.
-                return
-        was_parallel = _parallel_pays(self._t_parallel, self._t_serial)
-        if nthreads > 1:
-            self._t_parallel = _smoothed(self._t_parallel, seconds)
-        else:
-            self._t_serial = _smoothed(self._t_serial, seconds)
-        if self._t_parallel == 0.0 or self._t_serial == 0.0:
-            return
-        now_parallel = _parallel_pays(self._t_parallel, self._t_serial)
-        if self._since_probe == 0 and now_parallel == was_parallel:
-            # a probe of the other way lost: try it less often
-            self._probe_every = min(2 * self._probe_every, PROBE_MAX)
-        elif now_parallel != was_parallel:
-            self._probe_every = PROBE_FIRST
-
     def run(self, cnp.ndarray src, cnp.ndarray dst, int nthreads, cnp.ndarray a=None,
             cnp.ndarray b=None):
         """Run every pass: ``src`` and ``dst`` must have the layout, dtype and shape this
@@ -563,13 +537,12 @@ cdef class Program:
         an affine takes ``a`` and ``b``: contiguous arrays of the compute type, of the shapes
         it was compiled for (not checked here either; the plan passes them).
 
-        ``nthreads`` is an upper bound: when the program has measured that several threads
-        are slower than one (a busy machine), it runs on one and tries again later.
+        ``nthreads`` is an upper bound: where other processes hold cores the program takes
+        at most the cores free for it (``cores_free``).
         """
         cdef const char* s = <const char*>cnp.PyArray_DATA(src)
         cdef char* d = <char*>cnp.PyArray_DATA(dst)
         cdef int rc, n
-        cdef double t0, t1
         cdef const char* pa = NULL
         cdef const char* pb = NULL
         if self.affine:
@@ -577,22 +550,12 @@ cdef class Program:
                 raise ValueError("resamplex: this program needs the affine's a and b")
             pa = <const char*>cnp.PyArray_DATA(a)
             pb = <const char*>cnp.PyArray_DATA(b)
-        if nthreads < 1:
-            nthreads = 1
-        n = self._threads_now(nthreads)
+        n = _threads_free(nthreads) if nthreads > 1 else 1
         with nogil:
-            t0 = perf_counter()
             rc = self.execute(s, d, n, pa, pb)
-            t1 = perf_counter()
         if rc != 0:
             raise MemoryError(
                 f"resamplex: could not allocate {self.scratch_bytes} bytes of scratch")
-        self._timed(n, nthreads, t1 - t0)
-
-    @property
-    def timings(self):
-        """``(one-thread seconds, several-threads seconds)``, smoothed; 0 = not measured."""
-        return self._t_serial, self._t_parallel
 
 
 # ------------------------------------------------------------------------------ fast checks
