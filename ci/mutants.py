@@ -162,9 +162,29 @@ MUTANTS = [
         "leaves out each output's last tap",
         ("tests/test_compat_pil.py",)),
     Mutant(
+        "window-phase-halves-out-of-order", "resamplex/_engine/_simd.h",
+        (("            if (q == 2)\n                s16 = _mm256_permute4x64_epi64(s16, 0xD8);\n",
+          "            if (q == 2)\n                s16 = _mm256_permute4x64_epi64(s16, 0xE4);\n"),),
+        "a halved row of torch's uint8 windows stores the middle two quarters of each vector "
+        "of outputs swapped",
+        ("tests/test_compat_torch.py",)),
+    Mutant(
+        "window-run-trims-last-tap", "resamplex/_engine/plan.py",
+        (("        kk = -(-(int(cols[-1]) - c0 + 1) // 2) * 2\n",
+          "        kk = -(-(int(cols[-1]) - c0) // 2) * 2\n"),),
+        "the run of a fixed-point window pass drops its last tap when the tap count is even",
+        ("tests/test_compat_torch.py",)),
+    Mutant(
+        "block-pass-drops-partial-finish", "resamplex/_engine/_pipeline.py",
+        (("        pfin=fins[spec.partial_finish or spec.finish],\n",
+          "        pfin=fins[spec.finish],\n"),),
+        "a block pass finishes its partial blocks like its full ones (OpenCV's area with "
+        "fx/fy divides partial sums in float32 even for 8-bit data)",
+        ("tests/test_compat_cv2.py", "tests/test_compat_pil.py")),
+    Mutant(
         "split-tail-not-offset", "resamplex/_engine/_pipeline.py",
-        (("                soff=c0 * sz, doff=c0 * dz,\n",
-          "                soff=c0 * sz, doff=0,\n"),),
+        (("            soff=c0 * sz, doff=c0 * dz,\n",
+          "            soff=c0 * sz, doff=0,\n"),),
         "a split pass's scalar tail writes over the start of each row instead of after the "
         "vector head",
         ("tests/test_executor.py", "tests/test_compat_cv2.py")),

@@ -27,11 +27,15 @@ integer finishes) and saturated for integer kinds, cast for float kinds.
 
 Preconditions: every range in bounds, template offsets inside ``fh x fw``, rows of ``inner``
 elements contiguous in both arrays, no overlap; no integer overflow; ``bufs`` has ``nthreads``
-rows of ``8 * Wo * inner`` bytes.
+rows of ``Wo * inner`` doubles. Entry point: ``block_run``, run by the executor (OP_BLOCK).
 """
 
 from cython.parallel cimport prange, threadid
 from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int32_t, int64_t
+
+from cpython.pycapsule cimport PyCapsule_New
+
+from resamplex._engine._pass cimport BlockArgs, KernelTable, PassDesc
 
 cdef extern from "_simd.h" nogil:
     void rx_area2x2_f32(const float* r0, const float* r1, float* out, Py_ssize_t wo,
@@ -271,47 +275,50 @@ cdef void _dispatch(const sum_t* stag, int src_kind, const Geom* g, const Finish
         _run(<const double*>NULL, stag, g, f, items, bufs, blen, nthreads)
 
 
-def block_pass(size_t src, int64_t s_outer, int64_t s_y, int64_t s_x, size_t dst,
-               int64_t d_outer, int64_t d_y, int64_t d_x, Py_ssize_t outer, Py_ssize_t ho,
-               Py_ssize_t wo, Py_ssize_t inner, int src_kind, int dst_kind,
-               const int64_t[::1] ys, const int64_t[::1] cy, const int64_t[::1] xs,
-               const int64_t[::1] cx, Py_ssize_t fh, Py_ssize_t fw, const int64_t[::1] gptr,
-               const int64_t[::1] goff, int acc_kind, int fin,
-               int pfin,
-               int64_t bias_f, int64_t mult_f, int64_t shift_f, const int64_t[::1] bias_p,
-               const int64_t[::1] mult_p, int64_t shift_p, double scale_f, int pop,
-               int rounding, bint zero, char[:, ::1] bufs, int nthreads):
-    """Average blocks as the module docstring says. ``bufs``: ``nthreads`` rows of
-    ``8 * Wo * inner`` bytes. GIL released."""
+cdef void block_run(const PassDesc* p, const char* src, char* dst, void* bufs,
+                    int nthreads) noexcept nogil:
+    """Average blocks as the module docstring says (the kernel contract, ``_pass.pxd``:
+    OP_BLOCK, its geometry and finish in ``p.blk``; ``shape`` = ``(outer, Ho, Wo, inner)``,
+    ``sstr``/``dstr`` the strides over ``(outer, y, x)``); ``bufs``: ``nthreads`` rows of
+    ``buf_len`` doubles (``Wo * inner``)."""
     cdef Geom g
     cdef Finish f
-    cdef Py_ssize_t x
-    g.src = <const char*>src
-    g.dst = <char*>dst
-    g.s_outer, g.s_y, g.s_x = s_outer, s_y, s_x
-    g.d_outer, g.d_y, g.d_x = d_outer, d_y, d_x
-    g.ho, g.wo, g.inner, g.fh, g.fw = ho, wo, inner, fh, fw
-    g.ngroups = gptr.shape[0] - 1
-    g.ys, g.cy, g.xs, g.cx = &ys[0], &cy[0], &xs[0], &cx[0]
-    g.gptr = &gptr[0]
-    g.goff = &goff[0] if goff.shape[0] else NULL
-    f.fin, f.pfin, f.pop, f.dst_kind, f.rounding = fin, pfin, pop, dst_kind, rounding
-    f.zero = zero
+    cdef const BlockArgs* b = &p.blk
+    cdef Py_ssize_t x, items = p.shape[0] * p.shape[1]
+    g.src = src
+    g.dst = dst
+    g.s_outer, g.s_y, g.s_x = p.sstr[0], p.sstr[1], p.sstr[2]
+    g.d_outer, g.d_y, g.d_x = p.dstr[0], p.dstr[1], p.dstr[2]
+    g.ho, g.wo, g.inner, g.fh, g.fw = p.shape[1], p.shape[2], p.shape[3], b.fh, b.fw
+    g.ngroups = b.ngroups
+    g.ys, g.cy, g.xs, g.cx, g.gptr, g.goff = b.ys, b.cy, b.xs, b.cx, b.gptr, b.goff
+    f.fin, f.pfin, f.pop, f.dst_kind, f.rounding = b.fin, b.pfin, b.pop, p.dst_kind, p.rounding
+    f.zero = b.zero
+    f.bias_f, f.mult_f, f.shift_f, f.shift_p = b.bias_f, b.mult_f, b.shift_f, b.shift_p
+    f.scale_f = b.scale_f
+    f.bias_p = b.bias_p
+    f.mult_p = b.mult_p
     g.regular = True
-    for x in range(wo):
-        if cx[x] != fw or xs[x] != xs[0] + x * fw:
+    for x in range(g.wo):
+        if g.cx[x] != g.fw or g.xs[x] != g.xs[0] + x * g.fw:
             g.regular = False
             break
-    f.bias_f, f.mult_f, f.shift_f, f.shift_p = bias_f, mult_f, shift_f, shift_p
-    f.scale_f = scale_f
-    f.bias_p = &bias_p[0]
-    f.mult_p = &mult_p[0]
-    cdef Py_ssize_t items = outer * ho, blen = bufs.shape[1] // 8
-    cdef char* b = &bufs[0, 0]
-    with nogil:
-        if acc_kind == 0:
-            _dispatch(<const int64_t*>NULL, src_kind, &g, &f, items, b, blen, nthreads)
-        elif acc_kind == 1:
-            _dispatch(<const float*>NULL, src_kind, &g, &f, items, b, blen, nthreads)
-        else:
-            _dispatch(<const double*>NULL, src_kind, &g, &f, items, b, blen, nthreads)
+    if b.acc_kind == 0:
+        _dispatch(<const int64_t*>NULL, p.src_kind, &g, &f, items, <char*>bufs, p.buf_len,
+                  nthreads)
+    elif b.acc_kind == 1:
+        _dispatch(<const float*>NULL, p.src_kind, &g, &f, items, <char*>bufs, p.buf_len,
+                  nthreads)
+    else:
+        _dispatch(<const double*>NULL, p.src_kind, &g, &f, items, <char*>bufs, p.buf_len,
+                  nthreads)
+
+
+cdef KernelTable _table
+_table.block = block_run
+
+
+def kernel_table():
+    """This module's entry point (the kernel contract, ``_pass.pxd``) as a PyCapsule named
+    ``resamplex.kernels`` holding a ``KernelTable``; the executor (``_exec.pyx``) reads it."""
+    return PyCapsule_New(<void*>&_table, b"resamplex.kernels", NULL)

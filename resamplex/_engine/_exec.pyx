@@ -40,10 +40,10 @@ from resamplex._engine._fused cimport (
     R_TOWARD_ZERO,
 )
 from resamplex._engine._pass cimport (
-    BLOCK, C_DOUBLE, C_FLOAT, KernelTable, MAX_CHANNELS, MAX_ROW, OP_FIXED, OP_FUSED,
-    OP_FLOAT, OP_FLOAT_FUSED, OP_GATHER, OP_INT, OP_INT_FUSED, OP_SPLINE, OP_STORE, OP_TENSOR,
-    OP_WEIGHTED,
-    PassDesc, PHASE_DOWN2, PHASE_NONE, PHASE_UP2, SHAPE_LAST, SHAPE_LAST_CSR, SHAPE_MID,
+    BLOCK, BlockArgs, C_DOUBLE, C_FLOAT, KernelTable, MAX_CHANNELS, MAX_ROW, OP_FIXED, OP_FUSED,
+    OP_BLOCK, OP_FLOAT, OP_FLOAT_FUSED, OP_GATHER, OP_INT, OP_INT_FUSED, OP_PRODUCT,
+    OP_SPLINE, OP_STORE, OP_TENSOR, OP_WEIGHTED,
+    PassDesc, PHASE_DOWN2, PHASE_NONE, PHASE_UP2, ProductArgs, SHAPE_LAST, SHAPE_LAST_CSR, SHAPE_MID,
     SHAPE_OUTER,
 )
 
@@ -62,7 +62,8 @@ ROUNDINGS = {"half_even": R_HALF_EVEN, "half_away_from_zero": R_HALF_AWAY,
 #: Pass operations.
 OPS = {"gather": OP_GATHER, "weighted": OP_WEIGHTED, "fused": OP_FUSED, "fixed": OP_FIXED,
        "store": OP_STORE, "int": OP_INT, "int_fused": OP_INT_FUSED, "float": OP_FLOAT,
-       "spline": OP_SPLINE, "tensor": OP_TENSOR, "float_fused": OP_FLOAT_FUSED}
+       "spline": OP_SPLINE, "tensor": OP_TENSOR, "float_fused": OP_FLOAT_FUSED,
+       "block": OP_BLOCK, "product": OP_PRODUCT}
 #: Accumulator types.
 COMPUTES = {"float64": C_DOUBLE, "float32": C_FLOAT}
 #: Loop shapes of weighted and fixed-point passes.
@@ -165,6 +166,7 @@ cdef extern from *:
 #: Instruction-set levels, lowest first (setup.py LEVELS builds them; "baseline" always).
 LEVELS = ("baseline", "avx2", "avx512")
 _DISPATCHED = ("_gather", "_taps", "_fixed", "_intpass", "_floatpass", "_spline")
+_ONE_LEVEL = ("_blockpass", "_prodpass")   # built once, at the baseline: every level runs them
 
 cdef KernelTable _kernels      # the entry points every program runs (one level's)
 cdef str _level = "baseline"
@@ -178,6 +180,7 @@ def _load_level(str level):
     suffix = "" if level == "baseline" else "_" + level
     try:
         mods = [importlib.import_module(f"resamplex._engine.{m}{suffix}") for m in _DISPATCHED]
+        mods += [importlib.import_module(f"resamplex._engine.{m}") for m in _ONE_LEVEL]
     except ImportError:
         return None
     _tables[level] = mods
@@ -235,6 +238,10 @@ def set_cpu_level(str level):
             merged.tensor = t.tensor
         if t.floats_fused != NULL:
             merged.floats_fused = t.floats_fused
+        if t.block != NULL:
+            merged.block = t.block
+        if t.product != NULL:
+            merged.product = t.product
     previous = _level
     _kernels = merged
     _level = level
@@ -326,6 +333,36 @@ def cores_free():
     policy sees them (``_exec.pyx``)."""
     _threads_free(1)
     return _free
+
+
+cdef void _block_args(list keep, BlockArgs* b, dict spec) except *:
+    # OP_BLOCK's geometry and finish from the planner's dict (_pipeline._block_spec)
+    b.ys = _i64(keep, spec["ys"])
+    b.cy = _i64(keep, spec["cy"])
+    b.xs = _i64(keep, spec["xs"])
+    b.cx = _i64(keep, spec["cx"])
+    b.gptr = _i64(keep, spec["gptr"])
+    b.goff = _i64(keep, spec["goff"])
+    b.bias_p = _i64(keep, spec["bias_p"])
+    b.mult_p = _i64(keep, spec["mult_p"])
+    b.fh, b.fw = spec["fh"], spec["fw"]
+    b.ngroups = len(spec["gptr"]) - 1
+    b.acc_kind, b.fin, b.pfin, b.pop = spec["acc"], spec["fin"], spec["pfin"], spec["pop"]
+    b.zero = spec["zero"]
+    b.bias_f, b.mult_f, b.shift_f = spec["bias"], spec["mult"], spec["shift"]
+    b.shift_p = spec["shift_p"]
+    b.scale_f = spec["scale"]
+
+
+cdef void _product_args(list keep, ProductArgs* a, dict spec, object dt) except *:
+    # OP_PRODUCT's three tables (a two-axis product: a first of one tap of weight 1)
+    a.pd, a.id_ = _i64(keep, spec["pd"]), _i64(keep, spec["id"])
+    a.ph, a.ih = _i64(keep, spec["ph"]), _i64(keep, spec["ih"])
+    a.pw, a.iw = _i64(keep, spec["pw"]), _i64(keep, spec["iw"])
+    a.wd = _vec(keep, spec["wd"], dt)
+    a.wh = _vec(keep, spec["wh"], dt)
+    a.ww = _vec(keep, spec["ww"], dt)
+    a.p0, a.p1, a.p2 = spec["perm"]
 
 
 cdef class Program:
@@ -451,6 +488,15 @@ cdef class Program:
                 # float64 throughout: weights, and per-thread scratch lines of doubles
                 p.w = _vec(self._keep, spec.get("w"), np.float64)
                 esize = 8
+            elif p.op == OP_BLOCK:
+                _block_args(self._keep, &p.blk, spec["blk"])
+                p.w = NULL
+                esize = 8       # per-thread rows of doubles
+            elif p.op == OP_PRODUCT:
+                dt = np.float64 if p.compute == C_DOUBLE else np.float32
+                _product_args(self._keep, &p.prod, spec["prod"], dt)
+                p.w = NULL
+                esize = 8 if p.compute == C_DOUBLE else 4
             else:
                 dt = np.float64 if p.compute == C_DOUBLE else np.float32
                 p.w = _vec(self._keep, spec.get("w"), dt)
@@ -527,6 +573,10 @@ cdef class Program:
                 k.tensor(p, s, d, block + self._scratch_bytes, nt)
             elif p.op == OP_FLOAT_FUSED:
                 k.floats_fused(p, s, d, block + self._scratch_bytes, nt)
+            elif p.op == OP_BLOCK:
+                k.block(p, s, d, block + self._scratch_bytes, nt)
+            elif p.op == OP_PRODUCT:
+                k.product(p, s, d, block + self._scratch_bytes, nt)
         free(raw)
         return 0
 

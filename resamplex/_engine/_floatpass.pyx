@@ -311,48 +311,6 @@ cdef void _run(const acc_t* wts, const char* s, char* d, Py_ssize_t items, int l
         _one(src_kind, wts, s, d, r, loop, n_out, inner, s_outer, s_axis, d_outer, d_axis, ptr,
              idx, order, dst_kind, rounding, div, b + threadid() * blen)
 
-def float_pass(size_t src, int64_t s_outer, int64_t s_axis, size_t dst, int64_t d_outer,
-               int64_t d_axis, Py_ssize_t outer, Py_ssize_t n_out, Py_ssize_t inner,
-               int src_kind, int dst_kind, const int64_t[::1] ptr, const int64_t[::1] idx,
-               weights, int order, int rounding, int loop, bufs, int nthreads, divisors=None):
-    """Resample one axis with the float arithmetic of the module docstring. GIL released.
-
-    ``weights``, ``bufs`` (and ``divisors``, one per output, optional) are float32
-    (accumulate in float) or float64 (in double) arrays, of the same dtype. ``loop`` as in
-    ``_intpass.int_pass``.
-    """
-    cdef Py_ssize_t items = outer * n_out if loop == 0 else outer
-    cdef const int64_t* pi = &idx[0] if idx.shape[0] else NULL
-    cdef const float[::1] wf
-    cdef const double[::1] wd
-    cdef float[:, ::1] bf
-    cdef double[:, ::1] bd
-    cdef const float[::1] df
-    cdef const double[::1] dd
-    cdef const float* pdf = NULL
-    cdef const double* pdd = NULL
-    if weights.dtype.itemsize == 4:
-        wf = weights
-        bf = bufs
-        if divisors is not None:
-            df = divisors
-            pdf = &df[0]
-        with nogil:
-            _run(&wf[0] if wf.shape[0] else <const float*>NULL, <const char*>src, <char*>dst,
-                 items, loop, n_out, inner, s_outer, s_axis, d_outer, d_axis, &ptr[0], pi,
-                 order, src_kind, dst_kind, rounding, pdf, &bf[0, 0], bf.shape[1], nthreads)
-    else:
-        wd = weights
-        bd = bufs
-        if divisors is not None:
-            dd = divisors
-            pdd = &dd[0]
-        with nogil:
-            _run(&wd[0] if wd.shape[0] else <const double*>NULL, <const char*>src, <char*>dst,
-                 items, loop, n_out, inner, s_outer, s_axis, d_outer, d_axis, &ptr[0], pi,
-                 order, src_kind, dst_kind, rounding, pdd, &bd[0, 0], bd.shape[1], nthreads)
-
-
 # ---- the executor's entry point (the kernel contract, _pass.pxd: OP_FLOAT) ----
 
 cdef void float_run(const PassDesc* p, const char* src, char* dst, void* bufs,

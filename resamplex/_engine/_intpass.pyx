@@ -215,55 +215,6 @@ cdef void _item(const in_t* tag, const char* src, char* dst, Py_ssize_t r, int l
             _store_row(acc + o * inner, dst + q * d_outer + o * d_axis, inner, dst_kind)
 
 
-def int_pass(size_t src, int64_t s_outer, int64_t s_axis, size_t dst, int64_t d_outer,
-             int64_t d_axis, Py_ssize_t outer, Py_ssize_t n_out, Py_ssize_t inner,
-             int src_kind, int dst_kind, const int64_t[::1] ptr, const int64_t[::1] idx,
-             const int64_t[::1] w, int pre, int post, int64_t bias, int64_t mult, int shift,
-             int finish, float fmul, int loop, int64_t[:, ::1] bufs, int nthreads):
-    """Resample one axis with the integer arithmetic of the module docstring. GIL released.
-
-    ``loop`` 0: one work item per output row (``inner`` long, for long rows); 1: one per outer
-    index, every output element by element (short rows). Both give the same values.
-    """
-    cdef Py_ssize_t items = outer * n_out if loop == 0 else outer, r, blen = bufs.shape[1]
-    cdef const char* s = <const char*>src
-    cdef char* d = <char*>dst
-    cdef const int64_t* pi = &idx[0] if idx.shape[0] else NULL
-    cdef const int64_t* pw = &w[0] if w.shape[0] else NULL
-    cdef int64_t* b = &bufs[0, 0]
-    with nogil:
-        if src_kind == E_U8:
-            for r in prange(items, num_threads=nthreads, schedule="static"):
-                _item(<const uint8_t*>NULL, s, d, r, loop, n_out, inner, s_outer, s_axis,
-                      d_outer, d_axis, &ptr[0], pi, pw, pre, post, bias, mult, shift, finish,
-                      fmul, dst_kind, b + threadid() * blen)
-        elif src_kind == E_I8:
-            for r in prange(items, num_threads=nthreads, schedule="static"):
-                _item(<const int8_t*>NULL, s, d, r, loop, n_out, inner, s_outer, s_axis,
-                      d_outer, d_axis, &ptr[0], pi, pw, pre, post, bias, mult, shift, finish,
-                      fmul, dst_kind, b + threadid() * blen)
-        elif src_kind == E_U16:
-            for r in prange(items, num_threads=nthreads, schedule="static"):
-                _item(<const uint16_t*>NULL, s, d, r, loop, n_out, inner, s_outer, s_axis,
-                      d_outer, d_axis, &ptr[0], pi, pw, pre, post, bias, mult, shift, finish,
-                      fmul, dst_kind, b + threadid() * blen)
-        elif src_kind == E_I16:
-            for r in prange(items, num_threads=nthreads, schedule="static"):
-                _item(<const int16_t*>NULL, s, d, r, loop, n_out, inner, s_outer, s_axis,
-                      d_outer, d_axis, &ptr[0], pi, pw, pre, post, bias, mult, shift, finish,
-                      fmul, dst_kind, b + threadid() * blen)
-        elif src_kind == E_I32:
-            for r in prange(items, num_threads=nthreads, schedule="static"):
-                _item(<const int32_t*>NULL, s, d, r, loop, n_out, inner, s_outer, s_axis,
-                      d_outer, d_axis, &ptr[0], pi, pw, pre, post, bias, mult, shift, finish,
-                      fmul, dst_kind, b + threadid() * blen)
-        else:
-            for r in prange(items, num_threads=nthreads, schedule="static"):
-                _item(<const int64_t*>NULL, s, d, r, loop, n_out, inner, s_outer, s_axis,
-                      d_outer, d_axis, &ptr[0], pi, pw, pre, post, bias, mult, shift, finish,
-                      fmul, dst_kind, b + threadid() * blen)
-
-
 # ---- two integer passes in one sweep (OP_INT_FUSED) ----
 
 cdef inline void _pairs(const in_t* tag, const char* base, Py_ssize_t n_out,

@@ -25,6 +25,8 @@ cdef enum PassOp:
     OP_TENSOR = 9     # tensor-product taps in SciPy's order, float64 (_spline.pyx tensor_run)
     OP_FLOAT_FUSED = 10   # a float pass over the inner axis and the float pass outside it in
                           # one sweep through a band of rows (_floatpass.pyx float_fused_run)
+    OP_BLOCK = 11     # block sums over two adjacent axes (_blockpass.pyx block_run)
+    OP_PRODUCT = 12   # tensor-product taps over 2 or 3 adjacent axes (_prodpass.pyx product_run)
 
 
 cdef enum Compute:
@@ -62,6 +64,53 @@ cdef struct Affine:
     const int64_t* bstr
     int64_t plane_a       # planar stores (PassDesc.planes): strides of a/b between channels
     int64_t plane_b
+
+
+cdef struct BlockArgs:
+    # OP_BLOCK: shape (outer, ho, wo, inner), sstr/dstr the strides over (outer, y, x); output
+    # row y reads input rows [ys[y], ys[y] + cy[y]), column x columns [xs[x], xs[x] + cx[x]);
+    # full fh x fw blocks are summed by the groups gptr/goff (byte offsets in the block), in
+    # accumulator acc_kind (0 int64, 1 float, 2 double), from 0 unless zero is 0; finish fin
+    # (full) and pfin (partial blocks) as _blockpass.pyx says.
+    const int64_t* ys
+    const int64_t* cy
+    const int64_t* xs
+    const int64_t* cx
+    const int64_t* gptr
+    const int64_t* goff
+    const int64_t* bias_p
+    const int64_t* mult_p
+    Py_ssize_t fh
+    Py_ssize_t fw
+    Py_ssize_t ngroups
+    int acc_kind
+    int fin
+    int pfin
+    int pop
+    int zero
+    int64_t bias_f
+    int64_t mult_f
+    int64_t shift_f
+    int64_t shift_p
+    double scale_f
+
+
+cdef struct ProductArgs:
+    # OP_PRODUCT: shape (outer, do, ho, wo, inner), sstr/dstr the strides over (outer, d, h,
+    # w); CSR tables of the three axes (pd/id_, ph/ih, pw/iw, input indices) with weights
+    # wd/wh/ww in the accumulator ``compute``; the coefficient's factor order p0, p1, p2.
+    const int64_t* pd
+    const int64_t* id_
+    const int64_t* ph
+    const int64_t* ih
+    const int64_t* pw
+    const int64_t* iw
+    const void* wd
+    const void* wh
+    const void* ww
+    int p0
+    int p1
+    int p2
 
 
 cdef struct PassDesc:
@@ -159,6 +208,8 @@ cdef struct PassDesc:
     # mult 1, finish 0, no head) blends it with 16-bit high products: the planner bounded
     # every value inside int16 (OpenCV's own vertical form; _intpass.pyx _narrow_rows).
     int narrow
+    BlockArgs blk     # OP_BLOCK
+    ProductArgs prod  # OP_PRODUCT
 
 
 ctypedef void (*pass_fn)(const PassDesc* p, const char* src, char* dst, void* bufs,
@@ -177,3 +228,5 @@ cdef struct KernelTable:
     pass_fn spline
     pass_fn tensor
     pass_fn floats_fused
+    pass_fn block
+    pass_fn product

@@ -3,12 +3,13 @@
 Front doors that reproduce another library bit for bit (``compat.cv2``, ``compat.pil``, the
 ONNX Runtime flavour of ``compat.onnx``) describe each pass of that library with one of the
 pass specs below, and hand them to :class:`resamplex._engine.plan.Plan` (``passes=``) together with
-their axis tables. :func:`run` executes them in ``Plan.order``. Nothing here knows any
+their axis tables. :func:`run` executes them in ``Plan.order``, as one executor program
+(``_exec.Program``: every pass kind is one of its kernels). Nothing here knows any
 library: a spec is arithmetic (accumulator, association order, shifts, rounding, storage type
 between passes); the tables say which inputs each output reads.
 
-The kernels (``_intpass``, ``_floatpass``, ``_blockpass``) and the precise contract of each
-variant are documented in ``docs/engine-passes.md``.
+The kernels (``_intpass``, ``_floatpass``, ``_blockpass``, ``_prodpass``) and the precise
+contract of each variant are documented in ``docs/engine-passes.md``.
 
 Layout: every pass reads and writes C-contiguous arrays viewed as ``(outer, n, inner)`` around
 its axis (block passes as ``(outer, H, W, inner)``); the input is made C-contiguous first (a
@@ -26,7 +27,7 @@ import numpy as np
 
 from .. import _dtypes
 from .._checks import check_allocation
-from . import _blockpass, _exec, _floatpass, _intpass, _prodpass
+from . import _exec
 
 if TYPE_CHECKING:  # pragma: no cover
     from .plan import Plan
@@ -237,60 +238,13 @@ def _weights(table: "AxisTable", spec: Union[IntPass, FloatPass]) -> Any:
     return w
 
 
-# A kernel call prepared once per plan and input dtype (``prepare``): the kernel, its
-# arguments with placeholders for what changes per call (the source and destination addresses
-# at positions 0 and ``dpos``, the scratch rows at ``bpos`` and the thread count after them),
-# the byte offsets of its first column in both arrays, the work that sizes the thread count,
-# the most threads it can use, and the length and dtype of a scratch row.
-_KernelCall = tuple[Any, tuple[Any, ...], int, int, int, int, float, int, int, np.dtype]
-
-
-def _tap_call(src_shape: Sequence[int], src_dtype: np.dtype, store: np.dtype, axis: int,
-              table: "AxisTable", spec: Any, col0: int,
-              col1: int) -> _KernelCall | None:
-    """The tap pass of outputs ``[col0, col1)`` of the elements after ``axis``."""
-
-    outer = math.prod(src_shape[:axis])
-    inner_full = math.prod(src_shape[axis + 1:])
-    inner = col1 - col0
-    n_out = table.n_out
-    if outer == 0 or n_out == 0 or inner <= 0:
-        return None
-    src_item = src_dtype.itemsize
-    s_axis = inner_full * src_item
-    d_axis = inner_full * store.itemsize
-    s_outer, d_outer = src_shape[axis] * s_axis, n_out * d_axis
-    loop = 0 if inner >= _ROW_LOOP_MIN else 1
-    items = outer * n_out if loop == 0 else outer
-    work = outer * inner * max(table.nnz, n_out)
-    blen = inner if loop == 0 else n_out * inner
-    w = _weights(table, spec)
-    sk, dk = ELEM[src_dtype.name], ELEM[spec.store]
-    if isinstance(spec, IntPass):
-        finish = 2 if spec.truncate else (0 if spec.fmul is None else 1)
-        args: tuple[Any, ...] = (
-            0, s_outer, s_axis, 0, d_outer, d_axis, outer, n_out, inner, sk, dk, table.ptr,
-            table.idx, w, spec.pre, spec.post, spec.bias, spec.mult, spec.shift, finish,
-            float(np.float32(spec.fmul or 0.0)), loop, None, 1)
-        return (_intpass.int_pass, args, 3, 22, col0 * src_item, col0 * store.itemsize, work,
-                items, blen, np.dtype(np.int64))
-    div = None if spec.divisors is None else np.asarray(spec.divisors, spec.compute)
-    args = (0, s_outer, s_axis, 0, d_outer, d_axis, outer, n_out, inner, sk, dk, table.ptr,
-            table.idx, w, ORDERS[spec.order], ROUNDING[spec.rounding], loop, None, 1, div)
-    return (_floatpass.float_pass, args, 3, 17, col0 * src_item, col0 * store.itemsize, work,
-            items, blen, np.dtype(spec.compute))
-
-
-def _block_call(src_shape: Sequence[int], src_dtype: np.dtype, store: np.dtype, ay: int,
+def _block_spec(src_shape: Sequence[int], src_dtype: np.dtype, store: np.dtype, ay: int,
                 ty: "AxisTable", tx: "AxisTable", spec: Any, col0: int,
-                col1: int) -> _KernelCall | None:
-    """The block pass of outputs ``[col0, col1)`` of the inner axis ``ax = ay + 1``."""
-
+                col1: int) -> dict[str, Any]:
+    """The OP_BLOCK pass of outputs ``[col0, col1)`` of the inner axis ``ay + 1``."""
     outer = math.prod(src_shape[:ay])
     inner = math.prod(src_shape[ay + 2:])
     ho, wo = ty.n_out, col1 - col0
-    if outer == 0 or ho == 0 or wo <= 0 or inner == 0:
-        return None
     s_x = inner * src_dtype.itemsize
     s_y = src_shape[ay + 1] * s_x
     d_x = inner * store.itemsize
@@ -299,37 +253,39 @@ def _block_call(src_shape: Sequence[int], src_dtype: np.dtype, store: np.dtype, 
     gptr = np.zeros(len(spec.groups) + 1, np.int64)
     np.cumsum([len(g) for g in spec.groups], out=gptr[1:])
     cells = [c for g in spec.groups for c in g]
-    goff = np.array([c[0] * s_y + c[1] * s_x for c in cells], np.int64)
     nmax = fh * fw + 1
     bias_p = np.zeros(nmax, np.int64)
     mult_p = np.zeros(nmax, np.int64)
     bias_p[:len(spec.partial_bias)] = spec.partial_bias
     mult_p[:len(spec.partial_mult)] = spec.partial_mult
     fins = {"int": 0, "float32": 1, "float64": 2}
-    fin = fins[spec.finish]
-    pfin = fins[spec.partial_finish or spec.finish]
-    acc = {"int64": 0, "float32": 1, "float64": 2}[spec.acc]
-    work = outer * ho * wo * inner * fh * fw
-    xs = np.ascontiguousarray(tx.idx[tx.ptr[col0:col1]])
-    cx = np.ascontiguousarray(np.diff(tx.ptr)[col0:col1])
-    args = (0, src_shape[ay] * s_y, s_y, s_x, 0, ho * d_y, d_y, d_x, outer, ho, wo, inner,
-            ELEM[src_dtype.name], ELEM[store.name], ty.idx[ty.ptr[:-1]], np.diff(ty.ptr), xs, cx, fh, fw, gptr,
-            goff, acc, fin, pfin, spec.bias, spec.mult, spec.shift, bias_p, mult_p,
-            spec.partial_shift, float(spec.scale), 0 if spec.partial == "reciprocal" else 1,
-            ROUNDING[spec.rounding], spec.from_zero, None, 1)
-    return (_blockpass.block_pass, args, 4, 35, 0, col0 * d_x, work, outer * ho, 8 * wo * inner,
-            np.dtype(np.uint8))
+    blk = dict(
+        ys=ty.idx[ty.ptr[:-1]], cy=np.diff(ty.ptr), xs=tx.idx[tx.ptr[col0:col1]],
+        cx=np.diff(tx.ptr)[col0:col1], gptr=gptr,
+        goff=np.array([c[0] * s_y + c[1] * s_x for c in cells], np.int64),
+        bias_p=bias_p, mult_p=mult_p, fh=fh, fw=fw,
+        acc={"int64": 0, "float32": 1, "float64": 2}[spec.acc], fin=fins[spec.finish],
+        pfin=fins[spec.partial_finish or spec.finish],
+        pop=0 if spec.partial == "reciprocal" else 1, zero=int(spec.from_zero),
+        bias=spec.bias, mult=spec.mult, shift=spec.shift, shift_p=spec.partial_shift,
+        scale=float(spec.scale))
+    return dict(op=_exec.OPS["block"], shape=[outer, ho, wo, inner],
+                sstr=[src_shape[ay] * s_y, s_y, s_x], dstr=[ho * d_y, d_y, d_x],
+                doff=col0 * d_x, src_kind=ELEM[src_dtype.name], dst_kind=ELEM[store.name],
+                rounding=ROUNDING[spec.rounding], blk=blk, buf_len=wo * inner,
+                units=outer * ho, work=float(outer * ho * wo * inner * fh * fw))
 
 
-def _product_call(src_shape: Sequence[int], src_dtype: np.dtype, store: np.dtype,
+def _product_spec(src_shape: Sequence[int], src_dtype: np.dtype, store: np.dtype,
                   axes: tuple[int, ...], tables: "list[AxisTable]",
-                  spec: ProductPass) -> _KernelCall | None:
-
+                  spec: ProductPass) -> dict[str, Any]:
+    """The OP_PRODUCT pass of ``axes`` (a two-axis product: a first axis of one output with
+    one tap of weight 1)."""
     a0 = axes[0]
     outer = math.prod(src_shape[:a0])
     inner = math.prod(src_shape[axes[-1] + 1:])
     ct = np.dtype(spec.compute)
-    one = (np.zeros(2, np.int64) + np.array([0, 1]), np.zeros(1, np.int64), np.ones(1, ct))
+    one = (np.array([0, 1], np.int64), np.zeros(1, np.int64), np.ones(1, ct))
     tabs = [(t.ptr, t.idx, t.w.astype(ct)) for t in tables]
     n_in = [src_shape[a] for a in axes]
     n_out = [t.n_out for t in tables]
@@ -342,32 +298,29 @@ def _product_call(src_shape: Sequence[int], src_dtype: np.dtype, store: np.dtype
     for t, (_, _, w) in zip(tables, tabs[-len(tables):]):
         if not np.array_equal(w, t.w):
             raise ValueError(f"passes: weights are not exact in {spec.compute}")
-    if outer == 0 or inner == 0 or 0 in n_out:
-        return None
     s_w = inner * src_dtype.itemsize
     s_h, s_d = n_in[2] * s_w, n_in[1] * n_in[2] * s_w
     d_w = inner * store.itemsize
     d_h, d_d = n_out[2] * d_w, n_out[1] * n_out[2] * d_w
-    work = outer * math.prod(n_out) * inner * 2 ** spec.naxes
-    args = (0, n_in[0] * s_d, s_d, s_h, s_w, 0, n_out[0] * d_d, d_d, d_h, d_w, outer,
-            n_out[0], n_out[1], n_out[2], inner, ELEM[src_dtype.name], ELEM[store.name], *tabs[0], *tabs[1],
-            *tabs[2], perm, ROUNDING[spec.rounding], None, 1)
-    return (_prodpass.product_pass, args, 5, 28, 0, 0, work, outer * n_out[0] * n_out[1],
-            n_out[2] * inner, ct)
+    prod = dict(pd=tabs[0][0], id=tabs[0][1], wd=tabs[0][2], ph=tabs[1][0], ih=tabs[1][1],
+                wh=tabs[1][2], pw=tabs[2][0], iw=tabs[2][1], ww=tabs[2][2], perm=perm)
+    return dict(op=_exec.OPS["product"], shape=[outer, n_out[0], n_out[1], n_out[2], inner],
+                sstr=[n_in[0] * s_d, s_d, s_h, s_w], dstr=[n_out[0] * d_d, d_d, d_h, d_w],
+                src_kind=ELEM[src_dtype.name], dst_kind=ELEM[store.name],
+                rounding=ROUNDING[spec.rounding], compute=_exec.COMPUTES[spec.compute],
+                prod=prod, buf_len=n_out[2] * inner, units=outer * n_out[0] * n_out[1],
+                work=float(outer * math.prod(n_out) * inner * 2 ** spec.naxes))
 
 
 @dataclass(frozen=True)
 class Prepared:
-    """A plan's passes for one (native) input dtype, every kernel argument made once: per
-    step the shape it writes, the dtype it stores and its kernel calls (``_KernelCall``; a
-    split pass makes two, an empty one none). ``nbytes``: the arrays it made (weights cast to
-    their arithmetic, block offsets), counted against the plan cache like a program's."""
+    """A plan's passes compiled for one (native) input dtype: per step the shape it writes
+    and the dtype it stores, and the executor program that runs them all (``_program``).
+    ``nbytes``: the arrays it holds, counted against the plan cache."""
 
-    steps: tuple[tuple[tuple[int, ...], np.dtype, tuple[_KernelCall, ...]], ...]
+    steps: tuple[tuple[tuple[int, ...], np.dtype], ...]
     nbytes: int
-    #: The same passes as one executor program (``_program``), where every one has a
-    #: pass kind of the executor; None: they run here, call by call.
-    program: Any = None
+    program: Any
 
 
 _INT32 = 2**31 - 1
@@ -711,10 +664,10 @@ def _core_program(plan: "Plan", dtype: np.dtype, steps: Sequence[Any]) -> Any:
 
 def _program(plan: "Plan", dtype: np.dtype) -> Any:
     """``plan``'s passes as one executor ``Program``, for C-contiguous input of the native
-    ``dtype`` and output of the last pass's stored type: integer tap passes (OP_INT, or a
-    fused pair, OP_INT_FUSED) and float tap passes (OP_FLOAT), a split pass as its two halves;
-    or None when a pass is of another kind (block and product passes still run through
-    ``run``'s loop)."""
+    ``dtype`` and output of the last pass's stored type: the core's program where that is the
+    same arithmetic, a fused pair (OP_INT_FUSED, OP_FLOAT_FUSED), else one pass per step:
+    integer and float tap passes (OP_INT, OP_FLOAT; a split pass as its two halves), block
+    passes (OP_BLOCK) and product passes (OP_PRODUCT), scratch arrays between them."""
     steps = _steps(plan)
     fused = _int_fused(plan, dtype, steps) or _float_fused(plan, dtype, steps)
     if fused is not None and fused[0].get("phase"):
@@ -726,147 +679,136 @@ def _program(plan: "Plan", dtype: np.dtype) -> Any:
         return core
     if fused is not None:
         return _exec.Program([fused[0]], [], fused[1])
-    taps = [(axes[0], spec) for axes, spec in steps if len(axes) == 1 and all(
-        isinstance(part, (IntPass, FloatPass)) for part in _parts(spec))]
-    if not steps or len(taps) != len(steps):
-        return None
+    if not steps:
+        raise ValueError("passes: a plan of exact passes without a pass")
     shape = list(plan.in_shape)
     src_dtype = dtype
-    passes, scratch = [], []
+    passes: list[dict[str, Any]] = []
+    scratch: list[int] = []
     work = 0.0
     # the values an integer pass reads: the input's range, then what each pass can store
     bounds = _int_range(dtype) if dtype.kind in "iu" else None
-    for k, (a, spec) in enumerate(taps):
-        table = plan.tables[a]
-        outer, n_in = math.prod(shape[:a]), shape[a]
-        inner = math.prod(shape[a + 1:])
-        shape[a] = table.n_out
+    for k, (axes, spec) in enumerate(steps):
+        src_shape = list(shape)
+        for a in axes:
+            shape[a] = plan.tables[a].n_out
         store = np.dtype(getattr(spec, "view", None) or spec.store)
-        if outer == 0 or inner == 0 or table.n_out == 0:
-            return None
-        last = k == len(taps) - 1
+        last = k == len(steps) - 1
         if not last:
             scratch.append(math.prod(shape) * store.itemsize)
-        sz, dz = src_dtype.itemsize, store.itemsize
-        # a split pass: its head on the first elements of every row, its tail on the rest,
-        # two passes between the same arrays (the second's offsets skip the head)
-        parts: list[tuple[Any, int, int]] = [(spec, 0, inner)]
-        if isinstance(spec, SplitPass):
-            row = inner if spec.limit is None else min(inner, spec.limit)
-            cut = (row // spec.lanes) * spec.lanes
-            parts = [(spec.head, 0, cut), (spec.tail, cut, inner)]
-        after: list[tuple[int, int] | None] = []
-        for part, c0, c1 in parts:
-            width = c1 - c0
-            if width <= 0:
-                continue
-            loop = 0 if width >= _ROW_LOOP_MIN else 1
-            w = _weights(table, part)
-            common = dict(
-                src=-1 if k == 0 else k - 1, dst=-2 if last else k,
-                shape=[outer, table.n_out, width], sstr=[n_in * inner * sz, inner * sz, sz],
-                dstr=[table.n_out * inner * dz, inner * dz, dz], loop=loop,
-                soff=c0 * sz, doff=c0 * dz,
-                src_kind=ELEM[src_dtype.name], dst_kind=ELEM[part.store], ptr=table.ptr,
-                off=table.idx, w=w, buf_len=width if loop == 0 else table.n_out * width,
-                units=outer * table.n_out if loop == 0 else outer)
-            if isinstance(part, IntPass):
-                if bounds is None:
-                    return None
-                acc32, stored = _int_bounds(table, w, part, *bounds)
-                after.append(stored)
-                passes.append(dict(
-                    common, op=_exec.OPS["int"], compute=1 if acc32 else 0, pre=part.pre,
-                    post=part.post, bias=part.bias, mult=part.mult, shift=part.shift,
-                    finish=2 if part.truncate else (0 if part.fmul is None else 1),
-                    fmul=float(np.float32(part.fmul or 0.0))))
-            else:
-                passes.append(dict(
-                    common, op=_exec.OPS["float"],
-                    compute=_exec.COMPUTES[part.compute], finish=ORDERS[part.order],
-                    rounding=ROUNDING[part.rounding],
-                    w2=None if part.divisors is None
-                    else np.asarray(part.divisors, part.compute)))
-                after.append(_int_range(store) if store.kind in "iu" else None)
+        where = dict(src=-1 if k == 0 else k - 1, dst=-2 if last else k)
+        if isinstance(spec, ProductPass):
+            made = [_product_spec(src_shape, src_dtype, store, axes,
+                                  [plan.tables[a] for a in axes], spec)]
+            after = [_int_range(store) if store.kind in "iu" else None]
+        elif _is_block(spec):
+            made, after = _block_specs(src_shape, src_dtype, store, axes, plan, spec)
+        else:
+            made, after = _tap_specs(src_shape, src_dtype, store, axes[0], plan.tables[axes[0]],
+                                     spec, bounds)
+        for m in made:
+            passes.append(dict(m, **where))
+            work += m.pop("work")
         # what the next pass reads: the union of what the parts store
         known = [b for b in after if b is not None]
         bounds = None if len(known) < len(after) else \
             (min(b[0] for b in known), max(b[1] for b in known))
-        work += outer * inner * max(table.nnz, table.n_out)
         src_dtype = store
     return _exec.Program(passes, scratch, work)
 
 
-def prepare(plan: "Plan", dtype: np.dtype) -> Prepared:
-    """Everything of ``plan``'s passes that does not depend on the arrays of a call, for
-    C-contiguous input of the native ``dtype``: the checks of the tables and the scratch
-    sizes (raised here, as ``run`` would), the weights in each pass's arithmetic and the
-    kernels' arguments."""
+def _tap_specs(src_shape: Sequence[int], src_dtype: np.dtype, store: np.dtype, a: int,
+               table: "AxisTable", spec: Any,
+               bounds: tuple[int, int] | None) -> tuple[list[dict[str, Any]], list[Any]]:
+    """The OP_INT / OP_FLOAT passes of one tap step over axis ``a`` (a split pass: its head
+    on the first elements of every row, its tail on the rest, two passes between the same
+    arrays, the second's offsets past the head), and the range each stores (int passes)."""
+    outer, n_in = math.prod(src_shape[:a]), src_shape[a]
+    inner = math.prod(src_shape[a + 1:])
+    sz, dz = src_dtype.itemsize, store.itemsize
+    parts: list[tuple[Any, int, int]] = [(spec, 0, inner)]
+    if isinstance(spec, SplitPass):
+        row = inner if spec.limit is None else min(inner, spec.limit)
+        cut = (row // spec.lanes) * spec.lanes
+        parts = [(spec.head, 0, cut), (spec.tail, cut, inner)]
+    made: list[dict[str, Any]] = []
+    after: list[Any] = []
+    for part, c0, c1 in parts:
+        width = c1 - c0
+        if width <= 0:
+            continue
+        loop = 0 if width >= _ROW_LOOP_MIN else 1
+        w = _weights(table, part)
+        common = dict(
+            shape=[outer, table.n_out, width], sstr=[n_in * inner * sz, inner * sz, sz],
+            dstr=[table.n_out * inner * dz, inner * dz, dz], loop=loop,
+            soff=c0 * sz, doff=c0 * dz,
+            src_kind=ELEM[src_dtype.name], dst_kind=ELEM[part.store], ptr=table.ptr,
+            off=table.idx, w=w, buf_len=width if loop == 0 else table.n_out * width,
+            units=outer * table.n_out if loop == 0 else outer,
+            work=float(outer * width * max(table.nnz, table.n_out)))
+        if isinstance(part, IntPass):
+            if bounds is None:
+                raise ValueError("passes: an integer pass reads a float intermediate")
+            acc32, stored = _int_bounds(table, w, part, *bounds)
+            after.append(stored)
+            made.append(dict(
+                common, op=_exec.OPS["int"], compute=1 if acc32 else 0, pre=part.pre,
+                post=part.post, bias=part.bias, mult=part.mult, shift=part.shift,
+                finish=2 if part.truncate else (0 if part.fmul is None else 1),
+                fmul=float(np.float32(part.fmul or 0.0))))
+        else:
+            made.append(dict(
+                common, op=_exec.OPS["float"], compute=_exec.COMPUTES[part.compute],
+                finish=ORDERS[part.order], rounding=ROUNDING[part.rounding],
+                w2=None if part.divisors is None
+                else np.asarray(part.divisors, part.compute)))
+            after.append(_int_range(store) if store.kind in "iu" else None)
+    return made, after
 
-    tables: list[Any] = list(plan.tables)  # every axis in a step has a table
+
+def _block_specs(src_shape: Sequence[int], src_dtype: np.dtype, store: np.dtype,
+                 axes: tuple[int, ...], plan: "Plan",
+                 spec: Any) -> tuple[list[dict[str, Any]], list[Any]]:
+    """The OP_BLOCK passes of one block step (a split pass: its head on the first output
+    columns, its tail on the rest), and the range each stores."""
+    ay, ax = axes
+    ty, tx = plan.tables[ay], plan.tables[ax]
+    parts: list[tuple[Any, int, int]] = [(spec, 0, tx.n_out)]
+    if isinstance(spec, SplitPass):
+        inner = math.prod(src_shape[ax + 1:])
+        row = tx.n_out * inner if spec.limit is None else min(tx.n_out * inner, spec.limit)
+        head = (row // spec.lanes) * spec.lanes // inner
+        parts = [(spec.head, 0, head), (spec.tail, head, tx.n_out)]
+    made = [_block_spec(src_shape, src_dtype, store, ay, ty, tx, part, c0, c1)
+            for part, c0, c1 in parts if c1 > c0]
+    return made, [_int_range(store) if store.kind in "iu" else None] * len(made)
+
+
+def prepare(plan: "Plan", dtype: np.dtype) -> Prepared:
+    """``plan``'s passes for C-contiguous input of the native ``dtype``: the checks of the
+    tables and the scratch sizes (raised here, before anything runs), and one executor
+    program with every kernel argument made once."""
     shape = list(plan.in_shape)
-    src_dtype = dtype
     steps = []
-    nbytes = 0
-    own = {id(v) for t in tables if t is not None for v in (t.ptr, t.idx, t.w)}
     prepared = _steps(plan)
     for k, (axes, spec) in enumerate(prepared):
-        src_shape = tuple(shape)
         for a in axes:
-            shape[a] = tables[a].n_out
+            shape[a] = plan.tables[a].n_out
         store = np.dtype(getattr(spec, "view", None) or spec.store)
         if k < len(prepared) - 1:  # the last pass's scratch is checked when it needs one
             check_allocation(math.prod(shape) * store.itemsize, "scratch")
-        calls: list[_KernelCall | None] = []
-        if isinstance(spec, ProductPass):
-            calls.append(_product_call(src_shape, src_dtype, store, axes,
-                                       [tables[a] for a in axes], spec))
-        elif _is_block(spec):
-            ay, ax = axes
-            ty, tx = tables[ay], tables[ax]
-            if isinstance(spec, SplitPass):
-                inner = math.prod(shape[ax + 1:])
-                row = tx.n_out * inner if spec.limit is None else min(tx.n_out * inner,
-                                                                      spec.limit)
-                head = (row // spec.lanes) * spec.lanes // inner
-                calls.append(_block_call(src_shape, src_dtype, store, ay, ty, tx, spec.head,
-                                         0, head))
-                calls.append(_block_call(src_shape, src_dtype, store, ay, ty, tx, spec.tail,
-                                         head, tx.n_out))
-            else:
-                calls.append(_block_call(src_shape, src_dtype, store, ay, ty, tx, spec, 0,
-                                         tx.n_out))
-        else:
-            a = axes[0]
-            table = tables[a]
-            inner = math.prod(shape[a + 1:])
-            if isinstance(spec, SplitPass):
-                row = inner if spec.limit is None else min(inner, spec.limit)
-                head = (row // spec.lanes) * spec.lanes
-                calls.append(_tap_call(src_shape, src_dtype, store, a, table, spec.head, 0,
-                                       head))
-                calls.append(_tap_call(src_shape, src_dtype, store, a, table, spec.tail, head,
-                                       inner))
-            else:
-                calls.append(_tap_call(src_shape, src_dtype, store, a, table, spec, 0, inner))
-        kept = tuple(c for c in calls if c is not None)
-        nbytes += sum(v.nbytes for c in kept for v in c[1]
-                      if isinstance(v, np.ndarray) and id(v) not in own)
-        steps.append((tuple(shape), store, kept))
-        src_dtype = store
+        steps.append((tuple(shape), store))
     program = _program(plan, dtype)
-    if program is not None:
-        nbytes += program.nbytes
-    return Prepared(tuple(steps), nbytes, program)
+    return Prepared(tuple(steps), program.nbytes, program)
 
 
 def run(plan: "Plan", x: np.ndarray, out: np.ndarray, threads: int | None) -> None:
-    """Execute ``plan.passes`` on ``x`` into ``out`` (shapes and dtypes already checked).
-
-    The kernels' arguments are made once per plan and input dtype (``prepare``, kept in
-    ``plan._prepared``); a call allocates only its intermediate arrays and scratch rows, which
-    concurrent calls must not share."""
-
+    """Execute ``plan.passes`` on ``x`` into ``out`` (shapes and dtypes already checked): one
+    executor program, made once per plan and input dtype (``prepare``, kept in
+    ``plan._prepared``); the input is made C-contiguous and native first (a copy only when
+    it is not), and the last pass writes into ``out`` when it is C-contiguous, native and of
+    the last pass's type, else into a scratch array copied into it."""
     cur = x
     if not (x.flags.c_contiguous and x.dtype.isnative):
         cur = np.ascontiguousarray(x.astype(x.dtype.newbyteorder("="), copy=False))
@@ -876,38 +818,15 @@ def run(plan: "Plan", x: np.ndarray, out: np.ndarray, threads: int | None) -> No
         prep = plan._prepared.setdefault(cur.dtype, made)
         if prep is made:  # not made by a concurrent call in between
             plan._grew(made.nbytes)
-    if prep.program is not None:
-        store = prep.steps[-1][1]
-        if out.flags.c_contiguous and out.dtype == store and out.dtype.isnative:
-            dst = out
-        else:
-            check_allocation(math.prod(prep.steps[-1][0]) * store.itemsize, "scratch")
-            dst = np.empty(prep.steps[-1][0], store)
-        prep.program.run(cur, dst, _exec.threads_for(threads, prep.program.work))
-        if dst is not out:
-            np.copyto(out, dst, casting="unsafe")
-        return
-    last = len(prep.steps) - 1
-    dp = cur.ctypes.data
-    for k, (shape, store, calls) in enumerate(prep.steps):
-        if k == last and out.flags.c_contiguous and out.dtype == store and out.dtype.isnative:
-            dst = out
-        else:
-            if k == last:
-                check_allocation(math.prod(shape) * store.itemsize, "scratch")
-            dst = np.empty(shape, store)
-        sp, dp = dp, dst.ctypes.data  # the address of a step's input: the last one's output
-        for func, args, dpos, bpos, soff, doff, work, items, blen, bdtype in calls:
-            n = max(1, min(_exec.threads_for(threads, work), items))
-            a = list(args)
-            a[0] = sp + soff
-            a[dpos] = dp + doff
-            a[bpos] = np.empty((n, blen), bdtype)
-            a[bpos + 1] = n
-            func(*a)
-        cur = dst
-    if cur is not out:
-        np.copyto(out, cur, casting="unsafe")
+    shape, store = prep.steps[-1]
+    if out.flags.c_contiguous and out.dtype == store and out.dtype.isnative:
+        dst = out
+    else:
+        check_allocation(math.prod(shape) * store.itemsize, "scratch")
+        dst = np.empty(shape, store)
+    prep.program.run(cur, dst, _exec.threads_for(threads, prep.program.work))
+    if dst is not out:
+        np.copyto(out, dst, casting="unsafe")
 
 
 def check_steps(order: Sequence[int], passes: Sequence[PassSpec]) -> None:

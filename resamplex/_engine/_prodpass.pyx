@@ -18,10 +18,15 @@ passes, so it needs its own variant.
 
 Preconditions: tables in range, rows of ``inner`` elements contiguous in both arrays, no
 overlap; ``bufs`` has ``nthreads`` rows of ``Wo * inner`` accumulators; weights in ``acc_t``.
+Entry point: ``product_run``, run by the executor (OP_PRODUCT).
 """
 
 from cython.parallel cimport prange, threadid
 from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int32_t, int64_t
+
+from cpython.pycapsule cimport PyCapsule_New
+
+from resamplex._engine._pass cimport C_DOUBLE, KernelTable, PassDesc, ProductArgs
 
 from resamplex._engine._fused cimport f16_t
 from resamplex._engine._elem cimport (
@@ -126,35 +131,36 @@ cdef void _dispatch(int src_kind, const acc_t* wd, const acc_t* wh, const acc_t*
         _run(<const double*>NULL, wd, wh, ww, g, items, bufs, blen, nthreads)
 
 
-def product_pass(size_t src, int64_t s_o, int64_t s_d, int64_t s_h, int64_t s_w, size_t dst,
-                 int64_t d_o, int64_t d_d, int64_t d_h, int64_t d_w, Py_ssize_t outer,
-                 Py_ssize_t do_, Py_ssize_t ho, Py_ssize_t wo, Py_ssize_t inner, int src_kind,
-                 int dst_kind, const int64_t[::1] pd, const int64_t[::1] id_, wd,
-                 const int64_t[::1] ph, const int64_t[::1] ih, wh, const int64_t[::1] pw,
-                 const int64_t[::1] iw, ww, perm, int rounding, bufs, int nthreads):
-    """Resample up to three adjacent axes as the module docstring says. Weights and ``bufs``
-    (``nthreads`` rows of ``Wo * inner``) are all float32 or all float64. GIL released."""
+cdef void product_run(const PassDesc* p, const char* src, char* dst, void* bufs,
+                      int nthreads) noexcept nogil:
+    """Resample up to three adjacent axes as the module docstring says (the kernel contract,
+    ``_pass.pxd``: OP_PRODUCT, the tables in ``p.prod``; ``shape`` = ``(outer, Do, Ho, Wo,
+    inner)``, ``sstr``/``dstr`` the strides over ``(outer, d, h, w)``); weights and ``bufs``
+    (``nthreads`` rows of ``buf_len`` = ``Wo * inner``) in the accumulator ``compute``."""
     cdef Geom g
-    g.src = <const char*>src
-    g.dst = <char*>dst
-    g.s_o, g.s_d, g.s_h, g.s_w = s_o, s_d, s_h, s_w
-    g.d_o, g.d_d, g.d_h, g.d_w = d_o, d_d, d_h, d_w
-    g.do_, g.ho, g.wo, g.inner = do_, ho, wo, inner
-    g.pd, g.id_, g.ph, g.ih, g.pw, g.iw = &pd[0], &id_[0], &ph[0], &ih[0], &pw[0], &iw[0]
-    g.p0, g.p1, g.p2 = int(perm[0]), int(perm[1]), int(perm[2])
-    g.dst_kind, g.rounding = dst_kind, rounding
-    cdef Py_ssize_t items = outer * do_ * ho
-    cdef const float[::1] fd, fh, fw
-    cdef const double[::1] dd, dh, dw
-    cdef float[:, ::1] bf
-    cdef double[:, ::1] bd
-    if bufs.dtype.itemsize == 4:
-        fd, fh, fw, bf = wd, wh, ww, bufs
-        with nogil:
-            _dispatch(src_kind, &fd[0], &fh[0], &fw[0], &g, items, &bf[0, 0], bf.shape[1],
-                      nthreads)
+    cdef const ProductArgs* a = &p.prod
+    g.src = src
+    g.dst = dst
+    g.s_o, g.s_d, g.s_h, g.s_w = p.sstr[0], p.sstr[1], p.sstr[2], p.sstr[3]
+    g.d_o, g.d_d, g.d_h, g.d_w = p.dstr[0], p.dstr[1], p.dstr[2], p.dstr[3]
+    g.do_, g.ho, g.wo, g.inner = p.shape[1], p.shape[2], p.shape[3], p.shape[4]
+    g.pd, g.id_, g.ph, g.ih, g.pw, g.iw = a.pd, a.id_, a.ph, a.ih, a.pw, a.iw
+    g.p0, g.p1, g.p2 = a.p0, a.p1, a.p2
+    g.dst_kind, g.rounding = p.dst_kind, p.rounding
+    cdef Py_ssize_t items = p.shape[0] * g.do_ * g.ho
+    if p.compute == C_DOUBLE:
+        _dispatch(p.src_kind, <const double*>a.wd, <const double*>a.wh, <const double*>a.ww,
+                  &g, items, <double*>bufs, p.buf_len, nthreads)
     else:
-        dd, dh, dw, bd = wd, wh, ww, bufs
-        with nogil:
-            _dispatch(src_kind, &dd[0], &dh[0], &dw[0], &g, items, &bd[0, 0], bd.shape[1],
-                      nthreads)
+        _dispatch(p.src_kind, <const float*>a.wd, <const float*>a.wh, <const float*>a.ww,
+                  &g, items, <float*>bufs, p.buf_len, nthreads)
+
+
+cdef KernelTable _table
+_table.product = product_run
+
+
+def kernel_table():
+    """This module's entry point (the kernel contract, ``_pass.pxd``) as a PyCapsule named
+    ``resamplex.kernels`` holding a ``KernelTable``; the executor (``_exec.pyx``) reads it."""
+    return PyCapsule_New(<void*>&_table, b"resamplex.kernels", NULL)

@@ -509,7 +509,7 @@ class Plan:
 
     def _call_passes(self, x: Any, out: np.ndarray | None,
                      threads: int | None) -> np.ndarray:
-        """Run a plan of exact passes (front doors): ``_pipeline.run``, pass by pass."""
+        """Run a plan of exact passes (front doors): ``_pipeline.run``, one executor program."""
         if out is None and type(x) is np.ndarray and x.shape == self.in_shape \
                 and x.dtype in self._prepared:
             # A dtype this plan has run its passes on before: validated then, and so is the
