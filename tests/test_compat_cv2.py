@@ -363,14 +363,26 @@ def test_whole_2x2_blocks_match_opencv(dtype, cn, interpolation):
         np.testing.assert_array_equal(got.reshape(want.shape), want)
 
 
+def at_every_cpu_level(check):
+    """Run ``check(level)`` at each instruction-set level this build and CPU have, restoring
+    the level before afterwards."""
+    from resamplex._engine import _exec
+
+    before = _exec.cpu_level()
+    try:
+        for level in _exec.cpu_levels():
+            _exec.set_cpu_level(level)
+            check(level)
+    finally:
+        _exec.set_cpu_level(before)
+
+
 @pytest.mark.parametrize("interpolation", ["INTER_LINEAR", "INTER_AREA"])
 def test_eight_bit_linear_at_every_cpu_level(interpolation):
     # uint8 linear (and area when enlarging, the same passes) keeps its horizontal sums in
     # 16 bits and blends them with 16-bit high products, OpenCV's own vertical form, in
     # vectors of every level; x2 computes the even and odd outputs as two rows and zips them.
     # Extremes (0/255 stripes) reach the largest sums the narrowing must hold.
-    from resamplex._engine import _exec
-
     rng = np.random.default_rng([len(interpolation), 21])
     flag = getattr(cv2, interpolation)
     cases = []
@@ -382,17 +394,15 @@ def test_eight_bit_linear_at_every_cpu_level(interpolation):
             for dsize in ((2 * w, 2 * h), (2 * w, h), (w, 2 * h), (3 * w // 2, 3 * h // 2),
                           (2 * w + 1, 2 * h - 1)):
                 cases.append((x, dsize, cv2.resize(x, dsize, interpolation=flag)))
-    before = _exec.cpu_level()
-    try:
-        for level in _exec.cpu_levels():
-            _exec.set_cpu_level(level)
-            for x, dsize, want in cases:
-                for threads in (1, 2):
-                    got = rcv.resize(x, dsize, interpolation=getattr(rcv, interpolation),
-                                     threads=threads)
-                    assert np.array_equal(got, want), (level, x.shape, dsize, threads)
-    finally:
-        _exec.set_cpu_level(before)
+
+    def check(level):
+        for x, dsize, want in cases:
+            for threads in (1, 2):
+                got = rcv.resize(x, dsize, interpolation=getattr(rcv, interpolation),
+                                 threads=threads)
+                assert np.array_equal(got, want), (level, x.shape, dsize, threads)
+
+    at_every_cpu_level(check)
 
 
 @pytest.mark.parametrize("cn", [0, 1, 3, 4])
@@ -419,8 +429,6 @@ def test_float_linear_at_every_cpu_level():
     # rows (one-tap border outputs through the table) and zips them by pixel, inside the
     # fused horizontal-then-vertical sweep; float rows of 1-4 channels are summed with the
     # channel count fixed. NaN, infinities and -0.0 included; compared as bytes.
-    from resamplex._engine import _exec
-
     rng = np.random.default_rng(22)
     cases = []
     for cn in (0, 1, 2, 3, 4, 5):
@@ -432,19 +440,17 @@ def test_float_linear_at_every_cpu_level():
             for dsize in ((2 * w, 2 * h), (2 * w, h), (3 * w // 2, 2 * h)):
                 for flag in (cv2.INTER_LINEAR, cv2.INTER_AREA, cv2.INTER_CUBIC):
                     cases.append((x, dsize, flag, cv2.resize(x, dsize, interpolation=flag)))
-    before = _exec.cpu_level()
-    try:
-        for level in _exec.cpu_levels():
-            _exec.set_cpu_level(level)
-            for x, dsize, flag, want in cases:
-                for threads in (1, 2):
-                    got = rcv.resize(x, dsize, interpolation=flag, threads=threads)
-                    assert got.shape == want.shape
-                    assert np.array_equal(got, want, equal_nan=True), (level, x.shape, dsize)
-                    finite = np.isfinite(want)
-                    assert got[finite].tobytes() == want[finite].tobytes()
-    finally:
-        _exec.set_cpu_level(before)
+
+    def check(level):
+        for x, dsize, flag, want in cases:
+            for threads in (1, 2):
+                got = rcv.resize(x, dsize, interpolation=flag, threads=threads)
+                assert got.shape == want.shape
+                assert np.array_equal(got, want, equal_nan=True), (level, x.shape, dsize)
+                finite = np.isfinite(want)
+                assert got[finite].tobytes() == want[finite].tobytes()
+
+    at_every_cpu_level(check)
 
 
 def test_nearest_halving_at_every_cpu_level():
@@ -452,8 +458,6 @@ def test_nearest_halving_at_every_cpu_level():
     # pixels, the last one overlapping; NEAREST_EXACT reads the odd pixels, so its run stops
     # where the pixel after the last would leave the row (even widths), and the row's end
     # goes through the table.
-    from resamplex._engine import _exec
-
     rng = np.random.default_rng(23)
     cases = []
     for dtype, cn in ((np.uint8, 0), (np.uint16, 0), (np.uint8, 4), (np.float64, 0),
@@ -464,13 +468,11 @@ def test_nearest_halving_at_every_cpu_level():
             for flag in (cv2.INTER_NEAREST, cv2.INTER_NEAREST_EXACT):
                 for dsize in ((w // 2, h), ((w + 1) // 2, h // 2)):
                     cases.append((x, dsize, flag, cv2.resize(x, dsize, interpolation=flag)))
-    before = _exec.cpu_level()
-    try:
-        for level in _exec.cpu_levels():
-            _exec.set_cpu_level(level)
-            for x, dsize, flag, want in cases:
-                for threads in (1, 2):
-                    got = rcv.resize(x, dsize, interpolation=flag, threads=threads)
-                    assert got.tobytes() == want.tobytes(), (level, x.shape, dsize, flag)
-    finally:
-        _exec.set_cpu_level(before)
+
+    def check(level):
+        for x, dsize, flag, want in cases:
+            for threads in (1, 2):
+                got = rcv.resize(x, dsize, interpolation=flag, threads=threads)
+                assert got.tobytes() == want.tobytes(), (level, x.shape, dsize, flag)
+
+    at_every_cpu_level(check)

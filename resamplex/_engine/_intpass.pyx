@@ -326,6 +326,20 @@ cdef inline void _down2_row(const uint8_t* x, const PassDesc* p, Py_ssize_t c,
         rx_taps8_u8(rows, p.rw, (p.hi - p.lo) * c, acc + p.lo * c)
 
 
+cdef inline void _pairs_any(const in_t* tag, const char* base, Py_ssize_t n_out,
+                            Py_ssize_t c, int64_t s_axis, const int64_t* idx,
+                            const int64_t* w, int32_t* acc) noexcept nogil:
+    # _pairs for pixels of 1 to 4 elements, the count a constant at each call
+    if c == 1:
+        _pairs(tag, base, n_out, 1, s_axis, idx, w, acc)
+    elif c == 2:
+        _pairs(tag, base, n_out, 2, s_axis, idx, w, acc)
+    elif c == 3:
+        _pairs(tag, base, n_out, 3, s_axis, idx, w, acc)
+    else:
+        _pairs(tag, base, n_out, 4, s_axis, idx, w, acc)
+
+
 cdef inline void _sum_row(const in_t* tag, const PassDesc* p, const char* base,
                           Py_ssize_t n_out, Py_ssize_t inner, int64_t s_axis,
                           const int64_t* ptr, const int64_t* idx, const int64_t* w,
@@ -360,14 +374,7 @@ cdef inline void _sum_row(const in_t* tag, const PassDesc* p, const char* base,
         _short_any(tag, base, n_out - p.hi, inner, s_axis, ptr + p.hi, idx, w,
                    acc + p.hi * inner)
     elif dense == 2 and inner <= 4:
-        if inner == 1:
-            _pairs(tag, base, n_out, 1, s_axis, idx, w, acc)
-        elif inner == 2:
-            _pairs(tag, base, n_out, 2, s_axis, idx, w, acc)
-        elif inner == 3:
-            _pairs(tag, base, n_out, 3, s_axis, idx, w, acc)
-        else:
-            _pairs(tag, base, n_out, 4, s_axis, idx, w, acc)
+        _pairs_any(tag, base, n_out, inner, s_axis, idx, w, acc)
     elif 1 <= inner <= 4:
         _short_any(tag, base, n_out, inner, s_axis, ptr, idx, w, acc)
     else:
@@ -380,20 +387,6 @@ cdef inline void _sum_row(const in_t* tag, const PassDesc* p, const char* base,
                 wt = <int32_t>w[t]
                 for j in range(inner):
                     a[j] = a[j] + wt * <int32_t>x[j]
-
-
-cdef inline void _pairs_any(const in_t* tag, const char* base, Py_ssize_t n_out,
-                            Py_ssize_t c, int64_t s_axis, const int64_t* idx,
-                            const int64_t* w, int32_t* acc) noexcept nogil:
-    # _pairs for pixels of 1 to 4 elements, the count a constant at each call
-    if c == 1:
-        _pairs(tag, base, n_out, 1, s_axis, idx, w, acc)
-    elif c == 2:
-        _pairs(tag, base, n_out, 2, s_axis, idx, w, acc)
-    elif c == 3:
-        _pairs(tag, base, n_out, 3, s_axis, idx, w, acc)
-    else:
-        _pairs(tag, base, n_out, 4, s_axis, idx, w, acc)
 
 
 cdef inline void _narrow_row(const PassDesc* p, const char* base, int32_t* tmp, int16_t* row,
