@@ -169,10 +169,10 @@ MUTANTS = [
         "of outputs swapped",
         ("tests/test_compat_torch.py",)),
     Mutant(
-        "window-run-trims-last-tap", "resamplex/_engine/plan.py",
-        (("        kk = -(-(int(cols[-1]) - c0 + 1) // 2) * 2\n",
-          "        kk = -(-(int(cols[-1]) - c0) // 2) * 2\n"),),
-        "the run of a fixed-point window pass drops its last tap when the tap count is even",
+        "window-run-skips-first-tap", "resamplex/_engine/plan.py",
+        (("        c0 = int(cols[0])\n",
+          "        c0 = int(cols[0]) + 1\n"),),
+        "the run of a fixed-point window pass starts one tap late (its first tap left out)",
         ("tests/test_compat_torch.py",)),
     Mutant(
         "block-pass-drops-partial-finish", "resamplex/_engine/_pipeline.py",
