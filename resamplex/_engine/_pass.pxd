@@ -208,6 +208,9 @@ cdef struct PassDesc:
     # mult 1, finish 0, no head) blends it with 16-bit high products: the planner bounded
     # every value inside int16 (OpenCV's own vertical form; _intpass.pyx _narrow_rows).
     int narrow
+    # OP_FLOAT_FUSED with a x2 run of four-tap outputs (rk == 8): their weights in float,
+    # even output's taps first (offsets in rd)
+    double pwk[8]
     BlockArgs blk     # OP_BLOCK
     ProductArgs prod  # OP_PRODUCT
 
