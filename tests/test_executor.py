@@ -391,3 +391,20 @@ def test_two_float_passes_in_one_sweep(monkeypatch, fresh_cache, src, compute, c
             core = src == compute and order1 == "sequential" and orders is None
             program = plan._prepared[x.dtype].program
             assert program is not None and (core or program.npass == (1 if scale == 1 else 3))
+
+
+def test_remembered_calls_follow_the_cache(fresh_cache):
+    # A facade's remembered call holds its plan; once the cache has dropped the plan, the
+    # call finds (and the cache holds) a plan again, with the same result.
+    from resamplex.compat import cv2 as rcv
+
+    x = np.random.default_rng(5).integers(0, 256, (12, 10, 3), dtype=np.uint8)
+    first = rcv.resize(x, (7, 5))
+    assert np.array_equal(rcv.resize(x, (7, 5)), first)
+    hits = rx.plan_cache_info()["hits"]
+    assert np.array_equal(rcv.resize(x, (7, 5)), first)
+    assert rx.plan_cache_info()["hits"] > hits
+    rx.clear_plan_cache()
+    for _ in range(3):
+        assert np.array_equal(rcv.resize(x, (7, 5)), first)
+    assert rx.plan_cache_info()["plans"] == 1

@@ -1273,8 +1273,9 @@ class CallMemo:
     """
 
     def __init__(self, max_entries: int = 4096):
-        self._seen: dict[Any, tuple[Any, Any]] = {}
+        self._seen: dict[Any, tuple[Any, Any, Plan]] = {}
         self.max_entries = max_entries
+        self._lookups = 0
 
     def plan(self, raw: Any) -> Plan | None:
         """The plan of arguments seen before (``raw`` from ``call_key``), or None."""
@@ -1288,15 +1289,28 @@ class CallMemo:
         seen = self._seen.get(raw)
         if seen is None:
             return None
-        plan = PLANS.get(seen[0])
-        return None if plan is None else (plan, seen[1])
+        key, extra, plan = seen
+        self._lookups += 1
+        if plan._cache is None or not self._lookups & 63:
+            # evicted since (then built again, or not), and now and then a use the cache's
+            # recency order sees: the plan in hand otherwise, without hashing its key
+            plan = PLANS.get(key)  # type: ignore[assignment]
+            if plan is None:
+                return None
+            self._seen[raw] = (key, extra, plan)
+        else:
+            PLANS.hits += 1
+        return plan, extra
 
     def remember(self, raw: Any, key: Any, extra: Any = None) -> None:
         if raw is None:
             return
+        plan = PLANS._plans.get(key)
+        if plan is None:   # not kept (larger than the cache's bound)
+            return
         if len(self._seen) >= self.max_entries:
             self._seen.clear()
-        self._seen[raw] = (key, extra)
+        self._seen[raw] = (key, extra, plan)
 
 
 def cache_info() -> dict[str, int]:
