@@ -182,10 +182,10 @@ MUTANTS = [
         "fx/fy divides partial sums in float32 even for 8-bit data)",
         ("tests/test_compat_cv2.py", "tests/test_compat_pil.py")),
     Mutant(
-        "float-up2-k4-odd-row-reads-even-offsets", "resamplex/_engine/_floatpass.pyx",
-        (("    _phase4(x + p.lo * c, tmp + m, m, p.rd + 4, p.pwk + 4, c)\n",
-          "    _phase4(x + p.lo * c, tmp + m, m, p.rd, p.pwk + 4, c)\n"),),
-        "the odd outputs of a float four-tap x2 run read the even outputs' pixels",
+        "float-up2-k-odd-row-reads-even-offsets", "resamplex/_engine/_floatpass.pyx",
+        (("    _phase_k(x + p.lo * c, tmp + m, m, p.pdk + p.k, p.pwk + p.k, p.k, c)\n",
+          "    _phase_k(x + p.lo * c, tmp + m, m, p.pdk, p.pwk + p.k, p.k, c)\n"),),
+        "the odd outputs of a float four- or eight-tap x2 run read the even outputs' pixels",
         ("tests/test_compat_cv2.py",)),
     Mutant(
         "split-tail-not-offset", "resamplex/_engine/_pipeline.py",

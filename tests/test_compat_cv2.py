@@ -425,8 +425,8 @@ def test_float_2x2_area_keeps_the_sign_of_zero(cn):
 
 
 def test_float_linear_at_every_cpu_level():
-    # float32 linear enlarging by 2 sums each row's even and odd outputs as two contiguous
-    # rows (one-tap border outputs through the table) and zips them by pixel, inside the
+    # float32 linear, cubic and Lanczos4 enlarging by 2 sum each row's even and odd outputs as
+    # two contiguous rows (the border outputs through the table) and zip them by pixel, in the
     # fused horizontal-then-vertical sweep; float rows of 1-4 channels are summed with the
     # channel count fixed. NaN, infinities and -0.0 included; compared as bytes.
     rng = np.random.default_rng(22)
@@ -438,7 +438,8 @@ def test_float_linear_at_every_cpu_level():
             for v in (np.nan, np.inf, -np.inf, -0.0):
                 x.reshape(-1)[rng.integers(0, x.size, 2)] = v
             for dsize in ((2 * w, 2 * h), (2 * w, h), (3 * w // 2, 2 * h)):
-                for flag in (cv2.INTER_LINEAR, cv2.INTER_AREA, cv2.INTER_CUBIC):
+                for flag in (cv2.INTER_LINEAR, cv2.INTER_AREA, cv2.INTER_CUBIC,
+                             cv2.INTER_LANCZOS4):
                     cases.append((x, dsize, flag, cv2.resize(x, dsize, interpolation=flag)))
 
     def check(level):

@@ -468,6 +468,8 @@ cdef class Program:
             for j, v in enumerate(spec.get("rw", ())):
                 p.rw[j] = v
             p.narrow = spec.get("narrow", 0)
+            for j, v in enumerate(spec.get("pdk", ())):
+                p.pdk[j] = v
             for j, v in enumerate(spec.get("pwk", ())):
                 p.pwk[j] = v
             if p.op == OP_FIXED:

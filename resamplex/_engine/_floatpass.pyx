@@ -420,29 +420,32 @@ cdef inline void _up2_row(const PassDesc* p, const float* x, float* out, Py_ssiz
     rx_zip2_f32(tmp, tmp + m, out + a * c, p.hi - p.lo, c)
 
 
-cdef inline void _phase4(const float* x, float* e, Py_ssize_t m, const Py_ssize_t* d,
-                         const double* w, Py_ssize_t c) noexcept nogil:
-    # e[j] = ((p0 + p1) + p2) + p3, p_t = w[t] * x[j + d[t] c]: four sequential taps at
-    # fixed offsets, one contiguous row (the compiler vectorises it)
-    cdef Py_ssize_t j
+cdef inline void _phase_k(const float* x, float* e, Py_ssize_t m, const Py_ssize_t* d,
+                          const double* w, Py_ssize_t k, Py_ssize_t c) noexcept nogil:
+    # e[j] = (...(p_0 + p_1) + ...) + p_(k-1), p_t = w[t] * x[j + d[t] c]: k sequential taps
+    # at fixed offsets, one contiguous row, a tap at a time (the compiler vectorises each)
+    cdef Py_ssize_t j, t
     cdef const float* a = x + d[0] * c
-    cdef const float* b = x + d[1] * c
-    cdef const float* g = x + d[2] * c
-    cdef const float* h = x + d[3] * c
-    cdef float w0 = <float>w[0], w1 = <float>w[1], w2 = <float>w[2], w3 = <float>w[3]
+    cdef float wt = <float>w[0]
     for j in range(m):
-        e[j] = ((w0 * a[j] + w1 * b[j]) + w2 * g[j]) + w3 * h[j]
+        e[j] = wt * a[j]
+    for t in range(1, k):
+        a = x + d[t] * c
+        wt = <float>w[t]
+        for j in range(m):
+            e[j] = e[j] + wt * a[j]
 
 
-cdef inline void _up2_row4(const PassDesc* p, const float* x, float* out, Py_ssize_t n_b,
-                           Py_ssize_t c, float* tmp) noexcept nogil:
-    # As _up2_row for four sequential taps per output (OpenCV's float cubic at x2): output
-    # pixel 2i + r, i in [lo, hi), reads pixels i + rd[4r + t] with the weights pwk[4r + t].
+cdef inline void _up2_row_k(const PassDesc* p, const float* x, float* out, Py_ssize_t n_b,
+                            Py_ssize_t c, float* tmp) noexcept nogil:
+    # As _up2_row for k = 4 or 8 sequential taps per output (OpenCV's float cubic and
+    # Lanczos4 at x2): output pixel 2i + r, i in [lo, hi), reads pixels i + pdk[k r + t]
+    # with the weights pwk[k r + t].
     cdef Py_ssize_t a = 2 * p.lo, b = 2 * p.hi, m = (p.hi - p.lo) * c
     _short_f32(x, <const float*>p.w1, p.ptr2, p.idx2, a, c, out)
     _short_f32(x, <const float*>p.w1, p.ptr2 + b, p.idx2, n_b - b, c, out + b * c)
-    _phase4(x + p.lo * c, tmp, m, p.rd, p.pwk, c)
-    _phase4(x + p.lo * c, tmp + m, m, p.rd + 4, p.pwk + 4, c)
+    _phase_k(x + p.lo * c, tmp, m, p.pdk, p.pwk, p.k, c)
+    _phase_k(x + p.lo * c, tmp + m, m, p.pdk + p.k, p.pwk + p.k, p.k, c)
     rx_zip2_f32(tmp, tmp + m, out + a * c, p.hi - p.lo, c)
 
 
@@ -516,9 +519,9 @@ cdef void _band_rows(const acc_t* tag, const PassDesc* p, const char* src, char*
                     memmove(band, band + (clo - band_lo) * row_bytes, keep * row_bytes)
                 start = clo + keep
             for r in range(start, chi + 1):
-                if acc_t is float and p.phase == PHASE_UP2 and p.rk == 8:
-                    _up2_row4(p, <const float*>(sq + r * p.sstr[1]),
-                              <float*>(band + (r - clo) * row_bytes), n_b, c, acc)
+                if acc_t is float and p.phase == PHASE_UP2 and p.k >= 4:
+                    _up2_row_k(p, <const float*>(sq + r * p.sstr[1]),
+                               <float*>(band + (r - clo) * row_bytes), n_b, c, acc)
                 elif acc_t is float and p.phase == PHASE_UP2:
                     _up2_row(p, <const float*>(sq + r * p.sstr[1]),
                              <float*>(band + (r - clo) * row_bytes), n_b, c, acc)

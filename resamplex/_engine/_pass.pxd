@@ -208,9 +208,10 @@ cdef struct PassDesc:
     # mult 1, finish 0, no head) blends it with 16-bit high products: the planner bounded
     # every value inside int16 (OpenCV's own vertical form; _intpass.pyx _narrow_rows).
     int narrow
-    # OP_FLOAT_FUSED with a x2 run of four-tap outputs (rk == 8): their weights in float,
-    # even output's taps first (offsets in rd)
-    double pwk[8]
+    # OP_FLOAT_FUSED with a x2 run of k = 4 or 8 taps for every output (k the dense count):
+    # output pixel 2i + r reads pixels i + pdk[k r + t] with the weights pwk[k r + t]
+    Py_ssize_t pdk[16]
+    double pwk[16]
     BlockArgs blk     # OP_BLOCK
     ProductArgs prod  # OP_PRODUCT
 

@@ -615,12 +615,13 @@ def _float_fused(plan: "Plan", dtype: np.dtype,
             spec.update(phase=_exec.PHASES["up2"], lo=up2[0], hi=up2[1], pd=up2[2],
                         pw=[float(v) for v in pw])
     elif dtype == mid == compute == np.float32 and first.order == "sequential" and inner <= 4 \
-            and dense == 4:
-        # four taps for every output: the x2 run as four-tap rows (_floatpass._up2_row4)
-        up4 = _up2_run(tb.idx, w1, 4)
-        if up4 is not None:
-            spec.update(phase=_exec.PHASES["up2"], lo=up4[0], hi=up4[1], rd=up4[2],
-                        pwk=[float(v) for v in w1.reshape(-1, 8)[(up4[0] + up4[1]) // 2]])
+            and dense in (4, 8):
+        # k taps for every output: the x2 run as k-tap rows (_floatpass._up2_row_k)
+        upk = _up2_run(tb.idx, w1, dense)
+        if upk is not None:
+            pwk = w1.reshape(-1, 2 * dense)[(upk[0] + upk[1]) // 2]
+            spec.update(phase=_exec.PHASES["up2"], lo=upk[0], hi=upk[1], pdk=upk[2],
+                        pwk=[float(v) for v in pwk])
     work = outer * (shape[a] * inner * max(tb.nnz, tb.n_out)
                     + ta.n_out * n_row * max(ta.mean_taps, 1.0))
     return spec, float(work)
