@@ -1401,8 +1401,9 @@ static inline void rx_zip2_f32(const float *a, const float *b, float *out, ptrdi
         /* two pixels of each (6 + 6 floats) into 12 */
         for (; i + 2 <= npix; i += 2) {
             __m128 a0 = _mm_loadu_ps(a + 3 * i), b0 = _mm_loadu_ps(b + 3 * i);
-            __m128 a1 = _mm_castpd_ps(_mm_load_sd((const double *)(a + 3 * i + 4)));
-            __m128 b1 = _mm_castpd_ps(_mm_load_sd((const double *)(b + 3 * i + 4)));
+            /* loadl_epi64: an unaligned 8-byte load (the floats are 4-byte aligned only) */
+            __m128 a1 = _mm_castsi128_ps(_mm_loadl_epi64((const __m128i *)(a + 3 * i + 4)));
+            __m128 b1 = _mm_castsi128_ps(_mm_loadl_epi64((const __m128i *)(b + 3 * i + 4)));
             __m128 x = _mm_shuffle_ps(a0, b0, _MM_SHUFFLE(0, 0, 2, 2));   /* a2 a2 b0 b0 */
             __m128 y = _mm_shuffle_ps(a0, a1, _MM_SHUFFLE(0, 0, 3, 3));   /* a3 a3 a4 a4 */
             __m128 z = _mm_shuffle_ps(a1, b0, _MM_SHUFFLE(3, 3, 1, 1));   /* a5 a5 b3 b3 */
