@@ -374,7 +374,14 @@ cdef inline void _sum_row(const in_t* tag, const PassDesc* p, const char* base,
         _short_any(tag, base, n_out - p.hi, inner, s_axis, ptr + p.hi, idx, w,
                    acc + p.hi * inner)
     elif dense == 2 and inner <= 4:
-        _pairs_any(tag, base, n_out, inner, s_axis, idx, w, acc)
+        if inner == 1:
+            _pairs(tag, base, n_out, 1, s_axis, idx, w, acc)
+        elif inner == 2:
+            _pairs(tag, base, n_out, 2, s_axis, idx, w, acc)
+        elif inner == 3:
+            _pairs(tag, base, n_out, 3, s_axis, idx, w, acc)
+        else:
+            _pairs(tag, base, n_out, 4, s_axis, idx, w, acc)
     elif 1 <= inner <= 4:
         _short_any(tag, base, n_out, inner, s_axis, ptr, idx, w, acc)
     else:
@@ -389,35 +396,28 @@ cdef inline void _sum_row(const in_t* tag, const PassDesc* p, const char* base,
                     a[j] = a[j] + wt * <int32_t>x[j]
 
 
-cdef inline void _narrow_row(const PassDesc* p, const char* base, int32_t* tmp, int16_t* row,
-                             int16_t* spare, uint8_t* planes) noexcept nogil:
-    # One first-pass row of a narrow ring (PassDesc.narrow): its sums shifted right by pre,
-    # as int16. The inside of a x2 run is computed as its even and its odd outputs, each one
-    # contiguous row of elements (pixel i + pd[0] and i + pd[1] for output 2i, ...), then
-    # zipped by pixel; the outputs around it, and every other row, through _sum_row.
-    cdef Py_ssize_t n_out = p.shape[2], c = p.shape[3], a, b, m
+cdef inline void _narrow_up2(const PassDesc* p, const char* base, int32_t* tmp, int16_t* row,
+                             int16_t* spare) noexcept nogil:
+    # A first-pass row of a narrow ring (PassDesc.narrow) with a x2 run: its sums shifted
+    # right by pre, as int16. The inside of the run is computed as its even and its odd
+    # outputs, each one contiguous row of elements (pixel i + pd[0] and i + pd[1] for output
+    # 2i, ...), then zipped by pixel; the outputs around it through the table. (Other narrow
+    # rows: _sum_row, then rx_narrow16, in _fused_rows.)
+    cdef Py_ssize_t n_out = p.shape[2], c = p.shape[3], a = 2 * p.lo, b = 2 * p.hi
+    cdef Py_ssize_t m = (p.hi - p.lo) * c
     cdef const uint8_t* x = <const uint8_t*>base
     cdef const int64_t* w2 = <const int64_t*>p.w2
-    cdef int16_t* od
-    if p.phase == PHASE_UP2 and p.n_mid == 2 and c <= 4:
-        a = 2 * p.lo
-        b = 2 * p.hi
-        m = (p.hi - p.lo) * c
-        _pairs_any(<const uint8_t*>NULL, base, a, c, p.sstr[2], p.idx2, w2, tmp)
-        rx_narrow16(tmp, a * c, p.pre, row)
-        _pairs_any(<const uint8_t*>NULL, base, n_out - b, c, p.sstr[2], p.idx2 + 2 * b,
-                   w2 + 2 * b, tmp)
-        rx_narrow16(tmp, (n_out - b) * c, p.pre, row + b * c)
-        od = spare + m + 8          # 8 elements of slack after each (rx_zip2_16, c == 3)
-        rx_pair16_u8(x + (p.lo + p.pd[0]) * c, x + (p.lo + p.pd[1]) * c, <int32_t>p.pq[0],
-                     <int32_t>p.pq[1], p.pre, m, spare)
-        rx_pair16_u8(x + (p.lo + p.pd[2]) * c, x + (p.lo + p.pd[3]) * c, <int32_t>p.pq[2],
-                     <int32_t>p.pq[3], p.pre, m, od)
-        rx_zip2_16(spare, od, row + a * c, p.hi - p.lo, c)
-    else:
-        _sum_row(<const uint8_t*>NULL, p, base, n_out, c, p.sstr[2], p.ptr2, p.idx2, w2, tmp,
-                 p.n_mid, planes)
-        rx_narrow16(tmp, n_out * c, p.pre, row)
+    cdef int16_t* od = spare + m + 8     # 8 elements of slack after each (rx_zip2_16, c == 3)
+    _pairs_any(<const uint8_t*>NULL, base, a, c, p.sstr[2], p.idx2, w2, tmp)
+    rx_narrow16(tmp, a * c, p.pre, row)
+    _pairs_any(<const uint8_t*>NULL, base, n_out - b, c, p.sstr[2], p.idx2 + 2 * b, w2 + 2 * b,
+               tmp)
+    rx_narrow16(tmp, (n_out - b) * c, p.pre, row + b * c)
+    rx_pair16_u8(x + (p.lo + p.pd[0]) * c, x + (p.lo + p.pd[1]) * c, <int32_t>p.pq[0],
+                 <int32_t>p.pq[1], p.pre, m, spare)
+    rx_pair16_u8(x + (p.lo + p.pd[2]) * c, x + (p.lo + p.pd[3]) * c, <int32_t>p.pq[2],
+                 <int32_t>p.pq[3], p.pre, m, od)
+    rx_zip2_16(spare, od, row + a * c, p.hi - p.lo, c)
 
 
 cdef inline void _float_head(const PassDesc* p, const int32_t* ring, Py_ssize_t n_row,
@@ -470,22 +470,11 @@ cdef void _fused_rows(const in_t* tag, const PassDesc* p, const char* src, char*
             r = p.off[t]
             slot = r % p.k
             if tags[slot] != r:
-                if in_t is uint8_t and iacc_t is int32_t and p.narrow:
-                    _narrow_row(p, base + r * p.sstr[1], acc,
-                                <int16_t*>ring + slot * n_row, <int16_t*>ring + p.k * n_row,
-                                <uint8_t*>(ring + p.k * n_row))
-                else:
-                    _sum_row(tag, p, base + r * p.sstr[1], p.shape[2], p.shape[3],
-                             p.sstr[2], p.ptr2, p.idx2, <const int64_t*>p.w2,
-                             ring + slot * n_row, p.n_mid, <uint8_t*>(ring + p.k * n_row))
+                _sum_row(tag, p, base + r * p.sstr[1], p.shape[2], p.shape[3], p.sstr[2],
+                         p.ptr2, p.idx2, <const int64_t*>p.w2, ring + slot * n_row, p.n_mid,
+                         <uint8_t*>(ring + p.k * n_row))
                 tags[slot] = r
         d = dst + q * p.dstr[0] + o * p.dstr[1]
-        if in_t is uint8_t and iacc_t is int32_t and p.narrow:
-            t = p.ptr[o]
-            rx_blend2_s16(<int16_t*>ring + (p.off[t] % p.k) * n_row,
-                          <int16_t*>ring + (p.off[t + 1] % p.k) * n_row, <int32_t>w[t],
-                          <int32_t>w[t + 1], n_row, <int32_t>p.bias, p.shift, <uint8_t*>d)
-            continue
         nt = p.ptr[o + 1] - p.ptr[o]
         if p.head > 0 and nt == 4 and p.dst_kind == E_U8:
             # each element in a register from its first tap to its store (_simd.h)
@@ -528,6 +517,50 @@ cdef void _fused_rows(const in_t* tag, const PassDesc* p, const char* src, char*
         _store_row(a, d + p.head * p.dstr[3], m, p.dst_kind)
 
 
+cdef void _narrow_rows(const PassDesc* p, const char* src, char* dst, Py_ssize_t q,
+                       Py_ssize_t o0, Py_ssize_t o1, int32_t* acc,
+                       int16_t* ring) noexcept nogil:
+    # _fused_rows for a narrow ring (PassDesc.narrow; uint8 pixels of at most 4 elements,
+    # two taps for every output of both passes, int32 sums): each input row's sums shifted
+    # right by pre into the int16 ring once, every output blended from two ring rows with
+    # 16-bit high products. Its own function, and without a second call of _sum_row: the
+    # compiler then keeps inlining _sum_row, and its run kernels with their channel counts
+    # fixed, into _fused_rows (measured: twice the time of OpenCV's uint8 cubic at x2 else).
+    cdef Py_ssize_t n_row = p.shape[2] * p.shape[3], o, t, r, slot
+    cdef Py_ssize_t tags[16]
+    cdef const int64_t* w = <const int64_t*>p.w
+    cdef const char* base = src + q * p.sstr[0]
+    cdef bint up2 = p.phase == PHASE_UP2
+    for slot in range(p.k):
+        tags[slot] = -1
+    for o in range(o0, o1):
+        for t in range(p.ptr[o], p.ptr[o + 1]):
+            r = p.off[t]
+            slot = r % p.k
+            if tags[slot] != r:
+                if up2:
+                    _narrow_up2(p, base + r * p.sstr[1], acc, ring + slot * n_row,
+                                ring + p.k * n_row)
+                else:   # two taps for every output (the planner's condition)
+                    _pairs_any(<const uint8_t*>NULL, base + r * p.sstr[1], p.shape[2],
+                               p.shape[3], p.sstr[2], p.idx2, <const int64_t*>p.w2, acc)
+                    rx_narrow16(acc, n_row, p.pre, ring + slot * n_row)
+                tags[slot] = r
+        t = p.ptr[o]
+        rx_blend2_s16(ring + (p.off[t] % p.k) * n_row, ring + (p.off[t + 1] % p.k) * n_row,
+                      <int32_t>w[t], <int32_t>w[t + 1], n_row, <int32_t>p.bias, p.shift,
+                      <uint8_t*>(dst + q * p.dstr[0] + o * p.dstr[1]))
+
+
+cdef inline void _rows(const in_t* tag, const PassDesc* p, const char* src, char* dst,
+                       Py_ssize_t q, Py_ssize_t o0, Py_ssize_t o1, iacc_t* acc,
+                       int32_t* ring) noexcept nogil:
+    if in_t is uint8_t and iacc_t is int32_t and p.narrow:
+        _narrow_rows(p, src, dst, q, o0, o1, acc, <int16_t*>ring)
+    else:
+        _fused_rows(tag, p, src, dst, q, o0, o1, acc, ring)
+
+
 cdef void _fused_typed(const in_t* tag, const PassDesc* p, const char* src, char* dst,
                        iacc_t* b, int nthreads) noexcept nogil:
     # One contiguous run of output rows per thread and outer index: the rows at the edge of a
@@ -539,15 +572,15 @@ cdef void _fused_typed(const in_t* tag, const PassDesc* p, const char* src, char
     cdef char* mine
     if nthreads <= 1:
         for q in range(p.shape[0]):
-            _fused_rows(tag, p, src, dst, q, 0, n_out, b,
-                        <int32_t*>(<char*>b + n_row * sizeof(iacc_t)))
+            _rows(tag, p, src, dst, q, 0, n_out, b,
+                  <int32_t*>(<char*>b + n_row * sizeof(iacc_t)))
         return
     for item in prange(p.shape[0] * chunks, num_threads=nthreads, schedule="static"):
         q = item // chunks
         c = item - q * chunks
         mine = <char*>b + threadid() * p.buf_len * 4
-        _fused_rows(tag, p, src, dst, q, c * per, min(n_out, (c + 1) * per),
-                    <iacc_t*>mine, <int32_t*>(mine + n_row * sizeof(iacc_t)))
+        _rows(tag, p, src, dst, q, c * per, min(n_out, (c + 1) * per),
+              <iacc_t*>mine, <int32_t*>(mine + n_row * sizeof(iacc_t)))
 
 
 cdef inline void _fused_acc(const PassDesc* p, const char* src, char* dst, iacc_t* b,

@@ -435,8 +435,8 @@ def _down2_run(table: "AxisTable", w: np.ndarray) -> tuple[int, int, list[int], 
 
 def _narrow(dtype: np.dtype, second: IntPass, head: Any, ta: "AxisTable", w2: np.ndarray,
             lo: int, hi: int, acc32: bool) -> bool:
-    """Whether a fused integer pair of uint8 input may keep its ring in int16 (PassDesc
-    ``narrow``): every first-pass sum (in ``[lo, hi]``) shifted right by ``pre`` fits int16,
+    """Whether a fused integer pair of uint8 input (a first pass of two taps over pixels of
+    up to 4 elements) may keep its ring in int16 (PassDesc ``narrow``): every first-pass sum (in ``[lo, hi]``) shifted right by ``pre`` fits int16,
     the second pass has two taps for every output, int16 weights, ``post`` 16, ``mult`` 1,
     finish 0, a uint8 store and no head, and each output's two high products plus the bias
     stay inside int16. ``((h >> pre) * w) >> 16`` is then the high half of an int16 product,
@@ -532,7 +532,7 @@ def _int_fused(plan: "Plan", dtype: np.dtype,
         planes = -(-(shape[b] * inner + 48) // 4)
         spec.update(phase=_exec.PHASES["down2"], lo=down2[0], hi=down2[1], rd=down2[2],
                     rw=down2[3], n_in=shape[b], buf_len=spec["buf_len"] + planes)
-    if _narrow(dtype, second, head, ta, w2, lo, hi, acc2):
+    if dense == 2 and inner <= 4 and _narrow(dtype, second, head, ta, w2, lo, hi, acc2):
         spec.update(narrow=1, buf_len=spec["buf_len"] + 32)
     if head is not None:
         # the head's float32 weights, w * scale, must be exact (as FloatPass requires)
