@@ -136,8 +136,8 @@ MUTANTS = [
         ("tests/test_compat_cv2.py",)),
     Mutant(
         "narrow-up2-phases-swapped", "resamplex/_engine/_intpass.pyx",
-        (("        rx_zip2_16(spare, od, row + a * c, p.hi - p.lo, c)\n",
-          "        rx_zip2_16(od, spare, row + a * c, p.hi - p.lo, c)\n"),),
+        (("    rx_zip2_16(spare, od, row + a * c, p.hi - p.lo, c)\n",
+          "    rx_zip2_16(od, spare, row + a * c, p.hi - p.lo, c)\n"),),
         "a x2 run's even and odd output rows are zipped the wrong way round in a narrow ring",
         ("tests/test_compat_cv2.py",)),
     Mutant(
@@ -231,6 +231,20 @@ MUTANTS = [
         "the float pass's one-element rows skip a tap of each output (Pillow F and I;16, "
         "planar float passes)",
         ("tests/test_compat_pil.py", "tests/test_executor.py")),
+    Mutant(
+        "tensor-lane-products-reordered", "resamplex/_engine/_spline.h",
+        (("        for (int d = 0; d < nw; d++)\n            v = _mm512_mul_pd(v, wv[d]);\n",
+          "        for (int d = nw - 1; d >= 0; d--)\n            v = _mm512_mul_pd(v, wv[d]);\n"),),
+        "the gathered products of the SciPy tensor pass multiply by the axes' weights last "
+        "axis first (another rounding than SciPy's chain)",
+        ("tests/test_compat_scipy.py",)),
+    Mutant(
+        "zoom-kept-axes-unchecked", "resamplex/compat/scipy.py",
+        (("            if dst.dtype.kind == \"f\" and not np.isfinite(dst).all():\n",
+          "            if False:\n"),),
+        "scipy.zoom reads the axes that keep their length at one tap without checking that "
+        "the dropped +-0 products hold no NaN",
+        ("tests/test_compat_scipy.py",)),
 ]
 
 #: Edits of these files rebuild the extensions (``.pyx.tp``: a Tempita template that setup.py

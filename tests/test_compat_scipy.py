@@ -173,6 +173,45 @@ def test_signed_zero_and_nan():
         assert_same(expected[keep], got[keep])
 
 
+def assert_same_nan(expected, got):
+    """Same bits, NaN payloads aside (docs/scipy.md: they follow the hardware)."""
+    assert got.shape == expected.shape and got.dtype == expected.dtype
+    if got.dtype.kind == "f":
+        np.testing.assert_array_equal(np.isnan(got), np.isnan(expected))
+        keep = ~np.isnan(expected)
+        expected, got = expected[keep], got[keep]
+    assert_same(expected, got)
+
+
+KEPT = [((9, 13, 3), (0.5, 0.7, 1)), ((5, 6, 4), (1.8, 2.0, 1)), ((3, 9, 13), (1, 0.6, 1.5)),
+        ((2, 3, 7, 9), (1, 1, 2.0, 0.5)), ((9, 4), (0.5, 1)), ((1, 7, 2), (1, 1.5, 1))]
+
+
+@pytest.mark.parametrize("shape, zoom", KEPT, ids=str)
+@pytest.mark.parametrize("mode", MODES)
+def test_axes_that_keep_their_length(shape, zoom, mode):
+    # orders 0 and 1 evaluate such axes outermost, at order 1 at their one tap of weight 1,
+    # checked by the output (docs/scipy.md): infinite and NaN elements and cval included
+    rng = np.random.default_rng(len(shape) * 7 + MODES.index(mode))
+    x = rng.standard_normal(shape)
+    x_bad = x.copy()
+    flat = x_bad.reshape(-1)
+    flat[rng.choice(flat.size, 3, replace=False)] = [np.nan, np.inf, -np.inf]
+    u8 = rng.integers(0, 256, shape, dtype=np.uint8)
+    cases = [(x, None), (x.astype(np.float32), None), (x_bad, None),
+             (x_bad.astype(np.float32), None), (u8, None), (u8, np.float32),
+             (x * 100, np.uint8), (x * 100, np.int16), (x_bad, np.float32),
+             (x_bad * 100, np.uint8),
+             (np.full(shape, np.finfo(np.float64).max), None)]
+    for order in (0, 1):
+        for grid_mode in (False, True):
+            for data, output in cases:
+                for cval in (0.75, np.nan, np.inf):
+                    expected, got = both("zoom", data, zoom, order=order, mode=mode,
+                                         cval=cval, grid_mode=grid_mode, output=output)
+                    assert_same_nan(expected, got)
+
+
 def test_grid_mode_warns_for_constant_and_wrap():
     x = np.arange(6.0)
     for mode, suggestion in (("constant", "grid-constant"), ("wrap", "grid-wrap")):
@@ -267,13 +306,16 @@ def test_every_cpu_level_gives_scipys_bits():
 
     rng = np.random.default_rng(7)
     x = rng.standard_normal((6, 9, 5)).astype(np.float32)
-    expected = {order: sn.zoom(x, 1.8, order=order, mode="mirror") for order in (1, 3)}
+    # (1.8, 1.8, 1): the last axis kept, read at one tap, the products in vectors (gathers)
+    calls = [(x, 1.8, 1), (x, 1.8, 3), (x, (1.8, 1.8, 1), 1), (x.astype(np.float64),
+                                                            (0.6, 1.8, 1), 1)]
+    expected = [sn.zoom(a, z, order=order, mode="mirror") for a, z, order in calls]
     before = _exec.cpu_level()
     try:
         for level in _exec.cpu_levels():
             _exec.set_cpu_level(level)
-            for order, e in expected.items():
-                assert_same(e, rn.zoom(x, 1.8, order=order, mode="mirror"))
+            for (a, z, order), e in zip(calls, expected):
+                assert_same(e, rn.zoom(a, z, order=order, mode="mirror"))
     finally:
         _exec.set_cpu_level(before)
 

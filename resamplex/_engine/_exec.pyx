@@ -459,6 +459,7 @@ cdef class Program:
             p.plane_stride = spec.get("plane_stride", 0)
             p.soff = spec.get("soff", 0)
             p.doff = spec.get("doff", 0)
+            p.lead = spec.get("lead", 0)
             p.order1 = spec.get("order1", 0)
             p.mid_kind = spec.get("mid_kind", 0)
             p.order_head = spec.get("order_head", 0)

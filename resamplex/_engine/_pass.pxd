@@ -212,6 +212,9 @@ cdef struct PassDesc:
     # output pixel 2i + r reads pixels i + pdk[k r + t] with the weights pwk[k r + t]
     Py_ssize_t pdk[16]
     double pwk[16]
+    # OP_TENSOR: the leading `lead` axes are read at their first tap only (every output
+    # of such an axis sits on an input element: weight 1.0 there, 0.0 at its other taps)
+    int lead
     BlockArgs blk     # OP_BLOCK
     ProductArgs prod  # OP_PRODUCT
 

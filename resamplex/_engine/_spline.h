@@ -14,6 +14,12 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#if defined(__AVX2__) || defined(__AVX512F__)
+#include <immintrin.h>
+#define RX_SPLINE_GATHER 1      /* rx_spline_products8 gathers (else a scalar loop) */
+#else
+#define RX_SPLINE_GATHER 0
+#endif
 
 #if defined(__GNUC__) || defined(__clang__)
 typedef double rx_d4 __attribute__((vector_size(32)));
@@ -28,6 +34,69 @@ static inline void rx_store_d4(double* p, rx_d4 v) {
     memcpy(p, &v, sizeof v);
 }
 #endif
+
+/* The products of one combination of the outer axes' taps for eight lanes at once:
+ *     out[i * 8 + l] = ((x_l[at[i]] * w[0][l]) * w[1][l]) * ... * w[nw - 1][l]
+ * with x_l the element at byte offset base[l] + at[i] * ss of src, read as float32 (f32 = 1)
+ * or float64. The same multiplications in the same order as the scalar loop of _spline.pyx,
+ * in vectors where the CPU level has gathers (the build passes -ffp-contract=off); the
+ * caller takes its own per-lane loop where it has none (RX_SPLINE_GATHER 0). */
+static inline void rx_spline_products8(const char* src, const int64_t* base, int64_t ss,
+                                       const int64_t* at, ptrdiff_t n, const double* w,
+                                       int nw, int f32, double* out) {
+#if defined(__AVX512F__)
+    __m512i b = _mm512_loadu_si512((const void*)base);
+    __m512d wv[64];
+    for (int d = 0; d < nw; d++)
+        wv[d] = _mm512_loadu_pd(w + 8 * d);
+    for (ptrdiff_t i = 0; i < n; i++) {
+        __m512i ix = _mm512_add_epi64(b, _mm512_set1_epi64(at[i] * ss));
+        __m512d v = f32 ? _mm512_cvtps_pd(_mm512_i64gather_ps(ix, (const void*)src, 1))
+                        : _mm512_i64gather_pd(ix, (const void*)src, 1);
+        for (int d = 0; d < nw; d++)
+            v = _mm512_mul_pd(v, wv[d]);
+        _mm512_storeu_pd(out + i * 8, v);
+    }
+#elif defined(__AVX2__)
+    __m256i b0 = _mm256_loadu_si256((const __m256i*)base);
+    __m256i b1 = _mm256_loadu_si256((const __m256i*)(base + 4));
+    for (ptrdiff_t i = 0; i < n; i++) {
+        __m256i o = _mm256_set1_epi64x(at[i] * ss);
+        __m256i i0 = _mm256_add_epi64(b0, o), i1 = _mm256_add_epi64(b1, o);
+        __m256d v0, v1;
+        if (f32) {
+            v0 = _mm256_cvtps_pd(_mm256_i64gather_ps((const float*)src, i0, 1));
+            v1 = _mm256_cvtps_pd(_mm256_i64gather_ps((const float*)src, i1, 1));
+        } else {
+            v0 = _mm256_i64gather_pd((const double*)src, i0, 1);
+            v1 = _mm256_i64gather_pd((const double*)src, i1, 1);
+        }
+        for (int d = 0; d < nw; d++) {
+            v0 = _mm256_mul_pd(v0, _mm256_loadu_pd(w + 8 * d));
+            v1 = _mm256_mul_pd(v1, _mm256_loadu_pd(w + 8 * d + 4));
+        }
+        _mm256_storeu_pd(out + i * 8, v0);
+        _mm256_storeu_pd(out + i * 8 + 4, v1);
+    }
+#else
+    for (ptrdiff_t i = 0; i < n; i++) {
+        for (int l = 0; l < 8; l++) {
+            const char* e = src + base[l] + at[i] * ss;
+            double v;
+            if (f32) {
+                float f;
+                memcpy(&f, e, sizeof f);
+                v = (double)f;
+            } else {
+                memcpy(&v, e, sizeof v);
+            }
+            for (int d = 0; d < nw; d++)
+                v = v * w[8 * d + l];
+            out[i * 8 + l] = v;
+        }
+    }
+#endif
+}
 
 /* rows[l * rs + j + t] for l < 8, t < 4. u: combos blocks of `slot` positions of 8 lanes;
  * li / lw: the last axis's tap positions in u and weights, tap-major ([q * ts + j]). */

@@ -47,6 +47,10 @@ from resamplex._engine._pass cimport KernelTable, PassDesc
 
 
 cdef extern from "_spline.h" nogil:
+    int RX_SPLINE_GATHER
+    void rx_spline_products8(const char* src, const int64_t* base, int64_t ss,
+                             const int64_t* at, Py_ssize_t n, const double* w, int nw,
+                             int f32, double* out)
     void rx_spline_sum4x8(double* rows, Py_ssize_t rs, Py_ssize_t ts, Py_ssize_t j,
                           const double* u, Py_ssize_t combos, Py_ssize_t slot, Py_ssize_t k,
                           const int64_t* li, const double* lw)
@@ -458,6 +462,8 @@ cdef void spline_run(const PassDesc* p, const char* src, char* dst, void* bufs,
 # ------------------------------------------------------------------------------ evaluation
 # NI_ZoomShift: per output, over the product of every axis's taps (row-major), the tap's
 # element times each axis's weight in axis order, added to t from 0.0.
+# (The leading `lead` axes, whose outputs each sit on an input element, are read at that
+# tap only: the caller checks that dropping their +-0 products changes nothing.)
 #
 # Outputs are taken LANES rows at a time (rows: the last axis; the LANES rows are neighbours
 # along the axis before it). Every row of a group reads the same last-axis taps with the same
@@ -548,8 +554,12 @@ cdef void _tensor_group(const elem_t* tag, const PassDesc* p, const char* src, c
     cdef const char* row
     cdef double a[LANES]
     cdef double wl[64]
+    cdef double lw8[64 * LANES]     # [d][lane]
+    cdef int64_t lbase[LANES]
+    cdef bint lcval[LANES]
+    cdef bint every
     cdef Py_ssize_t digit[64]
-    for d in range(last):
+    for d in range(p.lead, last):
         combos *= k
     # the group: outer index (axes before mid) and its first row along mid
     rem = g // per
@@ -621,23 +631,42 @@ cdef void _tensor_group(const elem_t* tag, const PassDesc* p, const char* src, c
         for c in range(combos):
             # c's taps on the outer axes: digit[d] (row-major, counted up without divisions)
             uc = u + c * slot * LANES
+            # each lane's row and weights; all eight in vectors where they read the input
+            every = RX_SPLINE_GATHER and (elem_t is float or elem_t is double) and last >= 1
             for l in range(LANES):
+                lbase[l] = 0
+                lcval[l] = False
+                if lane_out[l]:
+                    every = False
+                    continue
+                if nd >= 2:
+                    o[mid] = at + l
+                for d in range(last):
+                    lo = off[p.ptr[d] + o[d] * k + digit[d]]
+                    if lo == INT64_MIN:
+                        lcval[l] = True
+                        every = False
+                    else:
+                        lbase[l] += lo
+                    lw8[d * LANES + l] = w[p.ptr[d] + o[d] * k + digit[d]]
+            if every:
+                rx_spline_products8(src, lbase, ss, uq, nu, lw8, last, elem_t is float, uc)
+                for l in range(LANES):
+                    v = cval
+                    for d in range(last):
+                        v = v * lw8[d * LANES + l]
+                    uc[nu * LANES + l] = v
+            for l in range(LANES):
+                if every:
+                    break
                 if lane_out[l]:
                     for i in range(slot):
                         uc[i * LANES + l] = 0.0
                     continue
-                if nd >= 2:
-                    o[mid] = at + l
-                base = 0
-                cflag = False
+                cflag = lcval[l]
                 for d in range(last):
-                    lo = off[p.ptr[d] + o[d] * k + digit[d]]
-                    if lo == INT64_MIN:
-                        cflag = True
-                    else:
-                        base += lo
-                    wl[d] = w[p.ptr[d] + o[d] * k + digit[d]]
-                row = src + base
+                    wl[d] = lw8[d * LANES + l]
+                row = src + lbase[l]
                 if cflag:
                     v = cval
                     for d in range(last):
@@ -662,7 +691,7 @@ cdef void _tensor_group(const elem_t* tag, const PassDesc* p, const char* src, c
                     v = v * wl[d]
                 uc[nu * LANES + l] = v
             d = last - 1
-            while d >= 0:
+            while d >= p.lead:      # the leading axes stay at their first tap
                 digit[d] += 1
                 if digit[d] < k:
                     break

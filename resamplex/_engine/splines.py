@@ -143,12 +143,24 @@ class SplinePlan:
     """Spline evaluation of one input shape: the tables of every axis, ``cval``, and whether
     the input is prefiltered (``order``, ``init``: the prefilter's poles and initial
     conditions; ``order < 2`` or ``prefilter=False``: not). Programs are compiled per layout
-    (input dtype and strides, output dtype and strides) and kept."""
+    (input dtype and strides, output dtype and strides) and kept.
+
+    ``lead``: the number of leading axes read at their first tap only. Each of their outputs
+    must sit on an input element (that tap's weight 1.0, the others 0.0, nothing outside);
+    the products of the other taps are then +-0, or NaN where they read an infinite or NaN
+    element or ``cval``: the caller checks that dropping them changes nothing."""
 
     def __init__(self, in_shape: Sequence[int], tables: Sequence[SplineTable], *, order: int,
-                 cval: float, prefilter: bool, init: str, op: str = "scipy.zoom"):
+                 cval: float, prefilter: bool, init: str, op: str = "scipy.zoom",
+                 lead: int = 0):
         self.in_shape = tuple(int(n) for n in in_shape)
         self.tables = list(tables)
+        if not 0 <= lead < max(len(self.tables), 1) or any(
+                t.outside.any() or not (np.all(t.w[:, 0] == 1.0) and np.all(t.w[:, 1:] == 0.0))
+                for t in self.tables[:lead]):
+            raise ValueError(f"lead={lead}: a leading axis read at one tap must sit on the "
+                             f"input elements, and the last axis cannot be one")
+        self.lead = int(lead)
         self.out_shape = tuple(t.n_out for t in self.tables)
         self.order = int(order)
         self.k = self.order + 1
@@ -191,7 +203,7 @@ class SplinePlan:
                 off.append(np.where(cval_at, t.n_in, t.idx[:, 0]).astype(np.int64))
                 w.append(t.w.reshape(-1))
             elif a == last:             # per tile: positions among its distinct inputs
-                tiles = last_axis_tiles(t, k ** last)
+                tiles = last_axis_tiles(t, k ** (last - self.lead))
                 off.append(tiles.local)
                 w.append(tiles.w)
             else:                       # byte offsets (CVAL_TAP: cval), output-major
@@ -210,9 +222,9 @@ class SplinePlan:
             dstr=list(out.strides), src_kind=src_kind, dst_kind=elem_code(out.dtype),
             rounding=STORES["interp"], k=k, ptr=ptr, off=np.concatenate(off),
             w=np.concatenate(w), idx2=np.concatenate(flags), pw=[self.cval], n_in=n_in_last,
-            buf_len=_spline.tensor_scratch(len(shape), k, n_last, n_in_last),
+            lead=self.lead, buf_len=_spline.tensor_scratch(len(shape), k, n_last, n_in_last),
             units=_spline.tensor_units(self.out_shape)))
-        work += float(size) * k ** len(shape)
+        work += float(size) * k ** (len(shape) - self.lead)
         return Program(passes, scratch, work)
 
     def __call__(self, x: np.ndarray, out: np.ndarray, threads: int | None) -> np.ndarray:

@@ -22,6 +22,7 @@ says what is exact and why.
 
 from __future__ import annotations
 
+import math
 import operator
 import warnings
 from typing import Any, Sequence
@@ -321,18 +322,37 @@ def zoom_table(n_in: int, n_out: int, factor: float, order: int, mode: str, *,
 
 def _zoom_plan(shape: tuple[int, ...], out_shape: tuple[int, ...], factors: tuple[float, ...],
                order: int, mode: str, cval: float, prefilter: bool, grid_mode: bool,
-               npad: int) -> SplinePlan:
+               npad: int, lead: int = 0) -> SplinePlan:
     key = ("scipy.zoom", shape, out_shape, factors, order, mode, cval, prefilter, grid_mode,
-           npad)
+           npad, lead)
 
     def build() -> SplinePlan:
         tables = [zoom_table(n + 2 * npad, m, f, order, mode, grid_mode=grid_mode, npad=npad)
                   for n, m, f in zip(shape, out_shape, factors)]
         padded = tuple(n + 2 * npad for n in shape)
         return SplinePlan(padded, tables, order=order, cval=cval, prefilter=prefilter,
-                          init=_PREFILTER_INIT[mode])
+                          init=_PREFILTER_INIT[mode], lead=lead)
 
     return PLANS.get_or_build(key, build)  # type: ignore[arg-type, return-value]
+
+
+def _kept_axes_first(shape: Sequence[int], out_shape: Sequence[int],
+                     order: int) -> tuple[int, ...]:
+    """The axes in the order the evaluation runs them: at orders 0 and 1, the axes that keep
+    their length first (a channel axis, typically), the others after them in their order.
+
+    Such an axis has factor 1 and every output on it sits on an input element: at order 0
+    its one tap reads that element, at order 1 its two taps weigh that element by 1.0 and the
+    next by 0.0. Multiplying by 1.0 is exact wherever it falls in SciPy's product chain, and
+    each product taken with 0.0 is +-0 (or NaN, from an infinite or NaN element), which
+    changes no sum wherever it is added: SciPy's ``t`` starts at +0.0 and so is never -0.0.
+    So the evaluation may take these axes outermost with the same bits, and its rows, along
+    the last axis, are then the image's long rows rather than a pixel's few channels."""
+    axes = range(len(shape))
+    if order > 1:
+        return tuple(axes)
+    kept = [a for a in axes if shape[a] == out_shape[a]]
+    return tuple(kept + [a for a in axes if shape[a] != out_shape[a]])
 
 
 def _write(out: np.ndarray, compute: Any) -> np.ndarray:
@@ -448,9 +468,29 @@ def zoom(input: npt.ArrayLike, zoom: Any, output: Any = None, order: int = 3,
             np.pad(x, npad, mode="constant", constant_values=cval)
     elif _exec.may_overlap(x, out):
         x = x.copy()
-    plan = _zoom_plan(x.shape[:0] + tuple(n - 2 * npad for n in x.shape), out_shape, factors,
-                      order, mode, cval, bool(prefilter), bool(grid_mode), npad)
-    return _write(out, lambda dst: plan(x, dst, threads))
+    perm = _kept_axes_first(x.shape, out_shape, order)
+    x = x.transpose(perm)
+    args = (tuple(x.shape[a] - 2 * npad for a in range(x.ndim)),
+            tuple(out_shape[a] for a in perm), tuple(factors[a] for a in perm),
+            order, mode, cval, bool(prefilter), bool(grid_mode), npad)
+    # At order 1 the kept axes are read at their one tap of weight 1.0 (lead), when the +-0
+    # products of their other taps cannot be NaN: integer input, or a float output that
+    # comes out finite (each such product reads an element some output reads with the same
+    # taps on the other axes, so an infinite or NaN one shows there); otherwise again with
+    # every tap.
+    lead = sum(x.shape[a] == args[1][a] for a in range(x.ndim)) if order == 1 else 0
+    lead = min(lead, x.ndim - 1)
+    if lead and math.isfinite(cval) and (x.dtype.kind in "biu" or out.dtype.kind == "f"):
+        fast = _zoom_plan(*args, lead=lead)
+
+        def compute(dst: np.ndarray) -> None:
+            fast(x, dst.transpose(perm), threads)
+            if dst.dtype.kind == "f" and not np.isfinite(dst).all():
+                _zoom_plan(*args)(x, dst.transpose(perm), threads)
+
+        return _write(out, compute)
+    plan = _zoom_plan(*args)
+    return _write(out, lambda dst: plan(x, dst.transpose(perm), threads))
 
 
 def spline_filter1d(input: npt.ArrayLike, order: int = 3, axis: int = -1,
