@@ -239,6 +239,13 @@ MUTANTS = [
         "axis first (another rounding than SciPy's chain)",
         ("tests/test_compat_scipy.py",)),
     Mutant(
+        "short-pairs-antisymmetric-adds", "resamplex/_engine/_floatpass.pyx",
+        (("                        a[k] = a[k] + (load_as(x, k, wts) - load_as(xb, k, wts)) * wt\n",
+          "                        a[k] = a[k] + (load_as(x, k, wts) + load_as(xb, k, wts)) * wt\n"),),
+        "SciPy's pairs over pixels of up to 4 elements add the two elements of an "
+        "antisymmetric pair instead of subtracting them (Gaussian derivatives)",
+        ("tests/test_compat_gaussian.py",)),
+    Mutant(
         "zoom-kept-axes-unchecked", "resamplex/compat/scipy.py",
         (("            if dst.dtype.kind == \"f\" and not np.isfinite(dst).all():\n",
           "            if False:\n"),),
