@@ -246,6 +246,13 @@ MUTANTS = [
         "antisymmetric pair instead of subtracting them (Gaussian derivatives)",
         ("tests/test_compat_gaussian.py",)),
     Mutant(
+        "flat-rows-read-the-first-row", "resamplex/_engine/_taps.pyx.tp",
+        (("                _row_dense(rows + b * rs, orow[b], n, k, idx2, w2)\n",
+          "                _row_dense(rows, orow[b], n, k, idx2, w2)\n"),),
+        "a fused pass's strong width reduction takes every one of its four rows' taps from "
+        "the first blended row",
+        ("tests/test_convert.py",)),
+    Mutant(
         "zoom-kept-axes-unchecked", "resamplex/compat/scipy.py",
         (("            if dst.dtype.kind == \"f\" and not np.isfinite(dst).all():\n",
           "            if False:\n"),),

@@ -84,6 +84,31 @@ def test_every_dtype_pair(src, dst):
         _check(chw.transpose(1, 2, 0), x, mapped, ddt, rounding, aff, msg=f"{src}->{dst} CHW")
 
 
+@pytest.mark.parametrize("src", ["uint8", "float32", "float64", "int16"])
+@pytest.mark.parametrize("mode, kw", [("linear", {}), ("cubic", {}),
+                                      ("linear", {"coordinate_transform": "align_corners"}),
+                                      ("linear", {"antialias": True})])
+def test_strong_width_reductions(src, mode, kw):
+    # few of a row's elements read (1080p -> 224 and the like): the fused pass takes each
+    # blended row's taps alone instead of interleaving four whole rows
+    sdt = _dt(src)
+    rng = _rng("strong", src, mode, tuple(kw))
+    for shape, size in (((20, 150, 3), (7, 9)), ((13, 301, 1), (4, 11)),
+                        ((9, 64, 4), (5, 2))):
+        x = ref.random_array(rng, shape, sdt)
+        c = shape[2]
+        aff = _affine_for(np.dtype(np.float32), c) if c <= 3 else \
+            (np.linspace(0.5, 2.0, c) / 256.0, np.linspace(-1.0, 1.0, c))
+        plain = ref.reference_resize(x, size, axes=(0, 1), mode=mode, **kw)
+        got = rx.resize(x, size, axes=(0, 1), mode=mode, **kw)
+        _check(got, x, plain, sdt, msg=f"{shape} {mode} {kw}")
+        mapped = ref.reference_resize(x, size, axes=(0, 1), mode=mode, affine=aff, **kw)
+        chw = np.empty((c,) + size, np.float32)
+        rx.resize(x, size, axes=(0, 1), mode=mode, affine=aff, out=chw.transpose(1, 2, 0), **kw)
+        _check(chw.transpose(1, 2, 0), x, mapped, np.float32, affine=aff,
+               msg=f"{shape} {mode} {kw} CHW")
+
+
 @pytest.mark.parametrize("dst", DTYPES)
 @pytest.mark.parametrize("src", ["uint8", "float32", "int16", "bfloat16"])
 def test_nearest_converts_the_exact_values(src, dst):
