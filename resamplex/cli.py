@@ -899,7 +899,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
                        progress=lambda name: print(f"  timing {name}", file=sys.stderr,
                                                    flush=True))
     print()
-    print(_bench.format_table(items))
+    print(_bench.format_table(items, threads))
     if args.plot:
         _bench.plot(items, args.plot, threads=threads, quick=args.quick)
         print(f"wrote {args.plot}")
