@@ -253,6 +253,13 @@ MUTANTS = [
         "the first blended row",
         ("tests/test_convert.py",)),
     Mutant(
+        "pairs-px-weights-swapped", "resamplex/_engine/_simd.h",
+        (("        uint32_t ww = (uint32_t)(uint16_t)(int16_t)w0 | ((uint32_t)(uint16_t)(int16_t)w1 << 16);\n",
+          "        uint32_t ww = (uint32_t)(uint16_t)(int16_t)w1 | ((uint32_t)(uint16_t)(int16_t)w0 << 16);\n"),),
+        "the two taps of a uint8 pixel pair are weighed the wrong way round in their vector "
+        "form (OpenCV uint8 linear at ratios other than x2 / x0.5, 2-4 channels)",
+        ("tests/test_compat_cv2.py",)),
+    Mutant(
         "zoom-kept-axes-unchecked", "resamplex/compat/scipy.py",
         (("            if dst.dtype.kind == \"f\" and not np.isfinite(dst).all():\n",
           "            if False:\n"),),

@@ -43,6 +43,9 @@ from resamplex._engine._elem cimport (
 )
 
 cdef extern from "_simd.h" nogil:
+    bint rx_pairs_px_u8(const uint8_t* base, Py_ssize_t n_out, int c, int64_t s,
+                        const int64_t* idx, const int64_t* w, int32_t* acc, int pre,
+                        int16_t* out16)
     void rx_blend2_u8(const int32_t* h0, const int32_t* h1, int32_t w0, int32_t w1,
                       Py_ssize_t m, int32_t bias, int32_t mult, int shift, uint8_t* d)
     void rx_blend4_u8(const int32_t* h0, const int32_t* h1, const int32_t* h2,
@@ -329,15 +332,22 @@ cdef inline void _down2_row(const uint8_t* x, const PassDesc* p, Py_ssize_t c,
 cdef inline void _pairs_any(const in_t* tag, const char* base, Py_ssize_t n_out,
                             Py_ssize_t c, int64_t s_axis, const int64_t* idx,
                             const int64_t* w, int32_t* acc) noexcept nogil:
-    # _pairs for pixels of 1 to 4 elements, the count a constant at each call
+    # _pairs for pixels of 1 to 4 elements, the count a constant at each call; uint8 pixels
+    # of 2 to 4 elements one multiply-add of 16-bit pairs each (rx_pairs_px_u8)
     if c == 1:
         _pairs(tag, base, n_out, 1, s_axis, idx, w, acc)
     elif c == 2:
-        _pairs(tag, base, n_out, 2, s_axis, idx, w, acc)
+        if not (in_t is uint8_t and rx_pairs_px_u8(<const uint8_t*>base, n_out, 2, s_axis,
+                                                   idx, w, acc, 0, NULL)):
+            _pairs(tag, base, n_out, 2, s_axis, idx, w, acc)
     elif c == 3:
-        _pairs(tag, base, n_out, 3, s_axis, idx, w, acc)
+        if not (in_t is uint8_t and rx_pairs_px_u8(<const uint8_t*>base, n_out, 3, s_axis,
+                                                   idx, w, acc, 0, NULL)):
+            _pairs(tag, base, n_out, 3, s_axis, idx, w, acc)
     else:
-        _pairs(tag, base, n_out, 4, s_axis, idx, w, acc)
+        if not (in_t is uint8_t and rx_pairs_px_u8(<const uint8_t*>base, n_out, 4, s_axis,
+                                                   idx, w, acc, 0, NULL)):
+            _pairs(tag, base, n_out, 4, s_axis, idx, w, acc)
 
 
 cdef inline void _sum_row(const in_t* tag, const PassDesc* p, const char* base,
@@ -374,14 +384,7 @@ cdef inline void _sum_row(const in_t* tag, const PassDesc* p, const char* base,
         _short_any(tag, base, n_out - p.hi, inner, s_axis, ptr + p.hi, idx, w,
                    acc + p.hi * inner)
     elif dense == 2 and inner <= 4:
-        if inner == 1:
-            _pairs(tag, base, n_out, 1, s_axis, idx, w, acc)
-        elif inner == 2:
-            _pairs(tag, base, n_out, 2, s_axis, idx, w, acc)
-        elif inner == 3:
-            _pairs(tag, base, n_out, 3, s_axis, idx, w, acc)
-        else:
-            _pairs(tag, base, n_out, 4, s_axis, idx, w, acc)
+        _pairs_any(tag, base, n_out, inner, s_axis, idx, w, acc)
     elif 1 <= inner <= 4:
         _short_any(tag, base, n_out, inner, s_axis, ptr, idx, w, acc)
     else:
@@ -517,6 +520,22 @@ cdef void _fused_rows(const in_t* tag, const PassDesc* p, const char* src, char*
         _store_row(a, d + p.head * p.dstr[3], m, p.dst_kind)
 
 
+cdef inline bint _pairs_narrow(const PassDesc* p, const char* row, int16_t* out) noexcept nogil:
+    # a narrow ring's row of pixels of 2 to 4 elements straight to int16 (rx_pairs_px_u8;
+    # _pairs_any and rx_narrow16 otherwise)
+    cdef Py_ssize_t c = p.shape[3]
+    if c == 2:
+        return rx_pairs_px_u8(<const uint8_t*>row, p.shape[2], 2, p.sstr[2], p.idx2,
+                              <const int64_t*>p.w2, NULL, p.pre, out)
+    if c == 3:
+        return rx_pairs_px_u8(<const uint8_t*>row, p.shape[2], 3, p.sstr[2], p.idx2,
+                              <const int64_t*>p.w2, NULL, p.pre, out)
+    if c == 4:
+        return rx_pairs_px_u8(<const uint8_t*>row, p.shape[2], 4, p.sstr[2], p.idx2,
+                              <const int64_t*>p.w2, NULL, p.pre, out)
+    return False
+
+
 cdef void _narrow_rows(const PassDesc* p, const char* src, char* dst, Py_ssize_t q,
                        Py_ssize_t o0, Py_ssize_t o1, int32_t* acc,
                        int16_t* ring) noexcept nogil:
@@ -541,7 +560,8 @@ cdef void _narrow_rows(const PassDesc* p, const char* src, char* dst, Py_ssize_t
                 if up2:
                     _narrow_up2(p, base + r * p.sstr[1], acc, ring + slot * n_row,
                                 ring + p.k * n_row)
-                else:   # two taps for every output (the planner's condition)
+                elif not _pairs_narrow(p, base + r * p.sstr[1], ring + slot * n_row):
+                    # two taps for every output (the planner's condition)
                     _pairs_any(<const uint8_t*>NULL, base + r * p.sstr[1], p.shape[2],
                                p.shape[3], p.sstr[2], p.idx2, <const int64_t*>p.w2, acc)
                     rx_narrow16(acc, n_row, p.pre, ring + slot * n_row)

@@ -340,6 +340,68 @@ RX_DOWN2_I16(int8_t, rx_down2_i8, -128, 127, _mm256_cvtepi8_epi16, 1)
 #undef RX_DOWN2_I16
 #undef RX_DOWN2_WIDE
 
+/* Two taps for every output over pixels of c = 2, 3 or 4 uint8 elements (_intpass.pyx
+ * _pairs): sum = w[2o] x_a[ch] + w[2o+1] x_b[ch], x_a and x_b the pixels at byte offsets
+ * idx[2o] s and idx[2o+1] s of base, into acc[o c + ch] (int32), or, with out16, as
+ * (int16)(sum >> pre) into out16[o c + ch] (rx_narrow16's value: the planner bounded it).
+ * Each pixel is read as its c bytes only; the two are interleaved and zero-extended to 16
+ * bits, and one multiply-add of 16-bit pairs gives the c sums (integers: the scalar loop's
+ * values exactly). Returns 0 when a weight does not fit int16: the caller's scalar loop then
+ * makes every output again. */
+static inline int rx_pairs_px_u8(const uint8_t *base, ptrdiff_t n_out, int c, int64_t s,
+                                 const int64_t *idx, const int64_t *w, int32_t *acc,
+                                 int pre, int16_t *out16)
+{
+#if defined(RX_SSE2)
+    ptrdiff_t o;
+    const __m128i zero = _mm_setzero_si128(), sh = _mm_cvtsi32_si128(pre);
+    for (o = 0; o < n_out; o++) {
+        const uint8_t *pa = base + idx[2 * o] * s, *pb = base + idx[2 * o + 1] * s;
+        int64_t w0 = w[2 * o], w1 = w[2 * o + 1];
+        uint32_t a, b;
+        if (w0 < -32768 || w0 > 32767 || w1 < -32768 || w1 > 32767)
+            return 0;
+        if (c == 4) {
+            memcpy(&a, pa, 4);
+            memcpy(&b, pb, 4);
+        } else {    /* byte by byte: no read past the pixel, no store-forwarding stall */
+            a = (uint32_t)pa[0] | ((uint32_t)pa[1] << 8);
+            b = (uint32_t)pb[0] | ((uint32_t)pb[1] << 8);
+            if (c == 3) {
+                a |= (uint32_t)pa[2] << 16;
+                b |= (uint32_t)pb[2] << 16;
+            }
+        }
+        __m128i ab = _mm_unpacklo_epi8(_mm_unpacklo_epi8(_mm_cvtsi32_si128((int)a),
+                                                         _mm_cvtsi32_si128((int)b)), zero);
+        uint32_t ww = (uint32_t)(uint16_t)(int16_t)w0 | ((uint32_t)(uint16_t)(int16_t)w1 << 16);
+        __m128i sum = _mm_madd_epi16(ab, _mm_set1_epi32((int)ww));
+        /* c < 4: the lanes past c land where the next output's sums go next */
+        if (out16 != NULL) {
+            __m128i v = _mm_packs_epi32(_mm_sra_epi32(sum, sh), zero);
+            if (c == 4 || o + 1 < n_out) {
+                _mm_storel_epi64((__m128i *)(out16 + o * c), v);
+            } else {
+                int16_t t[8];
+                _mm_storeu_si128((__m128i *)t, v);
+                memcpy(out16 + o * c, t, (size_t)c * sizeof(int16_t));
+            }
+        } else if (c == 4 || o + 1 < n_out) {
+            _mm_storeu_si128((__m128i *)(acc + o * c), sum);
+        } else {
+            int32_t t[4];
+            _mm_storeu_si128((__m128i *)t, sum);
+            memcpy(acc + o * c, t, (size_t)c * sizeof(int32_t));
+        }
+    }
+    return 1;
+#else
+    (void)base; (void)n_out; (void)c; (void)s; (void)idx; (void)w; (void)acc; (void)pre;
+    (void)out16;
+    return 0;
+#endif
+}
+
 /* x0.5 of uint8 rows straight from their interleaved pixels, without unzipping them: output
  * element j (channel k of pixel X) reads channel k of pixels 2X and 2X + 1 of rows r0 and
  * r1, and out[j] = round(q0 * (qa * e0 + qb * o0) + q1 * (qa * e1 + qb * o1)), the integer
