@@ -240,8 +240,8 @@ MUTANTS = [
         ("tests/test_compat_scipy.py",)),
     Mutant(
         "short-pairs-antisymmetric-adds", "resamplex/_engine/_floatpass.pyx",
-        (("                        a[k] = a[k] + (load_as(x, k, wts) - load_as(xb, k, wts)) * wt\n",
-          "                        a[k] = a[k] + (load_as(x, k, wts) + load_as(xb, k, wts)) * wt\n"),),
+        (("                    a[k] = a[k] + _pair(wt, sign, x, xb, k, wts)\n",
+          "                    a[k] = a[k] + _pair(wt, abs(sign), x, xb, k, wts)\n"),),
         "SciPy's pairs over pixels of up to 4 elements add the two elements of an "
         "antisymmetric pair instead of subtracting them (Gaussian derivatives)",
         ("tests/test_compat_gaussian.py",)),

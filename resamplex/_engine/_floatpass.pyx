@@ -140,15 +140,8 @@ cdef inline void _short_pairs(const load_t* tag, const acc_t* wts, const char* b
                 xb = <const load_t*>(base + idx[t + 1] * s_axis)
                 wt = wts[t]
                 sign = _pair_sign(wts, t)
-                if sign > 0:
-                    for k in range(c):
-                        a[k] = a[k] + (load_as(x, k, wts) + load_as(xb, k, wts)) * wt
-                elif sign < 0:
-                    for k in range(c):
-                        a[k] = a[k] + (load_as(x, k, wts) - load_as(xb, k, wts)) * wt
-                else:
-                    for k in range(c):
-                        a[k] = a[k] + load_as(x, k, wts) * wt
+                for k in range(c):
+                    a[k] = a[k] + _pair(wt, sign, x, xb, k, wts)
                 t = t + 2
             if t < tb:
                 x = <const load_t*>(base + idx[t] * s_axis)
