@@ -505,6 +505,31 @@ def test_nearest_preserves_nan_payloads_and_signed_zero():
         np.testing.assert_array_equal(got.view(np.uint16), want.view(np.uint16))
 
 
+@pytest.mark.parametrize("dname", list(DTYPES))
+@pytest.mark.parametrize("factors", [(2, 2), (3, 1), (1, 4), (2, 3)])
+def test_area_integer_enlargement_copies(dname, factors):
+    # Area enlarging by an integer factor reads one input with weight 1 per output (a plan of
+    # such tables runs as a gather): each input repeated, bit for bit, -0.0, infinities and
+    # channels-last pixels of 3 elements included; into another dtype with an affine too.
+    dtype = DTYPES[dname]
+    rng = _rng("area-copies", dname, factors)
+    x = ref.random_array(rng, (5, 7, 3), dtype)
+    if dname in FLOAT_DTYPES:
+        flat = x.reshape(-1)
+        flat[:3] = np.array([-0.0, np.inf, -np.inf]).astype(dtype)
+    size = [5 * factors[0], 7 * factors[1]]
+    want = np.repeat(np.repeat(x, factors[0], axis=0), factors[1], axis=1)
+    for src in (x, np.asfortranarray(x), x[::-1, :, ::-1]):
+        want_src = np.repeat(np.repeat(src, factors[0], axis=0), factors[1], axis=1)
+        got = rx.resize(src, size, axes=(0, 1), mode="area")
+        assert got.dtype == dtype
+        bits = {2: np.uint16, 1: np.uint8, 4: np.uint32, 8: np.uint64}[dtype.itemsize]
+        np.testing.assert_array_equal(got.view(bits), want_src.view(bits))
+    check(x, size, axes=(0, 1), mode="area")
+    got = rx.resize(x, size, axes=(0, 1), mode="area", dtype=np.float64, affine=(2.0, 1.0))
+    np.testing.assert_array_equal(got, want.astype(np.float64) * 2.0 + 1.0)
+
+
 # --------------------------------------------------------------------------------------------
 # Empty and length-1 axes
 # --------------------------------------------------------------------------------------------

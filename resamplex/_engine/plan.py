@@ -267,6 +267,13 @@ class Plan:
         self.out_shape = tuple(n if t is None else t.n_out for n, t in zip(self.in_shape, tables))
         self.passes = None if passes is None else tuple(passes)
         self.weighted = weighted or fixed or passes is not None
+        #: A weighted plan whose every table reads one input with weight 1 (area enlarging
+        #: by an integer factor, say) computes ``1 * x``, which is ``x`` in every arithmetic
+        #: and rounds to ``x``: it runs as a gather. (A signalling NaN comes out as it went
+        #: in instead of quieted; every other value, -0.0 and infinities included, is the
+        #: same.) The dtype is still checked as a weighted mode's.
+        self.copies = self.tiled is None and all(
+            t is None or (weighted and not keep and t.is_gather) for t in self.tables)
         self.fixed = fixed
         self.op = op
         self.order = self._best_order() if order is None else \
@@ -598,7 +605,7 @@ class Plan:
         converts (``_call_convert``); weighted programs do it in their last pass's store,
         gathers in a converting store pass after them."""
         converting = out_dtype is not None and (out_dtype != dtype or affine is not None)
-        if not self.weighted or all(t is None for t in self.tables):
+        if not self.weighted or self.copies:
             if converting:
                 return self._compile_gather_store(dtype, x_strides, out_strides, rcode,
                                                   out_dtype, affine)  # type: ignore[arg-type]
