@@ -246,12 +246,27 @@ MUTANTS = [
         "antisymmetric pair instead of subtracting them (Gaussian derivatives)",
         ("tests/test_compat_gaussian.py",)),
     Mutant(
-        "flat-rows-read-the-first-row", "resamplex/_engine/_taps.pyx.tp",
-        (("                _row_dense(rows + b * rs, orow[b], n, k, idx2, w2)\n",
-          "                _row_dense(rows, orow[b], n, k, idx2, w2)\n"),),
-        "a fused pass's strong width reduction takes every one of its four rows' taps from "
-        "the first blended row",
+        "gathered-pads-keep-their-pixel", "resamplex/_engine/_taps.pyx.tp",
+        (("        tmp[g.gpad[e]] = 0\n", "        tmp[g.gpad[e]] = tmp[g.gpad[e]]\n"),),
+        "a fused pass that blends only the pixels its taps read leaves a padding tap's "
+        "blended pixel in place of the padding zero",
         ("tests/test_convert.py",)),
+    Mutant(
+        "gathered-taps-read-the-wrong-rows", "resamplex/_engine/_taps.pyx.tp",
+        (("            out[e] = gw[e] * tmp[e] + gw[n + e] * tmp[n + e]\n",
+          "            out[e] = gw[e] * tmp[n + e] + gw[n + e] * tmp[e]\n"),),
+        "a fused pass that blends only the pixels its taps read weighs each tap's pixels "
+        "with the other tap's weight",
+        ("tests/test_convert.py",)),
+    Mutant(
+        "float-phase-odd-weights-swapped", "resamplex/_engine/_taps.pyx.tp",
+        (("    rx_phase2_f32(tmp + p.lo * c, od, m, p.pd[2] * c, p.pd[3] * c, <float>p.pw[2],\n"
+          "                  <float>p.pw[3])\n    if float_src_t is float:\n",
+          "    rx_phase2_f32(tmp + p.lo * c, od, m, p.pd[2] * c, p.pd[3] * c, <float>p.pw[3],\n"
+          "                  <float>p.pw[2])\n    if float_src_t is float:\n"),),
+        "the x2 polyphase pass of float data weighs the two taps of its odd outputs the wrong "
+        "way round",
+        ("tests/test_resize.py",)),
     Mutant(
         "pairs-px-weights-swapped", "resamplex/_engine/_simd.h",
         (("        uint32_t ww = (uint32_t)(uint16_t)(int16_t)w0 | ((uint32_t)(uint16_t)(int16_t)w1 << 16);\n",

@@ -109,6 +109,50 @@ def test_strong_width_reductions(src, mode, kw):
                msg=f"{shape} {mode} {kw} CHW")
 
 
+@pytest.mark.parametrize("src", DTYPES)
+def test_gathered_rows_give_the_whole_rows_bits(src, monkeypatch):
+    # A fused pass that blends only the pixels its innermost taps read (plan.GATHERED_READS)
+    # must give the bytes of blending the whole rows: forced on for every shape (enlarging
+    # too, padding taps of antialias and exclude_outside, negative cubic weights, NaN, inf
+    # and -0.0 in the input, channels-last pixels of 1-5 elements, an affine into CHW) and
+    # forced off, the same bytes; both within the reference's tolerance.
+    from resamplex._engine import plan as plan_mod
+    sdt = _dt(src)
+    rng = _rng("gathered", src)
+    cases = [((20, 150, 3), (7, 9), "linear", {}), ((13, 301, 1), (4, 11), "cubic", {}),
+             ((9, 64, 4), (5, 2), "linear", {"antialias": True}),
+             ((11, 40, 5), (17, 30), "cubic", {"exclude_outside": True}),
+             ((8, 33, 2), (3, 70), "area", {}), ((30, 97, 3), (6, 13), "lanczos", {}),
+             ((5, 7, 1), (9, 3), "linear", {"coordinate_transform": "align_corners"})]
+    for shape, size, mode, kw in cases:
+        x = ref.random_array(rng, shape, sdt)
+        if sdt.kind == "f":
+            flat = x.reshape(-1)
+            flat[[1, 5, 17]] = np.array([np.nan, np.inf, -0.0]).astype(sdt)
+        c = shape[2]
+        aff = (np.linspace(0.5, 2.0, c) / 256.0, np.linspace(-1.0, 1.0, c))
+        outs = []
+        for reads in (0, 1 << 60):
+            monkeypatch.setattr(plan_mod, "GATHERED_READS", reads)
+            rx.clear_plan_cache()
+            got = rx.resize(x, size, axes=(0, 1), mode=mode, **kw)
+            chw = np.empty((c,) + size, np.float32)
+            rx.resize(x, size, axes=(0, 1), mode=mode, affine=aff,
+                      out=chw.transpose(1, 2, 0), **kw)
+            half = rx.resize(x, size, axes=(0, 1), mode=mode, dtype=np.float16, **kw)
+            # strided rows (single elements gathered), reversed rows
+            wide = np.repeat(x, 2, axis=1)[:, ::2]
+            strided = rx.resize(wide[..., 0], size, mode=mode, **kw)
+            rev = rx.resize(x[:, ::-1, 0], size, mode=mode, **kw)
+            outs.append((got, chw, half, strided, rev))
+        for a, b in zip(*outs):
+            assert a.tobytes() == b.tobytes(), f"{shape} -> {size} {mode} {kw}"
+        if sdt.kind != "f":
+            want = ref.reference_resize(x, size, axes=(0, 1), mode=mode, **kw)
+            _check(outs[0][0], x, want, sdt, msg=f"{shape} {mode} {kw}")
+    rx.clear_plan_cache()
+
+
 @pytest.mark.parametrize("dst", DTYPES)
 @pytest.mark.parametrize("src", ["uint8", "float32", "int16", "bfloat16"])
 def test_nearest_converts_the_exact_values(src, dst):

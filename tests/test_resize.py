@@ -505,6 +505,38 @@ def test_nearest_preserves_nan_payloads_and_signed_zero():
         np.testing.assert_array_equal(got.view(np.uint16), want.view(np.uint16))
 
 
+@pytest.mark.parametrize("dname", ["float32", "float16", "bfloat16", "uint8", "int8"])
+@pytest.mark.parametrize("channels", [0, 1, 3, 4, 16])
+@pytest.mark.parametrize("kw", [{}, {"transform": "align_corners"}, {"transform": "asymmetric"},
+                                {"mode": "area"}])
+def test_polyphase_x2_gives_the_general_bits(dname, channels, kw):
+    # x2 along the innermost axis runs as a polyphase pass (even and odd outputs as two rows,
+    # zipped) where rows are contiguous: the bytes of the general pass, which a plane with
+    # strided rows takes (one channel of a channels-last image, or every other element), for
+    # every transform (borders outside the regular run), NaN, inf and -0.0 included; and
+    # within the reference's tolerance.
+    dtype = DTYPES[dname]
+    rng = _rng("polyphase", dname, channels, tuple(kw.items()))
+    shape = (5, 23) if channels == 0 else (5, 23, channels)
+    x = ref.random_array(rng, shape, dtype)
+    if dname in FLOAT_DTYPES:
+        flat = x.reshape(-1)
+        flat[[2, 7, 30]] = np.array([np.nan, -np.inf, -0.0]).astype(dtype)
+    args = dict(mode=kw.get("mode", "linear"),
+                coordinate_transform=kw.get("transform", "half_pixel"))
+    for size in ([9, 46], [5, 46], [3, 46]):
+        got = rx.resize(x, size, axes=(0, 1), **args)
+        if channels <= 1:
+            planes = [(got.reshape(size), np.repeat(x.reshape(5, 23), 2, axis=1)[:, ::2])]
+        else:
+            planes = [(got[..., k], x[..., k]) for k in range(channels)]
+        for plane, strided in planes:
+            assert strided.strides[1] != strided.itemsize
+            want = rx.resize(strided, size, **args)
+            assert plane.tobytes() == want.tobytes(), f"{shape} -> {size} {kw}"
+        check(x, size, axes=(0, 1), **kw)
+
+
 @pytest.mark.parametrize("dname", list(DTYPES))
 @pytest.mark.parametrize("factors", [(2, 2), (3, 1), (1, 4), (2, 3)])
 def test_area_integer_enlargement_copies(dname, factors):

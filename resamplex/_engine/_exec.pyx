@@ -469,6 +469,12 @@ cdef class Program:
             for j, v in enumerate(spec.get("rw", ())):
                 p.rw[j] = v
             p.narrow = spec.get("narrow", 0)
+            p.gpix_n = spec.get("gpix_n", 0)
+            p.gwide = spec.get("gwide", 0)
+            p.gwidth = spec.get("gwidth", 0)
+            p.gpix = _i64(self._keep, spec.get("gpix", ()))
+            p.gpad = _i64(self._keep, spec.get("gpad", ()))
+            p.npad = len(spec.get("gpad", ()))
             for j, v in enumerate(spec.get("pdk", ())):
                 p.pdk[j] = v
             for j, v in enumerate(spec.get("pwk", ())):
@@ -507,6 +513,7 @@ cdef class Program:
                 p.w = _vec(self._keep, spec.get("w"), dt)
                 p.w2 = _vec(self._keep, spec.get("w2"), dt)
                 p.w1 = _vec(self._keep, spec.get("w1"), dt)
+                p.gw = _vec(self._keep, spec.get("gw"), dt)
                 esize = 8 if p.compute == C_DOUBLE else 4
             self._buf_bytes = max(self._buf_bytes, _round_up(p.buf_len * esize))
         self.nbytes = sum(a.nbytes for a in self._keep) + self.npasses * sizeof(PassDesc)

@@ -215,6 +215,21 @@ cdef struct PassDesc:
     # OP_TENSOR: the leading `lead` axes are read at their first tap only (every output
     # of such an axis sits on an input element: weight 1.0 there, 0.0 at its other taps)
     int lead
+    # OP_FUSED with four rows per step (axis == ndim - 2) whose innermost pass reads few of
+    # a row's elements (plan.py _gathered_fields): gpix_n > 0 output pixels of `channels`
+    # elements per row (n = shape[-1] = gpix_n * channels). For tap j of the dense innermost
+    # table, gpix[j * gpix_n + o] is the byte offset in an input row of the pixel that output
+    # pixel o reads; those pixels of each blended input row are gathered first (the first
+    # gwide of each tap gwidth bytes at once, rx_gather_pixels), then blended, tap-major, and
+    # the positions gpad[0 .. npad) of the blended rows (padding taps: j * n + element) set to
+    # +0, the value of the padding element; gw[j * n + e] is tap j's weight of element e.
+    Py_ssize_t gpix_n
+    Py_ssize_t gwide
+    Py_ssize_t gwidth
+    Py_ssize_t npad
+    const int64_t* gpix
+    const int64_t* gpad
+    const void* gw
     BlockArgs blk     # OP_BLOCK
     ProductArgs prod  # OP_PRODUCT
 

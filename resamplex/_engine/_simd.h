@@ -57,6 +57,47 @@ static inline void rx_interleave4_f32(const float *r0, const float *r1, const fl
     }
 }
 
+/* A row of npix interleaved pixels of c floats as c rows of npix (channel k at out + k * npix):
+ * moves only, SSE shuffles for c == 3 and c == 4. */
+static inline void rx_unzip_f32(const float *row, float *out, ptrdiff_t npix, ptrdiff_t c)
+{
+    ptrdiff_t j = 0, k;
+#if defined(RX_SSE2)
+    float *o0 = out, *o1 = out + npix, *o2 = out + 2 * npix, *o3 = out + 3 * npix;
+    if (c == 3) {
+        for (; j + 4 <= npix; j += 4) {
+            /* a = r0 g0 b0 r1, b = g1 b1 r2 g2, d = b2 r3 g3 b3 */
+            __m128 a = _mm_loadu_ps(row + 3 * j), b = _mm_loadu_ps(row + 3 * j + 4);
+            __m128 d = _mm_loadu_ps(row + 3 * j + 8);
+            __m128 r = _mm_shuffle_ps(a, _mm_shuffle_ps(b, d, _MM_SHUFFLE(1, 1, 2, 2)),
+                                      _MM_SHUFFLE(2, 0, 3, 0));         /* r0 r1 r2 r3 */
+            __m128 g = _mm_shuffle_ps(_mm_shuffle_ps(a, b, _MM_SHUFFLE(0, 0, 1, 1)),
+                                      _mm_shuffle_ps(b, d, _MM_SHUFFLE(2, 2, 3, 3)),
+                                      _MM_SHUFFLE(2, 0, 2, 0));         /* g0 g1 g2 g3 */
+            __m128 bl = _mm_shuffle_ps(_mm_shuffle_ps(a, b, _MM_SHUFFLE(1, 1, 2, 2)),
+                                       _mm_shuffle_ps(d, d, _MM_SHUFFLE(3, 3, 0, 0)),
+                                       _MM_SHUFFLE(2, 0, 2, 0));        /* b0 b1 b2 b3 */
+            _mm_storeu_ps(o0 + j, r);
+            _mm_storeu_ps(o1 + j, g);
+            _mm_storeu_ps(o2 + j, bl);
+        }
+    } else if (c == 4) {
+        for (; j + 4 <= npix; j += 4) {
+            __m128 a = _mm_loadu_ps(row + 4 * j), b = _mm_loadu_ps(row + 4 * j + 4);
+            __m128 e = _mm_loadu_ps(row + 4 * j + 8), f = _mm_loadu_ps(row + 4 * j + 12);
+            _MM_TRANSPOSE4_PS(a, b, e, f);
+            _mm_storeu_ps(o0 + j, a);
+            _mm_storeu_ps(o1 + j, b);
+            _mm_storeu_ps(o2 + j, e);
+            _mm_storeu_ps(o3 + j, f);
+        }
+    }
+#endif
+    for (; j < npix; j++)
+        for (k = 0; k < c; k++)
+            out[k * npix + j] = row[j * c + k];
+}
+
 /* Pixels of c bytes from a and b alternately: out = a0 b0 a1 b1 ... (npix pixels each).
  * Byte moves only. The SSSE3 form of c == 3 loads 16 bytes at a time from a and b: they need
  * 16 bytes of slack after their last pixel. */
@@ -1042,8 +1083,8 @@ static inline void rx_store_bf16(const float *buf, uint16_t *d, ptrdiff_t n)
 
 /* Nearest along the innermost axis of interleaved data: n pixels of p bytes each (a pixel is
  * every channel of one position) into a contiguous output row; pixel o comes from s + off[o].
- * The first `wide` pixels are moved `width` bytes at a time (16 or 32: one or two vector moves
- * where a 3-, 6- or 12-byte pixel would take several small ones). The planner guarantees that
+ * The first `wide` pixels are moved `width` bytes at a time (4, 8, 16 or 32: one move where a
+ * 3-, 6- or 12-byte pixel would take several small ones). The planner guarantees that
  * those reads stay inside the input row and those writes inside the output row; the bytes
  * written past a pixel land on later pixels of the same row, which are written after it, in
  * order, so the row ends with exactly the gathered bytes. The rest move p bytes at a time, a
@@ -1057,7 +1098,13 @@ static inline void rx_gather_pixels(const char *s, char *d, ptrdiff_t n, const i
                                     ptrdiff_t p, ptrdiff_t wide, ptrdiff_t width)
 {
     ptrdiff_t o = 0;
-    if (width == 16)
+    if (width == 4)
+        for (; o < wide; o++)
+            memcpy(d + o * p, s + off[o], 4);
+    else if (width == 8)
+        for (; o < wide; o++)
+            memcpy(d + o * p, s + off[o], 8);
+    else if (width == 16)
         for (; o < wide; o++)
             memcpy(d + o * p, s + off[o], 16);
     else if (width == 32)

@@ -33,13 +33,16 @@ from ._exec import Program, threads_for
 OP_GATHER, OP_WEIGHTED, OP_FUSED, OP_FIXED, OP_STORE = (
     _exec.OPS[k] for k in ("gather", "weighted", "fused", "fixed", "store"))
 C_DOUBLE, C_FLOAT = _exec.COMPUTES["float64"], _exec.COMPUTES["float32"]
-PHASE_UP2, PHASE_DOWN2 = _exec.PHASES["up2"], _exec.PHASES["down2"]
+PHASE_NONE, PHASE_UP2, PHASE_DOWN2 = (_exec.PHASES[k] for k in ("none", "up2", "down2"))
 SHAPE_LAST, SHAPE_MID, SHAPE_OUTER, SHAPE_LAST_CSR = (_exec.LOOPS[k] for k in
                                                       ("last", "mid", "outer", "last_csr"))
 BLOCK, MAX_ROW, MAX_MERGED_CHANNELS = (_exec.LIMITS[k] for k in
                                        ("block", "max_row", "max_channels"))
 # Programs kept per plan (one per memory layout met; a layout is dtype, strides, rounding).
 MAX_PROGRAMS = 16
+# A fused pass blends only the pixels its innermost taps read where those taps read at most
+# 1 / GATHERED_READS of a row's elements (n k <= n_mid / GATHERED_READS; _gathered_fields).
+GATHERED_READS = 2
 _BYTES_LOCK = threading.RLock()
 
 
@@ -888,6 +891,10 @@ class Plan:
                     # 8-bit rows; a converting store takes the general loop)
                     spec.update(self._phase_fields(dtype, shape[order[-1]], a, order[-1], xs,
                                                    os_, rcode))
+                if spec.get("phase", PHASE_NONE) == PHASE_NONE:
+                    spec.update(self._gathered_fields(
+                        spec, a, order[-1], dtype.itemsize if i == 0 else compute.itemsize,
+                        compute.itemsize))
                 passes.append(spec)
                 work += pass_work
                 break
@@ -965,7 +972,8 @@ class Plan:
     def _phase_fields(self, dtype: np.dtype, n_mid: int, outer: int, inner: int,
                       xs: Sequence[int], os_: Sequence[int], rcode: int) -> dict[str, Any]:
         """The fields that make a fused pass of 8-bit data polyphase (``_phase_row`` in
-        ``_taps.pyx.tp``), or ``{}``.
+        ``_taps.pyx.tp``; x2 of float32, float16 and bfloat16 data too, ``_phase_float_row``),
+        or ``{}``.
 
         Its innermost table, read in pixels of ``self.channels`` elements (channels-last
         merged into the axis), must be x2 (output pixels ``2i`` and ``2i + 1`` read input
@@ -979,8 +987,10 @@ class Plan:
         t = self.tables[inner]
         idx, w = t.dense
         c = self.channels
-        if dtype not in (np.uint8, np.int8) or idx.shape[1] != 2 or xs[inner] != 1 \
-                or os_[inner] != 1 or n_mid != t.n_in or t.n_in % c or t.n_out % c:
+        eight = dtype in (np.uint8, np.int8)
+        if not (eight or _dtypes.dtype_name(dtype) in ("float32", "float16", "bfloat16")) \
+                or idx.shape[1] != 2 or xs[inner] != dtype.itemsize \
+                or os_[inner] != dtype.itemsize or n_mid != t.n_in or t.n_in % c or t.n_out % c:
             return {}
         w_in, w_out = t.n_in // c, t.n_out // c
         wf = w.astype(np.float32)
@@ -988,7 +998,7 @@ class Plan:
         # every channel of an output pixel reads the same pixels with the same weights
         same = ((idx == np.repeat(pix, c, axis=0) * c + np.tile(np.arange(c), w_out)[:, None])
                 & (wf == np.repeat(pw, c, axis=0))).reshape(w_out, 2 * c).all(axis=1)
-        fields: dict[str, Any] = dict(channels=c, buf_len=4 * n_mid + t.n_out + 16)
+        fields: dict[str, Any] = dict(channels=c, buf_len=5 * n_mid + t.n_out + 16)
         if w_out == 2 * w_in and w_in >= 8:
             x = np.arange(w_out)
             ref = 2 * (w_in // 2)                      # output pixels ref, ref + 1: pattern
@@ -1013,8 +1023,8 @@ class Plan:
                         pw=tuple(float(v) for v in phases),
                         blo=int(left.max()) + 1 if left.size else 0,
                         bhi=int(right.min()) if right.size else n_mid,
-                        **self._exact_fields(dtype, outer, phases, rcode))
-        if w_in == 2 * w_out and w_out >= 4:
+                        **(self._exact_fields(dtype, outer, phases, rcode) if eight else {}))
+        if eight and w_in == 2 * w_out and w_out >= 4:
             x = np.arange(w_out)
             if not (same.all() and np.array_equal(pix, np.stack([2 * x, 2 * x + 1], axis=1))
                     and (pw == pw[0]).all()):
@@ -1023,6 +1033,54 @@ class Plan:
                         pw=(float(pw[0, 0]), float(pw[0, 1]), 0.0, 0.0),
                         **self._exact_fields(dtype, outer, pw[0], rcode))
         return {}
+
+    def _gathered_fields(self, spec: dict[str, Any], outer: int, inner: int, itemsize: int,
+                         esize: int) -> dict[str, Any]:
+        """The fields that make a fused pass with four rows per step blend only the pixels
+        its innermost taps read (``_gathered_row`` in ``_taps.pyx.tp``), or ``{}``.
+
+        Where the innermost table reads few of a row's elements (``GATHERED_READS n k <=
+        n_mid``: a strong reduction, e.g. 1080p to 224 x 224), blending whole input rows is
+        most of the work.
+        Each output pixel's taps then read ``channels``-element pixels (the channels of a
+        merged channels-last row; single elements if the table does not read whole pixels
+        or the rows are strided),
+        gathered tap by tap into contiguous rows, blended there and summed tap-major. The
+        products and sums are those of blending the whole rows, so the bits are the same.
+        """
+        shape, sstr = spec["shape"], spec["sstr"]
+        n, n_mid, k = shape[-1], spec["n_mid"], spec["k"]
+        if spec["axis"] != len(shape) - 2 or GATHERED_READS * n * k > n_mid:
+            return {}
+        idx2 = spec["idx2"].reshape(n, k)
+        w2 = spec["w2"].reshape(n, k)
+        c = self.channels
+        if c > 1 and sstr[-1] != itemsize:
+            c = 1
+        if c > 1:
+            npix = n // c
+            first = np.repeat(idx2[::c], c, axis=0)
+            pad = first == n_mid
+            ch = np.tile(np.arange(c), npix)[:, None]
+            if n % c or not (np.array_equal(idx2, np.where(pad, n_mid, first + ch))
+                             and np.array_equal(w2, np.repeat(w2[::c], c, axis=0))):
+                c = 1
+        pix = idx2[::c].T                              # (k, pixels): tap-major
+        pad = pix == n_mid
+        npix, pb = n // c, c * itemsize
+        gpix = np.where(pad, 0, pix) * sstr[-1]         # a pixel's c elements are contiguous
+        wide = width = 0
+        if pb < 32 and pb & (pb - 1):       # one move of the next power of two of bytes
+            width = 1 << pb.bit_length()
+            fits = (gpix + width <= n_mid * itemsize).all(axis=0)
+            wide = npix if bool(fits.all()) else int(np.argmin(fits))
+        j, e = np.nonzero(np.repeat(pad, c, axis=1))
+        t1 = self.tables[outer]
+        k1 = int(np.diff(t1.ptr).max(initial=0))
+        stage = (k1 * k * npix * pb + 64 + esize - 1) // esize
+        return dict(channels=c, gpix_n=npix, gpix=gpix.reshape(-1), gwide=wide, gwidth=width,
+                    gpad=(j * n + e).astype(np.int64), gw=np.ascontiguousarray(w2.T).reshape(-1),
+                    buf_len=max(spec["buf_len"], (5 + k) * n + stage))
 
     def _exact_fields(self, dtype: np.dtype, outer: int, phases: np.ndarray,
                       rcode: int) -> dict[str, Any]:
