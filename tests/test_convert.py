@@ -123,7 +123,9 @@ def test_gathered_rows_give_the_whole_rows_bits(src, monkeypatch):
              ((9, 64, 4), (5, 2), "linear", {"antialias": True}),
              ((11, 40, 5), (17, 30), "cubic", {"exclude_outside": True}),
              ((8, 33, 2), (3, 70), "area", {}), ((30, 97, 3), (6, 13), "lanczos", {}),
-             ((5, 7, 1), (9, 3), "linear", {"coordinate_transform": "align_corners"})]
+             ((5, 7, 1), (9, 3), "linear", {"coordinate_transform": "align_corners"}),
+             ((9, 64, 3), (3, 10), "linear", {}), ((40, 90, 2), (9, 7), "linear", {}),
+             ((12, 200, 4), (5, 21), "linear", {})]
     for shape, size, mode, kw in cases:
         x = ref.random_array(rng, shape, sdt)
         if sdt.kind == "f":

@@ -475,6 +475,8 @@ cdef class Program:
             p.gpix = _i64(self._keep, spec.get("gpix", ()))
             p.gpad = _i64(self._keep, spec.get("gpad", ()))
             p.npad = len(spec.get("gpad", ()))
+            p.gpair = spec.get("gpair", 0)
+            p.gpwide = spec.get("gpwide", 0)
             for j, v in enumerate(spec.get("pdk", ())):
                 p.pdk[j] = v
             for j, v in enumerate(spec.get("pwk", ())):

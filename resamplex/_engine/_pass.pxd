@@ -230,6 +230,11 @@ cdef struct PassDesc:
     const int64_t* gpix
     const int64_t* gpad
     const void* gw
+    # gpair: uint8 data whose every output pixel reads two adjacent pixels (no padding): the
+    # row is computed in registers from the input rows instead (rx_pairs_u8_f32), the first
+    # gpwide pixels 8 bytes at a time.
+    int gpair
+    Py_ssize_t gpwide
     BlockArgs blk     # OP_BLOCK
     ProductArgs prod  # OP_PRODUCT
 

@@ -57,13 +57,90 @@ static inline void rx_interleave4_f32(const float *r0, const float *r1, const fl
     }
 }
 
-/* A row of npix interleaved pixels of c floats as c rows of npix (channel k at out + k * npix):
+/* One output row of a fused pass of uint8 data whose innermost taps read adjacent pixel pairs
+ * (plan.py _gathered_fields: gpair): output pixel o reads pixels i0 and i0 + 1 of c <= 4
+ * channels, pixel i0 at byte offset poff[o] of every input row (row t at s + roff[t]), with
+ * weights wa[o * c], wb[o * c]. Channel ch of it is wa * T(i0 c + ch) + wb * T(i0 c + c + ch),
+ * T(e) the input rows blended in float32 (w1[0] * x0[e], then + w1[t] * xt[e], tap by tap):
+ * the products and sums of blending whole rows and taking the two taps from them, so the
+ * same bits. The first `wide` pixels read 8 bytes from poff[o] (inside the row: the planner
+ * checks it) and keep both pixels of all rows in one register; the rest, one by one. */
+static inline void rx_pairs_u8_f32(const char *s, const int64_t *roff, const float *w1,
+                                   ptrdiff_t nt, const int64_t *poff, const float *wa,
+                                   const float *wb, ptrdiff_t npix, ptrdiff_t c, ptrdiff_t wide,
+                                   float *out)
+{
+    ptrdiff_t o = 0, t, ch;
+#if defined(RX_AVX2)
+    if (nt >= 1 && c >= 1 && c <= 4) {
+        /* lane ch of the folded sum is lane ch plus lane c + ch; lanes [c, 2c) take wb */
+        const __m256i fold = _mm256_setr_epi32((int)c, (int)c + 1, (int)c + 2, (int)c + 3,
+                                               0, 0, 0, 0);
+        const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+        const __m256 second = _mm256_castsi256_ps(_mm256_and_si256(
+            _mm256_cmpgt_epi32(lane, _mm256_set1_epi32((int)c - 1)),
+            _mm256_cmpgt_epi32(_mm256_set1_epi32(2 * (int)c), lane)));
+        const __m128i keep = _mm_cmpgt_epi32(_mm_set1_epi32((int)c), _mm_setr_epi32(0, 1, 2, 3));
+        if (nt == 2) {      /* the common case (linear rows), without the loop over rows */
+            const __m256 w10 = _mm256_set1_ps(w1[0]), w11 = _mm256_set1_ps(w1[1]);
+            const char *r0 = s + roff[0], *r1 = s + roff[1];
+            for (; o < wide; o++) {
+                __m256 x0 = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(
+                    _mm_loadl_epi64((const __m128i *)(r0 + poff[o]))));
+                __m256 x1 = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(
+                    _mm_loadl_epi64((const __m128i *)(r1 + poff[o]))));
+                __m256 acc = _mm256_add_ps(_mm256_mul_ps(w10, x0), _mm256_mul_ps(w11, x1));
+                __m256 w = _mm256_blendv_ps(_mm256_set1_ps(wa[o * c]), _mm256_set1_ps(wb[o * c]),
+                                            second);
+                __m256 prod = _mm256_mul_ps(acc, w);
+                _mm_prefetch(r0 + poff[o] + 512, _MM_HINT_T0);
+                _mm_prefetch(r1 + poff[o] + 512, _MM_HINT_T0);
+                prod = _mm256_add_ps(prod, _mm256_permutevar8x32_ps(prod, fold));
+                _mm_maskstore_ps(out + o * c, keep, _mm256_castps256_ps128(prod));
+            }
+        }
+        for (; o < wide; o++) {
+            const char *p = s + poff[o];
+            __m256 x = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(
+                _mm_loadl_epi64((const __m128i *)(p + roff[0]))));
+            __m256 acc = _mm256_mul_ps(_mm256_set1_ps(w1[0]), x);
+            __m256 w, prod;
+            /* the rows are read a little at a time from far apart: ask for them early */
+            for (t = 0; t < nt; t++)
+                _mm_prefetch(p + roff[t] + 512, _MM_HINT_T0);
+            for (t = 1; t < nt; t++) {
+                x = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(
+                    _mm_loadl_epi64((const __m128i *)(p + roff[t]))));
+                acc = _mm256_add_ps(acc, _mm256_mul_ps(_mm256_set1_ps(w1[t]), x));
+            }
+            w = _mm256_blendv_ps(_mm256_set1_ps(wa[o * c]), _mm256_set1_ps(wb[o * c]), second);
+            prod = _mm256_mul_ps(acc, w);
+            prod = _mm256_add_ps(prod, _mm256_permutevar8x32_ps(prod, fold));
+            _mm_maskstore_ps(out + o * c, keep, _mm256_castps256_ps128(prod));
+        }
+    }
+#endif
+    for (; o < npix; o++) {
+        for (ch = 0; ch < c; ch++) {
+            const uint8_t *p = (const uint8_t *)(s + poff[o]) + ch;
+            float ta = w1[0] * (float)p[roff[0]], tb = w1[0] * (float)p[roff[0] + c];
+            for (t = 1; t < nt; t++) {
+                ta = ta + w1[t] * (float)p[roff[t]];
+                tb = tb + w1[t] * (float)p[roff[t] + c];
+            }
+            out[o * c + ch] = wa[o * c] * ta + wb[o * c] * tb;
+        }
+    }
+}
+
+/* A row of npix interleaved pixels of c floats as c rows of npix (channel k at out + k * ps):
  * moves only, SSE shuffles for c == 3 and c == 4. */
-static inline void rx_unzip_f32(const float *row, float *out, ptrdiff_t npix, ptrdiff_t c)
+static inline void rx_unzip_f32(const float *row, float *out, ptrdiff_t npix, ptrdiff_t c,
+                                ptrdiff_t ps)
 {
     ptrdiff_t j = 0, k;
 #if defined(RX_SSE2)
-    float *o0 = out, *o1 = out + npix, *o2 = out + 2 * npix, *o3 = out + 3 * npix;
+    float *o0 = out, *o1 = out + ps, *o2 = out + 2 * ps, *o3 = out + 3 * ps;
     if (c == 3) {
         for (; j + 4 <= npix; j += 4) {
             /* a = r0 g0 b0 r1, b = g1 b1 r2 g2, d = b2 r3 g3 b3 */
@@ -95,7 +172,7 @@ static inline void rx_unzip_f32(const float *row, float *out, ptrdiff_t npix, pt
 #endif
     for (; j < npix; j++)
         for (k = 0; k < c; k++)
-            out[k * npix + j] = row[j * c + k];
+            out[k * ps + j] = row[j * c + k];
 }
 
 /* Pixels of c bytes from a and b alternately: out = a0 b0 a1 b1 ... (npix pixels each).

@@ -894,7 +894,7 @@ class Plan:
                 if spec.get("phase", PHASE_NONE) == PHASE_NONE:
                     spec.update(self._gathered_fields(
                         spec, a, order[-1], dtype.itemsize if i == 0 else compute.itemsize,
-                        compute.itemsize))
+                        compute.itemsize, i == 0 and dtype == np.uint8 and compute == np.float32))
                 passes.append(spec)
                 work += pass_work
                 break
@@ -1035,18 +1035,20 @@ class Plan:
         return {}
 
     def _gathered_fields(self, spec: dict[str, Any], outer: int, inner: int, itemsize: int,
-                         esize: int) -> dict[str, Any]:
+                         esize: int, u8: bool = False) -> dict[str, Any]:
         """The fields that make a fused pass with four rows per step blend only the pixels
         its innermost taps read (``_gathered_row`` in ``_taps.pyx.tp``), or ``{}``.
 
         Where the innermost table reads few of a row's elements (``GATHERED_READS n k <=
         n_mid``: a strong reduction, e.g. 1080p to 224 x 224), blending whole input rows is
-        most of the work.
-        Each output pixel's taps then read ``channels``-element pixels (the channels of a
-        merged channels-last row; single elements if the table does not read whole pixels
-        or the rows are strided),
-        gathered tap by tap into contiguous rows, blended there and summed tap-major. The
-        products and sums are those of blending the whole rows, so the bits are the same.
+        most of the work. Each output pixel's taps then read ``channels``-element pixels (the
+        channels of a merged channels-last row; single elements if the table does not read
+        whole pixels or the rows are strided), gathered tap by tap into contiguous rows,
+        blended there and summed tap-major. The products and sums are those of blending the
+        whole rows, so the bits are the same. Where every output pixel of uint8 data (``u8``,
+        read as float32) reads two adjacent pixels of up to 4 channels, the row is computed
+        in registers from the input rows instead (``gpair``, ``rx_pairs_u8_f32``): the same
+        operations again.
         """
         shape, sstr = spec["shape"], spec["sstr"]
         n, n_mid, k = shape[-1], spec["n_mid"], spec["k"]
@@ -1078,8 +1080,14 @@ class Plan:
         t1 = self.tables[outer]
         k1 = int(np.diff(t1.ptr).max(initial=0))
         stage = (k1 * k * npix * pb + 64 + esize - 1) // esize
-        return dict(channels=c, gpix_n=npix, gpix=gpix.reshape(-1), gwide=wide, gwidth=width,
-                    gpad=(j * n + e).astype(np.int64), gw=np.ascontiguousarray(w2.T).reshape(-1),
+        pair: dict[str, Any] = {}
+        if u8 and c <= 4 and k == 2 and sstr[-1] == 1 and not pad.any() \
+                and np.array_equal(pix[1], pix[0] + c):
+            fits = gpix[0] + 8 <= n_mid
+            pair = dict(gpair=1, gpwide=npix if bool(fits.all()) else int(np.argmin(fits)))
+        return dict(pair, channels=c, gpix_n=npix, gpix=gpix.reshape(-1), gwide=wide,
+                    gwidth=width, gpad=(j * n + e).astype(np.int64),
+                    gw=np.ascontiguousarray(w2.T).reshape(-1),
                     buf_len=max(spec["buf_len"], (5 + k) * n + stage))
 
     def _exact_fields(self, dtype: np.dtype, outer: int, phases: np.ndarray,
