@@ -225,6 +225,11 @@ def affine_arrays(affine: Any, shape: tuple[int, ...], compute: np.dtype,
         raise ResamplexError(f"affine: expected a pair (a, b) of numbers or arrays; got {what}")
     arrays = []
     for name, v in zip("ab", affine):
+        if type(v) is np.ndarray and v.dtype == compute and v.ndim == len(shape) \
+                and v.flags.c_contiguous and not integer \
+                and all(m == 1 or m == n for m, n in zip(v.shape, shape)):
+            arrays.append(v)    # already what the plan takes (a repeated call's arrays)
+            continue
         if isinstance(v, (str, bytes)) or v is None:
             raise ResamplexError(f"affine: {name} must be a real number or an array of them; "
                                  f"got {type(v).__name__}")

@@ -263,6 +263,47 @@ def test_long_axis_tiles_convert():
     _check(got, x, want, np.float32, affine=(a, -1.0), passes=1)
 
 
+@pytest.mark.parametrize("layout", ["chw", "hwc", "merged"])
+def test_repeated_calls_follow_each_calls_arguments(layout):
+    # a repeated conversion into an out= of a layout met before skips the checks it passed
+    # then: each call's a and b still decide the values (against the reference), a read-only,
+    # mis-shaped, overlapping or wrongly typed out= and a non-finite affine into integers
+    # are still refused
+    img = ref.random_array(_rng("repeat", layout), (30, 41, 3), np.uint8)
+    size = (9, 11)
+    make = {"chw": lambda dt: np.empty((3,) + size, dt).transpose(1, 2, 0),
+            "hwc": lambda dt: np.empty(size + (3,), dt),
+            "merged": lambda dt: np.empty(size + (3,), dt)}[layout]
+    out = make(np.float32)
+    for i in range(3):
+        a = np.array([0.5, -1.0, 2.0]) / (256.0 * (i + 1))
+        b = np.array([1.0, -3.0, 0.25]) * (i - 1)
+        aff = (a, b) if layout != "merged" else (float(a[0]), float(b[0]))
+        got = rx.resize(img, size, axes=(0, 1), dtype=np.float32, affine=aff, out=out)
+        assert got is out
+        want = ref.reference_resize(img, size, axes=(0, 1), affine=aff)
+        _check(out, img, want, np.float32, affine=aff, msg=f"call {i}")
+    aff = (np.ones(3), np.zeros(3))
+    frozen = make(np.float32)
+    frozen.flags.writeable = False
+    with pytest.raises(rx.ResamplexError, match="read-only"):
+        rx.resize(img, size, axes=(0, 1), dtype=np.float32, affine=aff, out=frozen)
+    with pytest.raises(rx.ResamplexError, match="dtype"):
+        rx.resize(img, size, axes=(0, 1), dtype=np.float64, affine=aff, out=out)
+    with pytest.raises(rx.ResamplexError, match="shape"):
+        rx.resize(img, (9, 12), axes=(0, 1), dtype=np.float32, affine=aff, out=out)
+    imgf = ref.random_array(_rng("repeat-f", layout), (30, 41, 3), np.float32)
+    rx.resize(imgf, size, axes=(0, 1), dtype=np.float32, affine=aff, out=out)
+    with pytest.raises(rx.ResamplexError, match="share memory"):
+        rx.resize(imgf, size, axes=(0, 1), dtype=np.float32, affine=aff,
+                  out=imgf[:9, :11])
+    out8 = make(np.uint8)
+    rx.resize(img, size, axes=(0, 1), dtype=np.uint8, affine=aff, out=out8)
+    with pytest.raises(rx.ResamplexError, match="not finite"):
+        rx.resize(img, size, axes=(0, 1), dtype=np.uint8, affine=(np.ones(3), np.full(3, np.inf)),
+                  out=out8)
+
+
 def test_no_conversion_is_the_plain_path():
     x = ref.random_array(_rng("same"), (6, 8), np.float32)
     np.testing.assert_array_equal(rx.resize(x, (3, 5), dtype=np.float32),

@@ -438,6 +438,30 @@ class Plan:
         or no resampled axis) copies into scratch and a converting store pass follows."""
         if self.passes is not None or self.fixed:
             raise UnsupportedError(f"{self.op}: this plan's passes do not convert dtypes")
+        if type(x) is np.ndarray and type(out) is np.ndarray and type(rounding) is str \
+                and (affine is None or (type(affine[0]) is np.ndarray
+                                        and type(affine[1]) is np.ndarray)):
+            # A conversion into an out= laid out as one this plan has converted into before:
+            # its key holds both dtypes, both layouts, the rounding and the affine's shapes,
+            # all validated then (the affine's values by the facade, on this call too).
+            key = ("convert", x.dtype, x.strides, out.dtype, out.strides, rounding,
+                   None if affine is None else (affine[0].shape, affine[1].shape))
+            entry = self._programs.get(key)
+            if (entry is not None and x.shape == self.in_shape
+                    and out.shape == self.out_shape and (dtype is None or out.dtype == dtype)
+                    and (affine is None or (affine[0].dtype == entry[2]
+                                            and affine[1].dtype == entry[2]))
+                    and _exec.is_aligned(x) and _exec.is_writeable_aligned(out)
+                    and not _exec.may_overlap(out, x)):
+                program = entry[0]
+                a = b = None
+                if affine is not None:
+                    a, b = affine
+                    if entry[1]:
+                        a, b = self._mergeable_affine(x.strides, out.strides, a, b)
+                program.run(x, out, threads_for(None if threads is None else
+                                                check_threads(threads), program.work), a, b)
+                return out
         x = self.check_input(x)
         rcode = _dtypes.rounding_code(rounding)
         if threads is not None:
@@ -466,16 +490,19 @@ class Plan:
         if not (result.flags.aligned and result.dtype.isnative):
             dst = empty_like_layout(self.out_shape, odt.newbyteorder("="),
                                     layout_perm(result.shape, result.strides))
-        if a is not None and b is not None and self.weighted:
-            a, b = self._mergeable_affine(src.strides, dst.strides, a, b)
         aff_key = None if a is None or b is None else (a.shape, b.shape)
         key = ("convert", src.dtype, src.strides, dst.dtype, dst.strides, rounding, aff_key)
+        merge = a is not None and self.weighted and self._mergeable(src.strides,
+                                                                     dst.strides) is not None
+        if a is not None and b is not None and merge:
+            a, b = self._mergeable_affine(src.strides, dst.strides, a, b)
         entry = self._programs.get(key)
         if entry is None:
             aff = None if a is None or b is None else (affine_strides(a, self.out_shape),
                                                        affine_strides(b, self.out_shape))
+            # (program, whether a and b expand over merged pixels, their compute dtype)
             entry = (self.compile(src.dtype, src.strides, dst.strides, rcode,
-                                  out_dtype=dst.dtype, affine=aff), None, None)
+                                  out_dtype=dst.dtype, affine=aff), merge, compute)
             self._remember(key, entry)
         program = entry[0]
         program.run(src, dst, threads_for(threads, program.work), a, b)
