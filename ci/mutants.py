@@ -268,6 +268,13 @@ MUTANTS = [
         "way round",
         ("tests/test_resize.py",)),
     Mutant(
+        "pair-pixels-second-row-weight", "resamplex/_engine/_simd.h",
+        (("                __m256 acc = _mm256_add_ps(_mm256_mul_ps(w10, x0), _mm256_mul_ps(w11, x1));\n",
+          "                __m256 acc = _mm256_add_ps(_mm256_mul_ps(w10, x0), _mm256_mul_ps(w10, x1));\n"),),
+        "the register form of a strong uint8 reduction's pixel pairs weighs the second input "
+        "row with the first row's weight",
+        ("tests/test_convert.py",)),
+    Mutant(
         "pairs-px-weights-swapped", "resamplex/_engine/_simd.h",
         (("        uint32_t ww = (uint32_t)(uint16_t)(int16_t)w0 | ((uint32_t)(uint16_t)(int16_t)w1 << 16);\n",
           "        uint32_t ww = (uint32_t)(uint16_t)(int16_t)w1 | ((uint32_t)(uint16_t)(int16_t)w0 << 16);\n"),),
