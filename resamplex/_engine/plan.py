@@ -454,13 +454,13 @@ class Plan:
                     and _exec.is_aligned(x) and _exec.is_writeable_aligned(out)
                     and not _exec.may_overlap(out, x)):
                 program = entry[0]
-                a = b = None
+                va = vb = None
                 if affine is not None:
-                    a, b = affine
+                    va, vb = affine
                     if entry[1]:
-                        a, b = self._mergeable_affine(x.strides, out.strides, a, b)
+                        va, vb = self._mergeable_affine(x.strides, out.strides, va, vb)
                 program.run(x, out, threads_for(None if threads is None else
-                                                check_threads(threads), program.work), a, b)
+                                                check_threads(threads), program.work), va, vb)
                 return out
         x = self.check_input(x)
         rcode = _dtypes.rounding_code(rounding)
