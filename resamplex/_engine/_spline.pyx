@@ -127,6 +127,30 @@ cdef inline double _load(const char* p, int kind) noexcept nogil:
     return <double>(<const int64_t*>p)[0]
 
 
+cdef inline int32_t _to_i32(double t) noexcept nogil:
+    # (int32_t)t as x86 computes it, which is what SciPy's own casts give: truncation inside
+    # the type; NaN and values outside it give INT32_MIN (cvttsd2si's "indefinite"), here
+    # without C's undefined behaviour there
+    if t > -2147483649.0 and t < 2147483648.0:
+        return <int32_t>t
+    return <int32_t>(-2147483647 - 1)
+
+
+cdef inline int64_t _to_i64(double t) noexcept nogil:
+    # (int64_t)t the same way: INT64_MIN for NaN and values outside the type
+    if t >= -9223372036854775808.0 and t < 9223372036854775808.0:
+        return <int64_t>t
+    return INT64_MIN
+
+
+cdef inline uint64_t _to_u64(double t) noexcept nogil:
+    # (uint64_t)t for t >= 0 as x86-64's generic code computes it (the conversion of
+    # t - 2^63 for the upper half): 0 for 2^64 and above
+    if t < 18446744073709551616.0:
+        return <uint64_t>t
+    return 0
+
+
 cdef inline double _uint_interp(double t, double top) noexcept nogil:
     # CASE_INTERP_OUT_UINT: t > 0 ? t + 0.5 : 0, then at most the type's maximum
     t = t + 0.5 if t > 0 else 0.0
@@ -167,28 +191,28 @@ cdef void _store_row(const double* values, char* dst, Py_ssize_t n, int64_t ds, 
     elif kind == E_BOOL:
         # npy_bool is an unsigned char: a C cast, not a truth test (0.5 stores False)
         for j in range(n):
-            (<uint8_t*>(dst + j * ds))[0] = <uint8_t><int32_t>v[j * vs]
+            (<uint8_t*>(dst + j * ds))[0] = <uint8_t>_to_i32(v[j * vs])
     elif rule == S_CAST:
         # a C cast from double: the 8- and 16-bit types go through int (x86: truncate, wrap)
         for j in range(n):
             t = v[j * vs]
             if kind == E_U8:
-                (<uint8_t*>(dst + j * ds))[0] = <uint8_t><int32_t>t
+                (<uint8_t*>(dst + j * ds))[0] = <uint8_t>_to_i32(t)
             elif kind == E_I8:
-                (<int8_t*>(dst + j * ds))[0] = <int8_t><int32_t>t
+                (<int8_t*>(dst + j * ds))[0] = <int8_t>_to_i32(t)
             elif kind == E_U16:
-                (<uint16_t*>(dst + j * ds))[0] = <uint16_t><int32_t>t
+                (<uint16_t*>(dst + j * ds))[0] = <uint16_t>_to_i32(t)
             elif kind == E_I16:
-                (<int16_t*>(dst + j * ds))[0] = <int16_t><int32_t>t
+                (<int16_t*>(dst + j * ds))[0] = <int16_t>_to_i32(t)
             elif kind == E_U32:
-                (<uint32_t*>(dst + j * ds))[0] = <uint32_t><int64_t>t
+                (<uint32_t*>(dst + j * ds))[0] = <uint32_t>_to_i64(t)
             elif kind == E_I32:
-                (<int32_t*>(dst + j * ds))[0] = <int32_t>t
+                (<int32_t*>(dst + j * ds))[0] = _to_i32(t)
             elif kind == E_U64:
-                (<uint64_t*>(dst + j * ds))[0] = <uint64_t>t if t >= 0 else \
-                    <uint64_t><int64_t>t
+                (<uint64_t*>(dst + j * ds))[0] = _to_u64(t) if t >= 0 else \
+                    <uint64_t>_to_i64(t)
             else:
-                (<int64_t*>(dst + j * ds))[0] = <int64_t>t
+                (<int64_t*>(dst + j * ds))[0] = _to_i64(t)
     elif kind == E_U8:
         for j in range(n):
             (<uint8_t*>(dst + j * ds))[0] = <uint8_t>_uint_interp(v[j * vs], 255.0)
@@ -206,15 +230,15 @@ cdef void _store_row(const double* values, char* dst, Py_ssize_t n, int64_t ds, 
                 else <uint64_t>0xFFFFFFFFFFFFFFFF
     elif kind == E_I8:
         for j in range(n):
-            (<int8_t*>(dst + j * ds))[0] = <int8_t><int32_t>_int_interp(v[j * vs], -128.0, 127.0)
+            (<int8_t*>(dst + j * ds))[0] = <int8_t>_to_i32(_int_interp(v[j * vs], -128.0, 127.0))
     elif kind == E_I16:
         for j in range(n):
-            (<int16_t*>(dst + j * ds))[0] = <int16_t><int32_t>_int_interp(v[j * vs], -32768.0,
-                                                                          32767.0)
+            (<int16_t*>(dst + j * ds))[0] = <int16_t>_to_i32(_int_interp(v[j * vs], -32768.0,
+                                                                         32767.0))
     elif kind == E_I32:
         for j in range(n):
-            (<int32_t*>(dst + j * ds))[0] = <int32_t>_int_interp(v[j * vs], -2147483648.0,
-                                                                 2147483647.0)
+            (<int32_t*>(dst + j * ds))[0] = _to_i32(_int_interp(v[j * vs], -2147483648.0,
+                                                                2147483647.0))
     else:
         for j in range(n):
             t = _int_interp(v[j * vs], -9223372036854775808.0, 9223372036854775807.0)
