@@ -67,8 +67,22 @@ MUTANTS = [
     Mutant(
         "linear-weights-swapped", TABLEGEN,
         (("    w0 = 1.0 - f\n    w1 = f\n",
-          "    w0 = f\n    w1 = 1.0 - f\n"),),
+          "    w0 = f\n    w1 = 1.0 - f\n"),
+         ("        w[0] = 1.0 - f\n        idx[1] = base + 1\n        w[1] = f\n",
+          "        w[0] = f\n        idx[1] = base + 1\n        w[1] = 1.0 - f\n")),
         "row_linear gives i0 the weight f and i0 + 1 the weight 1 - f"),
+    Mutant(
+        "linear-inside-keeps-zero-weight", TABLEGEN,
+        (("        return 2 if f != 0 else 1\n", "        return 2\n"),),
+        "linear_at's inside path keeps the tap of weight 0 at an integer coordinate "
+        "(0 * inf is NaN)"),
+    Mutant(
+        "window-bounds-from-the-ends-only", TABLEGEN,
+        (("            if outside:  # the window from every index read, and the rows again\n",
+          "            if outside and nnz < 0:\n"),),
+        "TableBuilder.window_into trusts the tile's first and last outputs to bound its "
+        "window where taps do not move right (cubic): indices fall outside it",
+        tests=("tests/test_tables.py", "tests/test_executor.py")),
     Mutant(
         "round-prefer-ceil-ties-down", TABLEGEN,
         (("    if s.rule == N_ROUND_PREFER_CEIL:\n"

@@ -416,6 +416,26 @@ class AxisSpec:
         ptr, idx, w = self._builder.csr(o0, o1)
         return AxisTable(self.n_in, o1 - o0, ptr, idx, w)
 
+    def window_buffers(self, n: int) -> tuple[np.ndarray, ...]:
+        """Arrays :meth:`window` can fill for ranges of up to ``n`` outputs, tile after tile."""
+        cap = max(1, n * self.taps_bound)
+        return (np.empty(n + 1, np.int64), np.empty(cap, np.int64), np.empty(cap, np.float64),
+                np.empty(cap, np.int64), np.empty(cap, np.float64))
+
+    def window(self, o0: int, o1: int,
+               buffers: tuple[np.ndarray, ...]) -> tuple[AxisTable, int]:
+        """``(table, lo)``: the taps of outputs ``o0 .. o1 - 1`` over the input window
+        ``[lo, lo + table.n_in)`` they read (indices from ``lo``), built in ``buffers``
+        (:meth:`window_buffers`), its ``dense`` form with it. The table is views of the
+        buffers: it holds until they are filled again."""
+        o0, o1 = self._range(o0, o1)
+        ptr, idx, w, didx, dw = buffers
+        nnz, lo, hi, k = self._builder.window_into(o0, o1, ptr, idx, w, didx, dw)
+        n = o1 - o0
+        table = AxisTable(hi - lo, n, ptr[:n + 1], idx[:nnz], w[:nnz])
+        table.__dict__["dense"] = (didx[:n * k].reshape(n, k), dw[:n * k].reshape(n, k))
+        return table, lo
+
     def dense(self, o0: int = 0, o1: int | None = None,
               k: int | None = None) -> tuple[np.ndarray, np.ndarray]:
         """``AxisTable.dense`` of outputs ``o0 .. o1 - 1``: ``(idx, w)``, each ``(o1 - o0, k)``;

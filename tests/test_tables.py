@@ -377,6 +377,53 @@ def test_dense_and_bounds():
         assert spec.nbytes_estimate() >= whole.ptr.nbytes + whole.idx.nbytes + whole.w.nbytes
 
 
+def _window_specs():
+    # _specs() and cases whose taps do not move right with the output everywhere (cubic
+    # weights of exactly 0 dropped, exclude_outside): a tile's first and last outputs do not
+    # bound its window there.
+    extra = [AxisSpec(14, 58, None, mode="cubic", transform=t, exclude_outside=True)
+             for t in ("half_pixel", "asymmetric")]
+    extra += [AxisSpec(9, 51, 82.09805181295604, mode="cubic", transform="align_corners"),
+              AxisSpec(37, 41, None, mode="cubic", transform="half_pixel",
+                       exclude_outside=True, antialias=True)]
+    return _specs() + extra
+
+
+def test_window_tiles_are_the_ranges_over_their_window():
+    """``AxisSpec.window`` (the tiles of a long axis, built in reused buffers): the range's
+    CSR taps less the smallest index read, over ``[lo, hi)`` from the smallest to the largest
+    index read, and that table's own dense form, bit for bit, whatever the buffers held."""
+    rng = _rng("window")
+    moved = 0
+    for spec in _window_specs():
+        cuts = sorted({0, spec.n_out, *rng.integers(0, spec.n_out + 1, 12).tolist()})
+        ranges = list(zip(cuts[:-1], cuts[1:]))
+        rng.shuffle(ranges)
+        buffers = spec.window_buffers(max(o1 - o0 for o0, o1 in ranges))
+        for b in buffers:  # stale values from an earlier tile must not leak
+            b.fill(-7)
+        for o0, o1 in ranges:
+            part = spec.table(o0, o1)
+            t, lo = spec.window(o0, o1, buffers)
+            lo_want = int(part.idx.min()) if part.nnz else 0
+            hi_want = int(part.idx.max()) + 1 if part.nnz else 1
+            first = part.idx[:part.ptr[1]]
+            last = part.idx[part.ptr[-2]:]
+            moved += bool(first.size == 0 or last.size == 0 or first.min() != lo_want
+                          or last.max() != hi_want - 1)
+            assert (lo, lo + t.n_in) == (lo_want, hi_want)
+            assert t.n_out == o1 - o0
+            assert t.ptr.tobytes() == part.ptr.tobytes()
+            assert t.idx.tobytes() == (part.idx - lo_want).tobytes()
+            assert t.w.tobytes() == part.w.tobytes()
+            want = AxisTable(t.n_in, t.n_out, part.ptr.copy(), part.idx - lo_want,
+                             part.w.copy()).dense
+            got = t.dense
+            assert got[0].shape == want[0].shape
+            assert got[0].tobytes() == want[0].tobytes() and got[1].tobytes() == want[1].tobytes()
+    assert moved  # the cases where the window is found from every tap were reached
+
+
 def test_dense_row_without_taps_is_positive_zero():
     t = AxisTable(3, 2, np.array([0, 0, 1]), np.array([2]), np.array([0.5]))
     idx, w = t.dense

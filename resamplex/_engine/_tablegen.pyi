@@ -60,6 +60,12 @@ class TableBuilder:
     def csr(self, o0: int, o1: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64],
                                              npt.NDArray[np.float64]]:
         """``(ptr, idx, w)`` of outputs ``o0 .. o1 - 1``. GIL released while building."""
+    def window_into(self, o0: int, o1: int, ptr: npt.NDArray[np.int64],
+                    idx: npt.NDArray[np.int64], w: npt.NDArray[np.float64],
+                    didx: npt.NDArray[np.int64],
+                    dw: npt.NDArray[np.float64]) -> tuple[int, int, int, int]:
+        """CSR and dense taps of outputs ``o0 .. o1 - 1`` over the window ``[lo, hi)`` they
+        read, into caller buffers; returns ``(nnz, lo, hi, k)``."""
     def dense_into(self, o0: int, o1: int, k: int, idx: npt.NDArray[np.int64],
                    w: npt.NDArray[np.float64]) -> int:
         """Dense rows (``k`` slots each) of outputs ``o0 .. o1 - 1``; returns the most taps."""

@@ -2,8 +2,8 @@
 """The core ``resize`` axis tables, built by compiled loops for any range of outputs.
 
 One ``TableBuilder`` holds everything that decides one axis's table (sizes, scale, coordinate
-transform, filter scheme and its parameters); ``csr``/``csr_into``, ``dense_into`` and ``stats``
-build or count the taps of outputs ``o0 .. o1 - 1`` only, with the GIL released, so a long axis
+transform, filter scheme and its parameters); ``csr``/``csr_into``, ``window_into``, ``dense_into``
+and ``stats`` build or count the taps of outputs ``o0 .. o1 - 1`` only, with the GIL released, so a long axis
 can be built tile by tile with memory bounded by the tile (scratch: a few rows of taps). The arithmetic is that of the NumPy builders
 this module replaced (``resamplex._tables`` documents the formulas), operation for operation in
 float64 (the build passes ``-ffp-contract=off``), so every table is bit for bit what they gave:
@@ -319,7 +319,10 @@ cdef inline int64_t edge_row(const Spec* s, bint last, int64_t* idx, double* w) 
 
 cdef inline int64_t row_nearest(const Spec* s, int64_t o, Scratch* sc, int64_t* idx,
                          double* w) noexcept nogil:
-    cdef double u = coordinate(s, o)
+    return nearest_at(s, coordinate(s, o), idx, w)
+
+
+cdef inline int64_t nearest_at(const Spec* s, double u, int64_t* idx, double* w) noexcept nogil:
     cdef double k = floor_d(u)
     cdef double frac = u - k
     if s.rule == N_ROUND_PREFER_CEIL:
@@ -335,14 +338,27 @@ cdef inline int64_t row_nearest(const Spec* s, int64_t o, Scratch* sc, int64_t* 
 
 cdef inline int64_t row_linear(const Spec* s, int64_t o, Scratch* sc, int64_t* idx,
                         double* w) noexcept nogil:
-    cdef double u = coordinate(s, o)
-    cdef double i0 = floor_d(u)
-    cdef double f = (u - i0) if isfinite(u) else 0.0
-    cdef int64_t base = to_index(np_clip(i0, -1.0, s.n_in_d))
-    cdef int64_t lo = clamp_i(base, 0, s.n_in - 1)
-    cdef int64_t hi = clamp_i(base + 1, 0, s.n_in - 1)
-    cdef int64_t n = 0
-    cdef double w0, w1
+    return linear_at(s, coordinate(s, o), idx, w)
+
+
+cdef inline int64_t linear_at(const Spec* s, double u, int64_t* idx, double* w) noexcept nogil:
+    cdef double i0, f, w0, w1
+    cdef int64_t base, lo, hi, n = 0
+    if u >= 0.0 and u < s.nin_m1_d:
+        # Inside the input (every output but a few at the ends): floor is truncation, no
+        # clamp applies, and ``f < 1`` so ``1 - f`` is never 0. The same values as below.
+        base = <int64_t>u
+        f = u - <double>base
+        idx[0] = base
+        w[0] = 1.0 - f
+        idx[1] = base + 1
+        w[1] = f
+        return 2 if f != 0 else 1
+    i0 = floor_d(u)
+    f = (u - i0) if isfinite(u) else 0.0
+    base = to_index(np_clip(i0, -1.0, s.n_in_d))
+    lo = clamp_i(base, 0, s.n_in - 1)
+    hi = clamp_i(base + 1, 0, s.n_in - 1)
     if lo == hi:
         idx[0] = lo
         w[0] = 1.0
@@ -1000,18 +1016,57 @@ cdef int64_t row_window_folded(const Spec* s, int64_t o, Scratch* sc, int64_t* i
 
 # ------------------------------------------------------------------------ the builder
 
+cdef enum:
+    COORD_BLOCK = 256
+
+
+cdef void coordinates(const Spec* s, int64_t o0, int64_t n, double* u) noexcept nogil:
+    cdef int64_t j
+    for j in range(n):
+        u[j] = coordinate(s, o0 + j)
+
+
+cdef int64_t fill_nearest(Spec s, int64_t o0, int64_t o1, Scratch* sc, int64_t* ptr,
+                          int64_t* idx, double* w) noexcept nogil:
+    # Blocks of coordinates first: where a taps count depends on its row's division, the
+    # next row's stores wait for it; apart, the divisions overlap. ``s`` by value: the stores
+    # into the table cannot alias it.
+    cdef double u[COORD_BLOCK]
+    cdef int64_t o, j, n, p = 0
+    o = o0
+    while o < o1:
+        n = min(<int64_t>COORD_BLOCK, o1 - o)
+        coordinates(&s, o, n, u)
+        for j in range(n):
+            p += nearest_at(&s, u[j], idx + p, w + p)
+            ptr[o + j - o0 + 1] = p
+        o += n
+    return p
+
+
+cdef int64_t fill_linear(Spec s, int64_t o0, int64_t o1, Scratch* sc, int64_t* ptr,
+                         int64_t* idx, double* w) noexcept nogil:
+    cdef double u[COORD_BLOCK]
+    cdef int64_t o, j, n, p = 0
+    o = o0
+    while o < o1:
+        n = min(<int64_t>COORD_BLOCK, o1 - o)
+        coordinates(&s, o, n, u)
+        for j in range(n):
+            p += linear_at(&s, u[j], idx + p, w + p)
+            ptr[o + j - o0 + 1] = p
+        o += n
+    return p
+
+
 cdef int64_t fill_csr(const Spec* s, row_fn row, int64_t o0, int64_t o1, Scratch* sc,
                       int64_t* ptr, int64_t* idx, double* w) noexcept nogil:
     # The most common schemes get loops of their own, where the row function is inlined.
     cdef int64_t o, p = 0
     if s.scheme == SCHEME_NEAREST:
-        for o in range(o0, o1):
-            p += row_nearest(s, o, sc, idx + p, w + p)
-            ptr[o - o0 + 1] = p
+        return fill_nearest(s[0], o0, o1, sc, ptr, idx, w)
     elif s.scheme == SCHEME_LINEAR:
-        for o in range(o0, o1):
-            p += row_linear(s, o, sc, idx + p, w + p)
-            ptr[o - o0 + 1] = p
+        return fill_linear(s[0], o0, o1, sc, ptr, idx, w)
     else:
         for o in range(o0, o1):
             p += row(s, o, sc, idx + p, w + p)
@@ -1183,6 +1238,113 @@ cdef class TableBuilder:
             idx.resize(nnz, refcheck=False)
             w.resize(nnz, refcheck=False)
         return ptr, idx, w
+
+    def window_into(self, int64_t o0, int64_t o1, int64_t[::1] ptr, int64_t[::1] idx,
+                    double[::1] w, int64_t[::1] didx, double[::1] dw):
+        """The table of outputs ``o0 .. o1 - 1`` over an input window that holds every index
+        they read, in both forms, for a tile of a long axis: ``(nnz, lo, hi, k)``.
+
+        The window is ``[lo, hi)``: from the first output's smallest index to the last one's
+        largest (taps move right with the output, so that is every index read; where one is
+        not, the smallest and largest index read), ``[0, 1)`` for a range without taps.
+        ``ptr``, ``idx``, ``w`` get the CSR taps as ``csr_into`` gives them with ``lo`` taken
+        from every index; ``didx``, ``dw`` (row-major, ``k`` per output) get
+        ``AxisTable.dense`` of that window table: ``k`` the most taps of any output (at least
+        1), padding reading index ``hi - lo`` with weight ``-0.0``, ``+0.0`` first in an
+        output without taps. Every array is at least as long as for ``csr_into``; they can be
+        reused from tile to tile. Built in chunks of outputs, each made dense while its taps
+        are in cache. GIL released."""
+        cdef Scratch sc
+        cdef int64_t o, j, c, p, q, a, b, m, nnz = 0, k = 1, lo = 0, hi = 1, pad, v, cap
+        cdef int64_t lo_seen, hi_seen
+        cdef int64_t* ip
+        cdef int64_t* pp
+        cdef double* wp
+        cdef int64_t* dip
+        cdef double* dwp
+        cdef int64_t n = o1 - o0
+        cdef bint outside = False
+        self._check_range(o0, o1)
+        cap = self.s.row_cap
+        if ptr.shape[0] < n + 1:
+            raise ValueError("ptr: too short for the range")
+        if (idx.shape[0] < n * cap or w.shape[0] < n * cap or didx.shape[0] < n * cap
+                or dw.shape[0] < n * cap):
+            raise ValueError("idx, w, didx, dw: shorter than (o1 - o0) * row_cap")
+        ptr[0] = 0
+        if n == 0:
+            return 0, 0, 1, 1
+        self._alloc(&sc)
+        ip, pp, wp, dip, dwp = &idx[0], &ptr[0], &w[0], &didx[0], &dw[0]
+        with nogil:
+            # The window's ends: the first output's smallest index, the last one's largest.
+            m = fill_csr(&self.s, self.row, o0, o0 + 1, &sc, pp, ip, wp)
+            lo_seen = hi_seen = -1
+            if m > 0:
+                lo_seen = ip[0]
+                for j in range(m):
+                    lo_seen = min(lo_seen, ip[j])
+            m = fill_csr(&self.s, self.row, o1 - 1, o1, &sc, pp, ip, wp)
+            if m > 0:
+                hi_seen = ip[0]
+                for j in range(m):
+                    hi_seen = max(hi_seen, ip[j])
+            if lo_seen >= 0 and hi_seen >= lo_seen:
+                lo, hi = lo_seen, hi_seen + 1
+            else:
+                outside = True  # an end without taps: find the window from all of them
+            pad = hi - lo
+            # Chunks of outputs: CSR taps, then their dense rows of width ``cap`` (every
+            # output's bound), indices from ``lo``; narrowed to ``k`` at the end.
+            a = o0
+            while a < o1:
+                b = min(o1, a + 1024)
+                m = fill_csr(&self.s, self.row, a, b, &sc, pp + (a - o0), ip + nnz, wp + nnz)
+                for o in range(a - o0, b - o0):
+                    pp[o + 1] += nnz
+                    p, q = pp[o], o * cap
+                    c = pp[o + 1] - p
+                    if c > k:
+                        k = c
+                    for j in range(c):
+                        v = ip[p + j] - lo
+                        if v < 0 or v >= pad:
+                            outside = True
+                        ip[p + j] = v
+                        dip[q + j] = v
+                        dwp[q + j] = wp[p + j]
+                    for j in range(c, cap):
+                        dip[q + j] = pad
+                        dwp[q + j] = -0.0
+                    if c == 0:
+                        dwp[q] = 0.0
+                nnz += m
+                a = b
+            if outside:  # the window from every index read, and the rows again
+                lo_seen = hi_seen = 0
+                if nnz > 0:
+                    lo_seen = hi_seen = ip[0] + lo
+                for j in range(nnz):
+                    lo_seen = min(lo_seen, ip[j] + lo)
+                    hi_seen = max(hi_seen, ip[j] + lo)
+                for j in range(nnz):
+                    ip[j] = ip[j] + lo - lo_seen
+                lo, hi = lo_seen, hi_seen + 1
+                pad = hi - lo
+                for o in range(n):
+                    p, q = pp[o], o * cap
+                    c = pp[o + 1] - p
+                    for j in range(c):
+                        dip[q + j] = ip[p + j]
+                    for j in range(c, cap):
+                        dip[q + j] = pad
+            if k < cap:  # rows of ``cap`` slots to rows of ``k``: forward, in place
+                for o in range(1, n):
+                    for j in range(k):
+                        dip[o * k + j] = dip[o * cap + j]
+                        dwp[o * k + j] = dwp[o * cap + j]
+        _release(&sc)
+        return nnz, lo, hi, k
 
     def dense_into(self, int64_t o0, int64_t o1, int64_t k, int64_t[::1] idx,
                    double[::1] w) -> int:

@@ -155,20 +155,38 @@ class TiledAxis:
 
     ``build(o0, o1)`` returns the ``AxisTable`` of outputs ``[o0, o1)`` (``ptr`` from 0,
     ``n_out = o1 - o0``, indices into the whole input axis); ``tile`` outputs at a time keep
-    each piece small. ``mean_taps`` guides the pass order like a table's.
+    each piece small. ``mean_taps`` guides the pass order like a table's. ``spec`` (an
+    ``AxisSpec``, optional) builds a plan's tiles in place: :meth:`window`.
     """
 
     def __init__(self, n_in: int, n_out: int, build: Callable[[int, int], AxisTable],
-                 tile: int, mean_taps: float):
+                 tile: int, mean_taps: float, spec: Any = None):
         self.n_in = int(n_in)
         self.n_out = int(n_out)
         self.build = build
         self.tile = max(1, int(tile))
         self.mean_taps = float(mean_taps)
         self.is_identity = False
+        self.spec = spec
 
     def table(self, o0: int, o1: int) -> AxisTable:
         return self.build(o0, o1)
+
+    def buffers(self) -> Any:
+        """What :meth:`window` fills, tile after tile (None: it allocates each tile)."""
+        return None if self.spec is None else self.spec.window_buffers(self.tile)
+
+    def window(self, o0: int, o1: int, buffers: Any) -> tuple[AxisTable, int]:
+        """``(table, lo)``: outputs ``[o0, o1)`` (at most ``tile``) over the input window
+        ``[lo, lo + table.n_in)`` they read, indices from ``lo``. With a ``spec``, the table
+        and its dense form are built in one native sweep into ``buffers``, which tiles reuse
+        (fresh arrays each tile cost a page fault per 4 KiB, and a pass of their own)."""
+        if buffers is not None:
+            return self.spec.window(o0, o1, buffers)  # type: ignore[no-any-return]
+        t = self.build(o0, o1)
+        lo = int(t.idx.min()) if t.nnz else 0
+        hi = int(t.idx.max()) + 1 if t.nnz else 1
+        return AxisTable(hi - lo, o1 - o0, t.ptr, t.idx - lo, t.w, t.shift), lo
 
 
 # ------------------------------------------------------------------------------ the plan
@@ -583,15 +601,15 @@ class Plan:
         spec = self.tables[a]
         order = self.run_order(x.strides, result.strides)
         before = (slice(None),) * a
+        buffers = spec.buffers()
         for o0 in range(0, spec.n_out, spec.tile):
             o1 = min(spec.n_out, o0 + spec.tile)
-            t = spec.table(o0, o1)
-            lo = int(t.idx.min()) if t.nnz else 0
-            hi = int(t.idx.max()) + 1 if t.nnz else 1
+            t, lo = spec.window(o0, o1, buffers)
+            hi = lo + t.n_in
             tables = list(self.tables)
-            tables[a] = AxisTable(hi - lo, o1 - o0, t.ptr, t.idx - lo, t.w, t.shift)
+            tables[a] = t
             in_shape = list(self.in_shape)
-            in_shape[a] = hi - lo
+            in_shape[a] = t.n_in
             tile = Plan(in_shape, tables, weighted=self.weighted, op=self.op, order=order,
                         fixed=self.fixed, keep_order=True)
             window = before + (slice(o0, o1),)
