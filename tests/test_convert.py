@@ -111,8 +111,8 @@ def test_strong_width_reductions(src, mode, kw):
 
 @pytest.mark.parametrize("src", DTYPES)
 def test_gathered_rows_give_the_whole_rows_bits(src, monkeypatch):
-    # A fused pass that blends only the pixels its innermost taps read (plan.GATHERED_READS)
-    # must give the bytes of blending the whole rows: forced on for every shape (enlarging
+    # A fused pass that blends only the pixels its innermost taps read (plan.GATHERED_READS,
+    # PAIR_READS) must give the bytes of blending the whole rows: forced on for every shape (enlarging
     # too, padding taps of antialias and exclude_outside, negative cubic weights, NaN, inf
     # and -0.0 in the input, channels-last pixels of 1-5 elements, an affine into CHW) and
     # forced off, the same bytes; both within the reference's tolerance.
@@ -134,8 +134,9 @@ def test_gathered_rows_give_the_whole_rows_bits(src, monkeypatch):
         c = shape[2]
         aff = (np.linspace(0.5, 2.0, c) / 256.0, np.linspace(-1.0, 1.0, c))
         outs = []
-        for reads in (0, 1 << 60):
+        for reads, pairs in ((0, 1 << 60), (1 << 60, 0)):
             monkeypatch.setattr(plan_mod, "GATHERED_READS", reads)
+            monkeypatch.setattr(plan_mod, "PAIR_READS", pairs)
             rx.clear_plan_cache()
             got = rx.resize(x, size, axes=(0, 1), mode=mode, **kw)
             chw = np.empty((c,) + size, np.float32)

@@ -43,6 +43,10 @@ MAX_PROGRAMS = 16
 # A fused pass blends only the pixels its innermost taps read where those taps read at most
 # 1 / GATHERED_READS of a row's elements (n k <= n_mid / GATHERED_READS; _gathered_fields).
 GATHERED_READS = 2
+# uint8 pixel pairs of 2-4 channels computed in registers (gpair) pay off further: where the
+# taps read up to PAIR_READS times a row's elements (n k <= PAIR_READS n_mid: any reduction
+# by a two-tap table). Single-byte pixels gain nothing from it there.
+PAIR_READS = 2
 _BYTES_LOCK = threading.RLock()
 
 
@@ -1093,11 +1097,14 @@ class Plan:
         whole rows, so the bits are the same. Where every output pixel of uint8 data (``u8``,
         read as float32) reads two adjacent pixels of up to 4 channels, the row is computed
         in registers from the input rows instead (``gpair``, ``rx_pairs_u8_f32``): the same
-        operations again.
+        operations again; pixels of 2-4 channels take it at any reduction (``PAIR_READS``):
+        1080p to 720p, uint8 3 and 4 channels, 2.9 and 3.9 ms -> 1.9 and 2.0 ms.
         """
         shape, sstr = spec["shape"], spec["sstr"]
         n, n_mid, k = shape[-1], spec["n_mid"], spec["k"]
-        if spec["axis"] != len(shape) - 2 or GATHERED_READS * n * k > n_mid:
+        strong = GATHERED_READS * n * k <= n_mid
+        if spec["axis"] != len(shape) - 2 or not (
+                strong or (u8 and k == 2 and n * k <= PAIR_READS * n_mid)):
             return {}
         idx2 = spec["idx2"].reshape(n, k)
         w2 = spec["w2"].reshape(n, k)
@@ -1130,6 +1137,8 @@ class Plan:
                 and np.array_equal(pix[1], pix[0] + c):
             fits = gpix[0] + 8 <= n_mid
             pair = dict(gpair=1, gpwide=npix if bool(fits.all()) else int(np.argmin(fits)))
+        if not (strong or (pair and c >= 2)):
+            return {}
         return dict(pair, channels=c, gpix_n=npix, gpix=gpix.reshape(-1), gwide=wide,
                     gwidth=width, gpad=(j * n + e).astype(np.int64),
                     gw=np.ascontiguousarray(w2.T).reshape(-1),
