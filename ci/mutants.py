@@ -289,6 +289,19 @@ MUTANTS = [
         "row with the first row's weight",
         ("tests/test_convert.py",)),
     Mutant(
+        "phase-zip-swaps-phases", "resamplex/_engine/_simd.h",
+        (("            _mm_storeu_si128((__m128i *)(out + 2 * j), _mm_unpacklo_epi8(e, o));\n"
+          "            _mm_storeu_si128((__m128i *)(out + 2 * j + 16), _mm_unpackhi_epi8(e, o));\n",
+          "            _mm_storeu_si128((__m128i *)(out + 2 * j), _mm_unpacklo_epi8(o, e));\n"
+          "            _mm_storeu_si128((__m128i *)(out + 2 * j + 16), _mm_unpackhi_epi8(o, e));\n"),
+         ("        out[2 * j] = (uint8_t)(is_signed ? (uint8_t)(int8_t)e : (uint8_t)e);\n"
+          "        out[2 * j + 1] = (uint8_t)(is_signed ? (uint8_t)(int8_t)o : (uint8_t)o);\n",
+          "        out[2 * j + 1] = (uint8_t)(is_signed ? (uint8_t)(int8_t)e : (uint8_t)e);\n"
+          "        out[2 * j] = (uint8_t)(is_signed ? (uint8_t)(int8_t)o : (uint8_t)o);\n")),
+        "the x2 integer phase pass of single-element pixels zips its odd outputs before its "
+        "even ones",
+        ("tests/test_resize.py",)),
+    Mutant(
         "pairs-px-weights-swapped", "resamplex/_engine/_simd.h",
         (("        uint32_t ww = (uint32_t)(uint16_t)(int16_t)w0 | ((uint32_t)(uint16_t)(int16_t)w1 << 16);\n",
           "        uint32_t ww = (uint32_t)(uint16_t)(int16_t)w1 | ((uint32_t)(uint16_t)(int16_t)w0 << 16);\n"),),

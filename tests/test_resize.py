@@ -9,6 +9,7 @@ from the library.
 """
 
 import concurrent.futures
+import itertools
 import math
 import zlib
 
@@ -515,26 +516,35 @@ def test_polyphase_x2_gives_the_general_bits(dname, channels, kw):
     # strided rows takes (one channel of a channels-last image, or every other element), for
     # every transform (borders outside the regular run), NaN, inf and -0.0 included; and
     # within the reference's tolerance.
+    # (Rows of 23 pixels run the vector loops of the phase kernels, rows of 11 their scalar
+    # ends; 8-bit data both integer roundings; 5 -> 10 rows the exact int16 form.)
     dtype = DTYPES[dname]
     rng = _rng("polyphase", dname, channels, tuple(kw.items()))
-    shape = (5, 23) if channels == 0 else (5, 23, channels)
-    x = ref.random_array(rng, shape, dtype)
-    if dname in FLOAT_DTYPES:
-        flat = x.reshape(-1)
-        flat[[2, 7, 30]] = np.array([np.nan, -np.inf, -0.0]).astype(dtype)
-    args = dict(mode=kw.get("mode", "linear"),
-                coordinate_transform=kw.get("transform", "half_pixel"))
-    for size in ([9, 46], [5, 46], [3, 46]):
-        got = rx.resize(x, size, axes=(0, 1), **args)
-        if channels <= 1:
-            planes = [(got.reshape(size), np.repeat(x.reshape(5, 23), 2, axis=1)[:, ::2])]
-        else:
-            planes = [(got[..., k], x[..., k]) for k in range(channels)]
-        for plane, strided in planes:
-            assert strided.strides[1] != strided.itemsize
-            want = rx.resize(strided, size, **args)
-            assert plane.tobytes() == want.tobytes(), f"{shape} -> {size} {kw}"
-        check(x, size, axes=(0, 1), **kw)
+    roundings = ["half_even", "half_away_from_zero"] if dname in ("uint8", "int8") else [None]
+    for width, rounding in itertools.product((23, 11), roundings):
+        shape = (5, width) if channels == 0 else (5, width, channels)
+        x = ref.random_array(rng, shape, dtype)
+        if dname in FLOAT_DTYPES:
+            flat = x.reshape(-1)
+            flat[[2, 7, 30]] = np.array([np.nan, -np.inf, -0.0]).astype(dtype)
+        args = dict(mode=kw.get("mode", "linear"),
+                    coordinate_transform=kw.get("transform", "half_pixel"))
+        if rounding is not None:
+            args["rounding"] = rounding
+        # 5 -> 10: dyadic weights both ways, so 8-bit rows take the exact int16 kernels
+        for size in ([9, 2 * width], [5, 2 * width], [3, 2 * width], [10, 2 * width]):
+            got = rx.resize(x, size, axes=(0, 1), **args)
+            if channels <= 1:
+                planes = [(got.reshape(size),
+                           np.repeat(x.reshape(5, width), 2, axis=1)[:, ::2])]
+            else:
+                planes = [(got[..., k], x[..., k]) for k in range(channels)]
+            for plane, strided in planes:
+                assert strided.strides[1] != strided.itemsize
+                want = rx.resize(strided, size, **args)
+                assert plane.tobytes() == want.tobytes(), f"{shape} -> {size} {kw} {rounding}"
+            if rounding in (None, "half_even"):
+                check(x, size, axes=(0, 1), **kw)
 
 
 @pytest.mark.parametrize("dname", list(DTYPES))

@@ -414,6 +414,48 @@ static inline void rx_phase2_i16(const int16_t *v, uint8_t *e, ptrdiff_t n, ptrd
     }
 }
 
+/* Both phase rows of single-element pixels, rounded and zipped straight into the output:
+ * out[2j] = round(qa0 * v[j + da0] + qb0 * v[j + db0]), out[2j + 1] the same with the second
+ * phase, for j < n. The values of rx_phase2_i16 for each phase and rx_zip2_8 (c = 1), without
+ * the two phase rows in between. */
+static inline void rx_phase2_zip_i16(const int16_t *v, uint8_t *out, ptrdiff_t n,
+                                     ptrdiff_t da0, ptrdiff_t db0, int16_t qa0, int16_t qb0,
+                                     ptrdiff_t da1, ptrdiff_t db1, int16_t qa1, int16_t qb1,
+                                     int shift, int is_signed, int away)
+{
+    ptrdiff_t j = 0;
+    int lo = is_signed ? -128 : 0, hi = is_signed ? 127 : 255;
+#if defined(RX_AVX2)
+    if (n >= 16) {
+        __m256i wa0 = _mm256_set1_epi16(qa0), wb0 = _mm256_set1_epi16(qb0);
+        __m256i wa1 = _mm256_set1_epi16(qa1), wb1 = _mm256_set1_epi16(qb1);
+        for (; j < n; j += 16) {
+            __m256i s0, s1;
+            __m128i e, o;
+            if (j + 16 > n)
+                j = n - 16;           /* the last outputs again, overlapping: same values */
+            s0 = _mm256_add_epi16(
+                _mm256_mullo_epi16(wa0, _mm256_loadu_si256((const __m256i *)(v + da0 + j))),
+                _mm256_mullo_epi16(wb0, _mm256_loadu_si256((const __m256i *)(v + db0 + j))));
+            s1 = _mm256_add_epi16(
+                _mm256_mullo_epi16(wa1, _mm256_loadu_si256((const __m256i *)(v + da1 + j))),
+                _mm256_mullo_epi16(wb1, _mm256_loadu_si256((const __m256i *)(v + db1 + j))));
+            e = rx_round_pack16(s0, shift, is_signed, away);
+            o = rx_round_pack16(s1, shift, is_signed, away);
+            _mm_storeu_si128((__m128i *)(out + 2 * j), _mm_unpacklo_epi8(e, o));
+            _mm_storeu_si128((__m128i *)(out + 2 * j + 16), _mm_unpackhi_epi8(e, o));
+        }
+        return;
+    }
+#endif
+    for (; j < n; j++) {
+        int e = rx_round_i16((int16_t)(qa0 * v[da0 + j] + qb0 * v[db0 + j]), shift, lo, hi, away);
+        int o = rx_round_i16((int16_t)(qa1 * v[da1 + j] + qb1 * v[db1 + j]), shift, lo, hi, away);
+        out[2 * j] = (uint8_t)(is_signed ? (uint8_t)(int8_t)e : (uint8_t)e);
+        out[2 * j + 1] = (uint8_t)(is_signed ? (uint8_t)(int8_t)o : (uint8_t)o);
+    }
+}
+
 /* x0.5 with two input rows: out[j] = round(qa * (q0 * a[j] + q1 * a2[j])
  *                                          + qb * (q0 * b[j] + q1 * b2[j])). */
 #if defined(RX_AVX2)
