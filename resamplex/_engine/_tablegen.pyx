@@ -1026,34 +1026,24 @@ cdef void coordinates(const Spec* s, int64_t o0, int64_t n, double* u) noexcept 
         u[j] = coordinate(s, o0 + j)
 
 
-cdef int64_t fill_nearest(Spec s, int64_t o0, int64_t o1, Scratch* sc, int64_t* ptr,
-                          int64_t* idx, double* w) noexcept nogil:
-    # Blocks of coordinates first: where a taps count depends on its row's division, the
-    # next row's stores wait for it; apart, the divisions overlap. ``s`` by value: the stores
-    # into the table cannot alias it.
+cdef int64_t fill_one_or_two(Spec s, int64_t o0, int64_t o1, int64_t* ptr, int64_t* idx,
+                             double* w) noexcept nogil:
+    # NEAREST and LINEAR rows. Blocks of coordinates first: where a row's taps count depends on
+    # its division, the next row's stores wait for it; apart, the divisions overlap. ``s`` by
+    # value: the stores into the table cannot alias it. (The scheme's branch is the same for
+    # every row: the compiler takes it out of the loop.)
     cdef double u[COORD_BLOCK]
     cdef int64_t o, j, n, p = 0
+    cdef bint linear = s.scheme == SCHEME_LINEAR
     o = o0
     while o < o1:
         n = min(<int64_t>COORD_BLOCK, o1 - o)
         coordinates(&s, o, n, u)
         for j in range(n):
-            p += nearest_at(&s, u[j], idx + p, w + p)
-            ptr[o + j - o0 + 1] = p
-        o += n
-    return p
-
-
-cdef int64_t fill_linear(Spec s, int64_t o0, int64_t o1, Scratch* sc, int64_t* ptr,
-                         int64_t* idx, double* w) noexcept nogil:
-    cdef double u[COORD_BLOCK]
-    cdef int64_t o, j, n, p = 0
-    o = o0
-    while o < o1:
-        n = min(<int64_t>COORD_BLOCK, o1 - o)
-        coordinates(&s, o, n, u)
-        for j in range(n):
-            p += linear_at(&s, u[j], idx + p, w + p)
+            if linear:
+                p += linear_at(&s, u[j], idx + p, w + p)
+            else:
+                p += nearest_at(&s, u[j], idx + p, w + p)
             ptr[o + j - o0 + 1] = p
         o += n
     return p
@@ -1061,16 +1051,13 @@ cdef int64_t fill_linear(Spec s, int64_t o0, int64_t o1, Scratch* sc, int64_t* p
 
 cdef int64_t fill_csr(const Spec* s, row_fn row, int64_t o0, int64_t o1, Scratch* sc,
                       int64_t* ptr, int64_t* idx, double* w) noexcept nogil:
-    # The most common schemes get loops of their own, where the row function is inlined.
+    # The most common schemes get a loop of their own, where the row function is inlined.
     cdef int64_t o, p = 0
-    if s.scheme == SCHEME_NEAREST:
-        return fill_nearest(s[0], o0, o1, sc, ptr, idx, w)
-    elif s.scheme == SCHEME_LINEAR:
-        return fill_linear(s[0], o0, o1, sc, ptr, idx, w)
-    else:
-        for o in range(o0, o1):
-            p += row(s, o, sc, idx + p, w + p)
-            ptr[o - o0 + 1] = p
+    if s.scheme == SCHEME_NEAREST or s.scheme == SCHEME_LINEAR:
+        return fill_one_or_two(s[0], o0, o1, ptr, idx, w)
+    for o in range(o0, o1):
+        p += row(s, o, sc, idx + p, w + p)
+        ptr[o - o0 + 1] = p
     return p
 
 
