@@ -186,7 +186,7 @@ class TiledAxis:
         and its dense form are built in one native sweep into ``buffers``, which tiles reuse
         (fresh arrays each tile cost a page fault per 4 KiB, and a pass of their own)."""
         if buffers is not None:
-            return self.spec.window(o0, o1, buffers)  # type: ignore[no-any-return]
+            return self.spec.window(o0, o1, buffers)
         t = self.build(o0, o1)
         lo = int(t.idx.min()) if t.nnz else 0
         hi = int(t.idx.max()) + 1 if t.nnz else 1
