@@ -269,8 +269,7 @@ def _core_axis(n_in: int, n_out: int, scale: float | None, mode: str, transform:
     tile = _tile_length(spec)
     if tile >= n_out:
         return spec.table()
-    return TiledAxis(n_in, n_out, spec.table, tile=tile, mean_taps=float(spec.taps_bound),
-                     spec=spec)
+    return TiledAxis(spec, tile)
 
 
 def _build_core_plan(key: tuple[Any, ...]) -> Plan:

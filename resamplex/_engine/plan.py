@@ -25,7 +25,7 @@ import numpy as np
 from .. import _dtypes
 from .._checks import as_array, check_allocation, check_out, check_threads
 from .._errors import ResamplexError, UnsupportedError
-from .._tables import AxisTable
+from .._tables import AxisSpec, AxisTable
 from . import _exec, _pipeline
 from ._exec import Program, threads_for
 
@@ -157,40 +157,34 @@ def _dyadic(w: np.ndarray, ptr: np.ndarray,
 class TiledAxis:
     """A long axis whose table is built one range of outputs at a time, as a plan runs.
 
-    ``build(o0, o1)`` returns the ``AxisTable`` of outputs ``[o0, o1)`` (``ptr`` from 0,
-    ``n_out = o1 - o0``, indices into the whole input axis); ``tile`` outputs at a time keep
-    each piece small. ``mean_taps`` guides the pass order like a table's. ``spec`` (an
-    ``AxisSpec``, optional) builds a plan's tiles in place: :meth:`window`.
+    ``spec`` (the axis's ``AxisSpec``) builds any range: :meth:`table` the ``AxisTable`` of
+    outputs ``[o0, o1)`` (``ptr`` from 0, ``n_out = o1 - o0``, indices into the whole input
+    axis), :meth:`window` a tile in place; ``tile`` outputs at a time keep each piece small.
+    ``mean_taps`` (the spec's bound on taps) guides the pass order like a table's.
     """
 
-    def __init__(self, n_in: int, n_out: int, build: Callable[[int, int], AxisTable],
-                 tile: int, mean_taps: float, spec: Any = None):
-        self.n_in = int(n_in)
-        self.n_out = int(n_out)
-        self.build = build
-        self.tile = max(1, int(tile))
-        self.mean_taps = float(mean_taps)
-        self.is_identity = False
+    def __init__(self, spec: AxisSpec, tile: int):
         self.spec = spec
+        self.n_in = spec.n_in
+        self.n_out = spec.n_out
+        self.tile = max(1, int(tile))
+        self.mean_taps = float(spec.taps_bound)
+        self.is_identity = False
 
     def table(self, o0: int, o1: int) -> AxisTable:
-        return self.build(o0, o1)
+        return self.spec.table(o0, o1)
 
-    def buffers(self) -> Any:
-        """What :meth:`window` fills, tile after tile (None: it allocates each tile)."""
-        return None if self.spec is None else self.spec.window_buffers(self.tile)
+    def buffers(self) -> tuple[np.ndarray, ...]:
+        """What :meth:`window` fills, tile after tile."""
+        return self.spec.window_buffers(self.tile)
 
-    def window(self, o0: int, o1: int, buffers: Any) -> tuple[AxisTable, int]:
+    def window(self, o0: int, o1: int,
+               buffers: tuple[np.ndarray, ...]) -> tuple[AxisTable, int]:
         """``(table, lo)``: outputs ``[o0, o1)`` (at most ``tile``) over the input window
-        ``[lo, lo + table.n_in)`` they read, indices from ``lo``. With a ``spec``, the table
-        and its dense form are built in one native sweep into ``buffers``, which tiles reuse
-        (fresh arrays each tile cost a page fault per 4 KiB, and a pass of their own)."""
-        if buffers is not None:
-            return self.spec.window(o0, o1, buffers)
-        t = self.build(o0, o1)
-        lo = int(t.idx.min()) if t.nnz else 0
-        hi = int(t.idx.max()) + 1 if t.nnz else 1
-        return AxisTable(hi - lo, o1 - o0, t.ptr, t.idx - lo, t.w, t.shift), lo
+        ``[lo, lo + table.n_in)`` they read, indices from ``lo``: the table and its dense
+        form built in one native sweep into ``buffers``, which tiles reuse (fresh arrays each
+        tile cost a page fault per 4 KiB, and a pass of their own)."""
+        return self.spec.window(o0, o1, buffers)
 
 
 # ------------------------------------------------------------------------------ the plan
