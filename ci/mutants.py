@@ -294,10 +294,10 @@ MUTANTS = [
           "            _mm_storeu_si128((__m128i *)(out + 2 * j + 16), _mm_unpackhi_epi8(e, o));\n",
           "            _mm_storeu_si128((__m128i *)(out + 2 * j), _mm_unpacklo_epi8(o, e));\n"
           "            _mm_storeu_si128((__m128i *)(out + 2 * j + 16), _mm_unpackhi_epi8(o, e));\n"),
-         ("        out[2 * j] = (uint8_t)(is_signed ? (uint8_t)(int8_t)e : (uint8_t)e);\n"
-          "        out[2 * j + 1] = (uint8_t)(is_signed ? (uint8_t)(int8_t)o : (uint8_t)o);\n",
-          "        out[2 * j + 1] = (uint8_t)(is_signed ? (uint8_t)(int8_t)e : (uint8_t)e);\n"
-          "        out[2 * j] = (uint8_t)(is_signed ? (uint8_t)(int8_t)o : (uint8_t)o);\n")),
+         ("        out[2 * j] = (uint8_t)e;           /* an int8 value's byte, or a uint8 value */\n"
+          "        out[2 * j + 1] = (uint8_t)o;\n",
+          "        out[2 * j] = (uint8_t)o;\n"
+          "        out[2 * j + 1] = (uint8_t)e;\n")),
         "the x2 integer phase pass of single-element pixels zips its odd outputs before its "
         "even ones",
         ("tests/test_resize.py",)),

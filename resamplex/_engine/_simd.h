@@ -451,8 +451,8 @@ static inline void rx_phase2_zip_i16(const int16_t *v, uint8_t *out, ptrdiff_t n
     for (; j < n; j++) {
         int e = rx_round_i16((int16_t)(qa0 * v[da0 + j] + qb0 * v[db0 + j]), shift, lo, hi, away);
         int o = rx_round_i16((int16_t)(qa1 * v[da1 + j] + qb1 * v[db1 + j]), shift, lo, hi, away);
-        out[2 * j] = (uint8_t)(is_signed ? (uint8_t)(int8_t)e : (uint8_t)e);
-        out[2 * j + 1] = (uint8_t)(is_signed ? (uint8_t)(int8_t)o : (uint8_t)o);
+        out[2 * j] = (uint8_t)e;           /* an int8 value's byte, or a uint8 value */
+        out[2 * j + 1] = (uint8_t)o;
     }
 }
 

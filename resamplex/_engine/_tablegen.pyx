@@ -347,6 +347,8 @@ cdef inline int64_t linear_at(const Spec* s, double u, int64_t* idx, double* w) 
     if u >= 0.0 and u < s.nin_m1_d:
         # Inside the input (every output but a few at the ends): floor is truncation, no
         # clamp applies, and ``f < 1`` so ``1 - f`` is never 0. The same values as below.
+        # Both slots are written even for one tap (the row's bound, row_cap, is 2 here:
+        # ``n_in >= 2``); the second is the next row's first, rewritten.
         base = <int64_t>u
         f = u - <double>base
         idx[0] = base
