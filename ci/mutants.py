@@ -302,6 +302,18 @@ MUTANTS = [
         "even ones",
         ("tests/test_resize.py",)),
     Mutant(
+        "permute-window-second-half-ignored", "resamplex/_engine/_simd.h",
+        (("        if (span > 128) \\\n", "        if (0 && span > 128) \\\n"),),
+        "a nearest gather of 2-, 4- or 8-byte pixels through a 256-byte window takes the "
+        "pixels of its second half from the first",
+        ("tests/test_resize.py",)),
+    Mutant(
+        "permute-window-bound-doubled", "resamplex/_engine/_simd.h",
+        (("    const __m512i lim = _mm512_set1_epi64(span);\n",
+          "    const __m512i lim = _mm512_set1_epi64(2 * span);\n"),),
+        "a nearest gather block whose reads spread past its permute window is permuted anyway",
+        ("tests/test_resize.py",)),
+    Mutant(
         "pairs-px-weights-swapped", "resamplex/_engine/_simd.h",
         (("        uint32_t ww = (uint32_t)(uint16_t)(int16_t)w0 | ((uint32_t)(uint16_t)(int16_t)w1 << 16);\n",
           "        uint32_t ww = (uint32_t)(uint16_t)(int16_t)w1 | ((uint32_t)(uint16_t)(int16_t)w0 << 16);\n"),),

@@ -492,6 +492,33 @@ def test_nearest_interleaved_pixels(channels):
                                                                 mode="nearest"))
 
 
+@pytest.mark.parametrize("dtype,channels", [(np.uint8, 2), (np.uint8, 4), (np.float32, 0),
+                                            (np.uint16, 4), (np.float32, 2), (np.float64, 0),
+                                            (np.int8, 8)])
+def test_nearest_permuted_pixels(dtype, channels):
+    # Rows of 2-, 4- and 8-byte pixels gather a block of 64 output bytes from a window of 128
+    # input bytes by one permute (256 bytes by two where ratios pass 2), a block reading wider
+    # (ratios past 4, some blocks of ratios near it) one pixel at a time, and the last blocks,
+    # whose loads would leave a row, one at a time too: every ratio around those bounds, up
+    # and down, sizes around a block, every rounding direction, and rows not contiguous (no
+    # permutes) must give the reference's bytes.
+    rng = _rng("permuted", np.dtype(dtype).str, channels)
+    shape = (3, 150, channels) if channels else (3, 150)
+    x = ref.random_array(rng, shape, np.dtype(dtype))
+    block = 64 // (np.dtype(dtype).itemsize * max(channels, 1))
+    for w_out in sorted({7, block - 1, block, block + 1, 2 * block + 1, 33, 35, 36, 37, 38, 60,
+                         71, 74, 75, 76, 79, 99, 100, 101, 149, 151, 225, 226, 374, 449}):
+        for nm in ("round_prefer_ceil", "floor", "ceil"):
+            check(x, [3, w_out], axes=[0, 1], mode="nearest", nearest_mode=nm)
+        check(x, [2, w_out], axes=[0, 1], mode="nearest", transform="align_corners")
+    check(x[:, ::-1], [3, 100], axes=[0, 1], mode="nearest")
+    check(x[:, ::2], [3, 40], axes=[0, 1], mode="nearest")
+    out = np.empty((3, 101) + shape[2:], dtype)
+    got = rx.resize(x, [3, 101], axes=[0, 1], mode="nearest", out=out)
+    np.testing.assert_array_equal(got, ref.reference_resize(x, [3, 101], axes=[0, 1],
+                                                            mode="nearest"))
+
+
 def test_nearest_preserves_nan_payloads_and_signed_zero():
     bits = np.array([0x7FF8000000000001, 0xFFF0000000000002, 0x8000000000000000,
                      0x7FF0000000000000], np.uint64)

@@ -796,9 +796,9 @@ class Plan:
                     idx2=starts, units=math.prod(shape[:-1]),
                     k=self._repeat_factor(perm[-1], itemsize, xs, os_))
         if spec["k"] == 1:
-            spec["n_in"], spec["n_mid"] = self._wide_moves(perm[-1], itemsize, xs, os_)
-        if spec["k"] == 1 and spec["n_in"] == 0:
             spec.update(self._halving(perm[-1], itemsize, xs, os_))
+        if spec["k"] == 1 and "phase" not in spec:
+            spec["n_in"], spec["n_mid"] = self._wide_moves(perm[-1], itemsize, xs, os_)
         if spec_only:
             return spec
         return Program([spec], [], float(math.prod(shape)))
@@ -828,17 +828,31 @@ class Plan:
 
     def _wide_moves(self, a: int, itemsize: int, xs: Sequence[int],
                     os_: Sequence[int]) -> tuple[int, int]:
-        """``(wide, width)`` for a gather whose innermost axis ``a`` moves pixels of an
-        awkward size (3, 6, 12 bytes, ...) between contiguous rows: each of the first ``wide``
-        outputs of a row may be moved ``width`` bytes at once, the extra bytes staying inside
-        the input row and the output row (``rx_gather_pixels``). ``(0, 0)`` otherwise."""
+        """``(wide, width)`` for a gather whose innermost axis ``a`` moves pixels between
+        contiguous rows (``rx_gather_pixels``): pixels of an awkward size (3, 6, 12 bytes,
+        ...) move ``width`` (16 or 32) bytes at once; pixels of 2, 4 or 8 bytes, each block of
+        64 output bytes permuted from a window of ``width`` (128 or 256) input bytes (128
+        where every block's reads fit in it). Each of the first ``wide`` outputs of a row
+        keeps those reads inside the input row and the writes (``min(width, 64)`` bytes)
+        inside the output row. ``(0, 0)`` where there is nothing to gain."""
         t = self.tables[a]
         if t is None or xs[a] != itemsize or os_[a] != itemsize or itemsize >= 32 \
-                or itemsize & (itemsize - 1) == 0:
+                or itemsize in (1, 16):
             return 0, 0
-        width = 16 if itemsize < 16 else 32
+        if itemsize in (2, 4, 8):
+            m = 64 // itemsize
+            if t.n_out < m or t.nnz != t.n_out:
+                return 0, 0
+            first = t.idx[t.ptr[:-1]]
+            spread = (first[np.minimum(np.arange(0, t.n_out, m) + m - 1, t.n_out - 1)]
+                      - first[::m]) * itemsize
+            if not (spread < 256).any():
+                return 0, 0
+            width, store = (128 if bool((spread < 128).all()) else 256), 64
+        else:
+            width = store = 16 if itemsize < 16 else 32
         fits = (t.idx[t.ptr[:-1]] * itemsize + width <= t.n_in * itemsize) \
-            & (np.arange(t.n_out) * itemsize + width <= t.n_out * itemsize)
+            & (np.arange(t.n_out) * itemsize + store <= t.n_out * itemsize)
         wide = t.n_out if bool(fits.all()) else int(np.argmin(fits))
         return wide, width
 
