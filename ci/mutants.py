@@ -314,6 +314,12 @@ MUTANTS = [
         "a nearest gather block whose reads spread past its permute window is permuted anyway",
         ("tests/test_resize.py",)),
     Mutant(
+        "three-to-two-keeps-the-wrong-phase", "resamplex/_engine/_simd.h",
+        (("            pk[i / 16][i % 16] = i % 3 == dc ? 0xFF : 0;\n",
+          "            pk[i / 16][i % 16] = i % 3 == da ? 0xFF : 0;\n"),),
+        "the 3:2 integer pass keeps the odd output's sum where the even output reads",
+        ("tests/test_resize.py",)),
+    Mutant(
         "pairs-px-weights-swapped", "resamplex/_engine/_simd.h",
         (("        uint32_t ww = (uint32_t)(uint16_t)(int16_t)w0 | ((uint32_t)(uint16_t)(int16_t)w1 << 16);\n",
           "        uint32_t ww = (uint32_t)(uint16_t)(int16_t)w1 | ((uint32_t)(uint16_t)(int16_t)w0 << 16);\n"),),

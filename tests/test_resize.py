@@ -574,6 +574,41 @@ def test_polyphase_x2_gives_the_general_bits(dname, channels, kw):
                 check(x, size, axes=(0, 1), **kw)
 
 
+@pytest.mark.parametrize("dname", ["uint8", "int8"])
+@pytest.mark.parametrize("transform", ["half_pixel", "asymmetric", "pytorch_half_pixel",
+                                       "align_corners", "half_pixel_symmetric"])
+def test_three_to_two_gives_the_general_bits(dname, transform):
+    # 3:2 along the innermost axis of single-element 8-bit rows (1080p -> 720p) runs in exact
+    # int16 where the weights are dyadic (quarters for half_pixel both ways: 9 -> 6 rows):
+    # the bytes of the general pass (which a plane with strided rows takes), both integer
+    # roundings, rows of one vector block (48 pixels), of one and a scalar pair (51), of two
+    # and eight scalar pairs (120), extreme values at the row's start; rows the int16 form
+    # cannot take (7 -> 5: non-dyadic) too.
+    dtype = DTYPES[dname]
+    rng = _rng("three-to-two", dname, transform)
+    info = np.iinfo(dtype)
+    for width, rounding in itertools.product((48, 120, 51), ["half_even", "half_away_from_zero"]):
+        x = ref.random_array(rng, (9, width), dtype)
+        x[0, :6] = [info.min, info.max, info.max, info.min, info.max, info.max]
+        for rows in ((9, 6), (9, 3), (9, 9), (9, 12)):
+            n_out = 2 * width // 3
+            src = x[:rows[0]]
+            got = rx.resize(src, [rows[1], n_out], coordinate_transform=transform,
+                            rounding=rounding)
+            strided = np.repeat(src, 2, axis=1)[:, ::2]
+            want = rx.resize(strided, [rows[1], n_out], coordinate_transform=transform,
+                             rounding=rounding)
+            assert got.tobytes() == want.tobytes(), f"{width} {rows} {transform} {rounding}"
+            if rounding == "half_even":
+                check(src, [rows[1], n_out], transform=transform)
+        y = ref.random_array(rng, (7, width), dtype)
+        got = rx.resize(y, [5, 2 * width // 3], coordinate_transform=transform,
+                        rounding=rounding)
+        want = rx.resize(np.repeat(y, 2, axis=1)[:, ::2], [5, 2 * width // 3],
+                         coordinate_transform=transform, rounding=rounding)
+        assert got.tobytes() == want.tobytes()
+
+
 @pytest.mark.parametrize("dname", list(DTYPES))
 @pytest.mark.parametrize("factors", [(2, 2), (3, 1), (1, 4), (2, 3)])
 def test_area_integer_enlargement_copies(dname, factors):

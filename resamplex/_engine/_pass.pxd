@@ -47,6 +47,7 @@ cdef enum PhaseKind:
     PHASE_NONE = 0
     PHASE_UP2 = 1
     PHASE_DOWN2 = 2
+    PHASE_DOWN32 = 3
 cdef enum:
     BLOCK = 4096           # elements per block of the long-row loop shapes (their scratch)
     MAX_ROW = 4194304      # longest row (input + output) SHAPE_LAST loads into scratch
@@ -145,7 +146,10 @@ cdef struct PassDesc:
     # Fused passes of 8-bit data whose innermost table is a x2 / x0.5 polyphase pattern
     # (plan.py _phase_fields): PHASE_UP2 computes the even and odd output pixels of input
     # pixels [lo, hi) as two contiguous rows, rounds them and zips them; PHASE_DOWN2 unzips
-    # each input row into its even and odd pixels first. Pixels are `channels` elements.
+    # each input row into its even and odd pixels first; PHASE_DOWN32 (3:2, single-element
+    # pixels, exact integers only) computes outputs 2k and 2k + 1 from pixels 3k + pd[0],
+    # 3k + pd[1] and 3k + pd[2], 3k + pd[3] of the blended row. Pixels are `channels`
+    # elements.
     int phase
     Py_ssize_t channels
     Py_ssize_t lo

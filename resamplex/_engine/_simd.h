@@ -456,6 +456,65 @@ static inline void rx_phase2_zip_i16(const int16_t *v, uint8_t *out, ptrdiff_t n
     }
 }
 
+/* Two outputs from every three single-element 8-bit pixels (3:2, e.g. 1080p -> 720p) in
+ * exact integers: output 2k = round(qa v[3k + da] + qb v[3k + da + 1]), output 2k + 1 =
+ * round(qc v[3k + dc] + qd v[3k + dc + 1]) (rx_round_i16: by 2^shift, saturated to 8 bits),
+ * k < npairs, da != dc in 0..2. The vector loop forms both sums at each of 48 positions,
+ * keeps by a blend the one that position feeds and moves the kept bytes into order by two
+ * byte shuffles per 16 outputs; it reads v[0 .. 3 npairs] (the element after the row too). */
+static inline void rx_phase32_i16(const int16_t *v, uint8_t *out, ptrdiff_t npairs,
+                                  ptrdiff_t da, int16_t qa, int16_t qb, ptrdiff_t dc,
+                                  int16_t qc, int16_t qd, int shift, int is_signed, int away)
+{
+    ptrdiff_t k = 0;
+    const int lo = is_signed ? -128 : 0, hi = is_signed ? 127 : 255;
+#if defined(RX_AVX2)
+    if (npairs >= 16) {
+        const __m256i wa = _mm256_set1_epi16(qa), wb = _mm256_set1_epi16(qb);
+        const __m256i wc = _mm256_set1_epi16(qc), wd = _mm256_set1_epi16(qd);
+        uint8_t pk[3][16], sk[4][16];
+        __m128i pick[3], sel[4];
+        int i, j;
+        /* position i of a block feeds the odd output where i % 3 == dc */
+        for (i = 0; i < 48; i++)
+            pk[i / 16][i % 16] = i % 3 == dc ? 0xFF : 0;
+        /* output j of a block (32) takes position 3 (j / 2) + da or + dc: outputs 0-15 from
+         * positions 0-23 (vectors 0 and 1), 16-31 from 24-47 (vectors 1 and 2) */
+        memset(sk, 0x80, sizeof sk);
+        for (j = 0; j < 32; j++) {
+            int pos = 3 * (j / 2) + (int)(j & 1 ? dc : da);
+            sk[2 * (j / 16) + (pos / 16 - j / 16)][j % 16] = (uint8_t)(pos % 16);
+        }
+        for (i = 0; i < 3; i++)
+            pick[i] = _mm_loadu_si128((const __m128i *)pk[i]);
+        for (i = 0; i < 4; i++)
+            sel[i] = _mm_loadu_si128((const __m128i *)sk[i]);
+        for (; k + 16 <= npairs; k += 16) {
+            const int16_t *b = v + 3 * k;
+            __m128i m[3];
+            for (i = 0; i < 3; i++) {
+                __m256i x = _mm256_loadu_si256((const __m256i *)(b + 16 * i));
+                __m256i y = _mm256_loadu_si256((const __m256i *)(b + 16 * i + 1));
+                __m256i e = _mm256_add_epi16(_mm256_mullo_epi16(wa, x), _mm256_mullo_epi16(wb, y));
+                __m256i o = _mm256_add_epi16(_mm256_mullo_epi16(wc, x), _mm256_mullo_epi16(wd, y));
+                m[i] = _mm_blendv_epi8(rx_round_pack16(e, shift, is_signed, away),
+                                       rx_round_pack16(o, shift, is_signed, away), pick[i]);
+            }
+            _mm_storeu_si128((__m128i *)(out + 2 * k), _mm_or_si128(
+                _mm_shuffle_epi8(m[0], sel[0]), _mm_shuffle_epi8(m[1], sel[1])));
+            _mm_storeu_si128((__m128i *)(out + 2 * k + 16), _mm_or_si128(
+                _mm_shuffle_epi8(m[1], sel[2]), _mm_shuffle_epi8(m[2], sel[3])));
+        }
+    }
+#endif
+    for (; k < npairs; k++) {
+        out[2 * k] = (uint8_t)rx_round_i16((int16_t)(qa * v[3 * k + da] + qb * v[3 * k + da + 1]),
+                                           shift, lo, hi, away);
+        out[2 * k + 1] = (uint8_t)rx_round_i16((int16_t)(qc * v[3 * k + dc] + qd * v[3 * k + dc + 1]),
+                                               shift, lo, hi, away);
+    }
+}
+
 /* x0.5 with two input rows: out[j] = round(qa * (q0 * a[j] + q1 * a2[j])
  *                                          + qb * (q0 * b[j] + q1 * b2[j])). */
 #if defined(RX_AVX2)

@@ -33,7 +33,8 @@ from ._exec import Program, threads_for
 OP_GATHER, OP_WEIGHTED, OP_FUSED, OP_FIXED, OP_STORE = (
     _exec.OPS[k] for k in ("gather", "weighted", "fused", "fixed", "store"))
 C_DOUBLE, C_FLOAT = _exec.COMPUTES["float64"], _exec.COMPUTES["float32"]
-PHASE_NONE, PHASE_UP2, PHASE_DOWN2 = (_exec.PHASES[k] for k in ("none", "up2", "down2"))
+PHASE_NONE, PHASE_UP2, PHASE_DOWN2, PHASE_DOWN32 = (
+    _exec.PHASES[k] for k in ("none", "up2", "down2", "down32"))
 SHAPE_LAST, SHAPE_MID, SHAPE_OUTER, SHAPE_LAST_CSR = (_exec.LOOPS[k] for k in
                                                       ("last", "mid", "outer", "last_csr"))
 BLOCK, MAX_ROW, MAX_MERGED_CHANNELS = (_exec.LIMITS[k] for k in
@@ -1039,7 +1040,9 @@ class Plan:
         pixel ``X`` reads pixels ``2X`` and ``2X + 1`` with fixed weights), with two taps,
         both arrays contiguous along the axis. The sums are those of the general loop, in
         the same order, so the bits are the same. Where that float32 arithmetic is exact
-        (``_exact_fields``) the kernel computes it in int16 instead.
+        (``_exact_fields``) the kernel computes it in int16 instead. 3:2 of single-element
+        8-bit pixels (``PHASE_DOWN32``: outputs ``2k`` and ``2k + 1`` read two neighbouring
+        pixels from ``3k + pd[0]`` and ``3k + pd[2]``, e.g. 1080p to 720p) only in int16.
         """
         t = self.tables[inner]
         idx, w = t.dense
@@ -1089,6 +1092,23 @@ class Plan:
             return dict(fields, phase=PHASE_DOWN2,
                         pw=(float(pw[0, 0]), float(pw[0, 1]), 0.0, 0.0),
                         **self._exact_fields(dtype, outer, pw[0], rcode))
+        if eight and c == 1 and 2 * w_in == 3 * w_out and w_out >= 32:
+            # 3:2: outputs 2k and 2k + 1 read pixels 3k + d and 3k + d + 1 (d fixed per
+            # parity, different) with fixed weights, the whole row; integers only
+            x = np.arange(w_out)
+            d = pix[:2, 0]
+            if d[0] == d[1] or not (0 <= d).all() or not (d <= 2).all() \
+                    or not np.array_equal(pix[:, 0], 3 * (x // 2) + d[x % 2]) \
+                    or not np.array_equal(pix[:, 1], pix[:, 0] + 1) \
+                    or not (pw == pw[:2][x % 2]).all():
+                return {}
+            phases = pw[:2].reshape(-1)
+            exact = self._exact_fields(dtype, outer, phases, rcode)
+            if not exact:
+                return {}
+            return dict(fields, phase=PHASE_DOWN32,
+                        pd=(int(d[0]), int(d[0]) + 1, int(d[1]), int(d[1]) + 1),
+                        pw=tuple(float(v) for v in phases), **exact)
         return {}
 
     def _gathered_fields(self, spec: dict[str, Any], outer: int, inner: int, itemsize: int,
