@@ -320,6 +320,20 @@ MUTANTS = [
         "the 3:2 integer pass keeps the odd output's sum where the even output reads",
         ("tests/test_resize.py",)),
     Mutant(
+        "phase-rows-blend-weights-swapped", "resamplex/_engine/_simd.h",
+        (("        _mm512_mullo_epi16(v0, CVT(_mm256_loadu_si256((const __m256i *)(x0 + j + (D))))),   \\\n",
+          "        _mm512_mullo_epi16(v1, CVT(_mm256_loadu_si256((const __m256i *)(x0 + j + (D))))),   \\\n"),),
+        "the x2 integer rows blended in registers (AVX-512) weigh the first input row by the "
+        "second row's weight",
+        ("tests/test_resize.py",)),
+    Mutant(
+        "phase-int-borders-drop-the-last-element", "resamplex/_engine/_taps.pyx.tp",
+        (("            if i < n_mid:\n                if two:",
+          "            if i < n_mid - 1:\n                if two:"),),
+        "the integer border outputs of a x2 phase pass read the row's last element as the "
+        "padding zero",
+        ("tests/test_resize.py",)),
+    Mutant(
         "pairs-px-weights-swapped", "resamplex/_engine/_simd.h",
         (("        uint32_t ww = (uint32_t)(uint16_t)(int16_t)w0 | ((uint32_t)(uint16_t)(int16_t)w1 << 16);\n",
           "        uint32_t ww = (uint32_t)(uint16_t)(int16_t)w1 | ((uint32_t)(uint16_t)(int16_t)w0 << 16);\n"),),

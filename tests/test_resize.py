@@ -543,12 +543,13 @@ def test_polyphase_x2_gives_the_general_bits(dname, channels, kw):
     # strided rows takes (one channel of a channels-last image, or every other element), for
     # every transform (borders outside the regular run), NaN, inf and -0.0 included; and
     # within the reference's tolerance.
-    # (Rows of 23 pixels run the vector loops of the phase kernels, rows of 11 their scalar
-    # ends; 8-bit data both integer roundings; 5 -> 10 rows the exact int16 form.)
+    # (Rows of 40 pixels run the widest vector loops of the phase kernels, rows of 23 the
+    # narrower ones, rows of 11 their scalar ends; 8-bit data both integer roundings; 5 -> 10
+    # rows the exact int16 form, with its border outputs in integers too.)
     dtype = DTYPES[dname]
     rng = _rng("polyphase", dname, channels, tuple(kw.items()))
     roundings = ["half_even", "half_away_from_zero"] if dname in ("uint8", "int8") else [None]
-    for width, rounding in itertools.product((23, 11), roundings):
+    for width, rounding in itertools.product((40, 23, 11), roundings):
         shape = (5, width) if channels == 0 else (5, width, channels)
         x = ref.random_array(rng, shape, dtype)
         if dname in FLOAT_DTYPES:

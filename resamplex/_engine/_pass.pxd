@@ -165,6 +165,10 @@ cdef struct PassDesc:
     const void* wq
     Py_ssize_t blo
     Py_ssize_t bhi
+    # up, where the innermost table's weights are integers times 2^-m2 too: bq, those
+    # integers (int16, dense like w2), and the outputs outside the run are computed from the
+    # integer row as well (NULL: from the float row).
+    const void* bq
     # Integer tap passes (OP_INT, docs/engine-passes.md "Integer pass"): shape, sstr and dstr
     # are (outer, n_out, inner) around the axis, src_kind/dst_kind _elem.pxd element codes,
     # off the input index of each tap, w int64 weights, loop 0 (blend rows) or 1 (element by

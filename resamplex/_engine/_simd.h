@@ -332,6 +332,13 @@ static inline void rx_phase2_f32(const float *v, float *e, ptrdiff_t n, ptrdiff_
             memset(r, 0, (size_t)n * sizeof(int16_t));                                       \
             return;                                                                          \
         }                                                                                    \
+        if (t1 - t0 == 2) {   /* the usual two rows in one sweep: r is written once */       \
+            const T *p0 = (const T *)(s + off[t0]), *p1 = (const T *)(s + off[t0 + 1]);     \
+            int16_t w0 = q[t0], w1 = q[t0 + 1];                                              \
+            for (j = 0; j < n; j++)                                                          \
+                r[j] = (int16_t)(w0 * p0[j] + w1 * p1[j]);                                   \
+            return;                                                                          \
+        }                                                                                    \
         {                                                                                    \
             const T *p = (const T *)(s + off[t0]);                                           \
             int16_t w = q[t0];                                                               \
@@ -455,6 +462,129 @@ static inline void rx_phase2_zip_i16(const int16_t *v, uint8_t *out, ptrdiff_t n
         out[2 * j + 1] = (uint8_t)o;
     }
 }
+
+/* x2 of single-element 8-bit pixels in exact integers straight from the two input rows of
+ * an output row: v[i] = w0 x0[i] + w1 x1[i] (the blended row, never stored: storing it and
+ * loading it back at odd offsets stalls on store forwarding), out[2j] = round(qa0 v[j + da0]
+ * + qb0 v[j + db0]), out[2j + 1] = round(qa1 v[j + da1] + qb1 v[j + db1]) (rx_round_i16,
+ * saturated to 8 bits), j < n. The values of rx_blend_*_i16 and rx_phase2_zip_i16; x0 and
+ * x1 are read at j + d for those four offsets only. Zipping the 16-bit sums before the pack
+ * keeps the bytes in order within each 128-bit lane, so no lane crossing is needed. */
+#if defined(RX_AVX2)
+static inline __m256i rx_round16_256(__m256i s, int shift, int away)
+{
+    __m128i cnt = _mm_cvtsi32_si128(shift);
+    if (!shift)
+        return s;
+    if (away)
+        return _mm256_sra_epi16(_mm256_add_epi16(_mm256_add_epi16(
+            s, _mm256_set1_epi16((int16_t)(1 << (shift - 1)))), _mm256_srai_epi16(s, 15)), cnt);
+    return _mm256_sra_epi16(_mm256_add_epi16(_mm256_add_epi16(
+        s, _mm256_set1_epi16((int16_t)((1 << (shift - 1)) - 1))),
+        _mm256_and_si256(_mm256_sra_epi16(s, cnt), _mm256_set1_epi16(1))), cnt);
+}
+#endif
+#if defined(__AVX512F__) && defined(__AVX512BW__)
+static inline __m512i rx_round16_512(__m512i s, int shift, int away)
+{
+    __m128i cnt = _mm_cvtsi32_si128(shift);
+    if (!shift)
+        return s;
+    if (away)
+        return _mm512_sra_epi16(_mm512_add_epi16(_mm512_add_epi16(
+            s, _mm512_set1_epi16((int16_t)(1 << (shift - 1)))), _mm512_srai_epi16(s, 15)), cnt);
+    return _mm512_sra_epi16(_mm512_add_epi16(_mm512_add_epi16(
+        s, _mm512_set1_epi16((int16_t)((1 << (shift - 1)) - 1))),
+        _mm512_and_si512(_mm512_sra_epi16(s, cnt), _mm512_set1_epi16(1))), cnt);
+}
+#endif
+#define RX_PHASE2_ROWS(T, NAME, SIGNED, CVT256, CVT512, PACK256, PACK512)                     \
+    static inline void NAME(const T *x0, const T *x1, int16_t w0, int16_t w1, uint8_t *out,  \
+                            ptrdiff_t n, ptrdiff_t da0, ptrdiff_t db0, int16_t qa0,          \
+                            int16_t qb0, ptrdiff_t da1, ptrdiff_t db1, int16_t qa1,          \
+                            int16_t qb1, int shift, int away)                                \
+    {                                                                                        \
+        ptrdiff_t j = 0;                                                                     \
+        RX_PHASE2_ROWS_512(CVT512, PACK512)                                                  \
+        RX_PHASE2_ROWS_256(CVT256, PACK256)                                                  \
+        for (; j < n; j++) {                                                                 \
+            int e = rx_round_i16((int16_t)(qa0 * (w0 * x0[j + da0] + w1 * x1[j + da0])      \
+                                           + qb0 * (w0 * x0[j + db0] + w1 * x1[j + db0])),   \
+                                 shift, SIGNED ? -128 : 0, SIGNED ? 127 : 255, away);        \
+            int o = rx_round_i16((int16_t)(qa1 * (w0 * x0[j + da1] + w1 * x1[j + da1])      \
+                                           + qb1 * (w0 * x0[j + db1] + w1 * x1[j + db1])),   \
+                                 shift, SIGNED ? -128 : 0, SIGNED ? 127 : 255, away);        \
+            out[2 * j] = (uint8_t)e;                                                         \
+            out[2 * j + 1] = (uint8_t)o;                                                     \
+        }                                                                                    \
+    }
+#if defined(__AVX512F__) && defined(__AVX512BW__)
+#define RX_PHASE2_ROWS_512(CVT, PACK)                                                        \
+    if (n >= 32) {                                                                           \
+        const __m512i v0 = _mm512_set1_epi16(w0), v1 = _mm512_set1_epi16(w1);               \
+        const __m512i a0 = _mm512_set1_epi16(qa0), b0 = _mm512_set1_epi16(qb0);             \
+        const __m512i a1 = _mm512_set1_epi16(qa1), b1 = _mm512_set1_epi16(qb1);             \
+        for (; j < n; j += 32) {                                                             \
+            __m512i e, o;                                                                    \
+            if (j + 32 > n)                                                                  \
+                j = n - 32;           /* the last outputs again, overlapping: same values */ \
+            e = _mm512_add_epi16(                                                            \
+                _mm512_mullo_epi16(a0, RX_ROWV512(CVT, da0)),                                \
+                _mm512_mullo_epi16(b0, RX_ROWV512(CVT, db0)));                               \
+            o = _mm512_add_epi16(                                                            \
+                _mm512_mullo_epi16(a1, RX_ROWV512(CVT, da1)),                                \
+                _mm512_mullo_epi16(b1, RX_ROWV512(CVT, db1)));                               \
+            e = rx_round16_512(e, shift, away);                                              \
+            o = rx_round16_512(o, shift, away);                                              \
+            _mm512_storeu_si512((void *)(out + 2 * j), PACK(_mm512_unpacklo_epi16(e, o),     \
+                                                            _mm512_unpackhi_epi16(e, o)));   \
+        }                                                                                    \
+        return;                                                                              \
+    }
+#define RX_ROWV512(CVT, D)                                                                   \
+    _mm512_add_epi16(                                                                        \
+        _mm512_mullo_epi16(v0, CVT(_mm256_loadu_si256((const __m256i *)(x0 + j + (D))))),   \
+        _mm512_mullo_epi16(v1, CVT(_mm256_loadu_si256((const __m256i *)(x1 + j + (D))))))
+#else
+#define RX_PHASE2_ROWS_512(CVT, PACK)
+#endif
+#if defined(RX_AVX2)
+#define RX_PHASE2_ROWS_256(CVT, PACK)                                                        \
+    if (n >= 16) {                                                                           \
+        const __m256i v0 = _mm256_set1_epi16(w0), v1 = _mm256_set1_epi16(w1);               \
+        const __m256i a0 = _mm256_set1_epi16(qa0), b0 = _mm256_set1_epi16(qb0);             \
+        const __m256i a1 = _mm256_set1_epi16(qa1), b1 = _mm256_set1_epi16(qb1);             \
+        for (; j < n; j += 16) {                                                             \
+            __m256i e, o;                                                                    \
+            if (j + 16 > n)                                                                  \
+                j = n - 16;                                                                  \
+            e = _mm256_add_epi16(_mm256_mullo_epi16(a0, RX_ROWV256(CVT, da0)),               \
+                                 _mm256_mullo_epi16(b0, RX_ROWV256(CVT, db0)));              \
+            o = _mm256_add_epi16(_mm256_mullo_epi16(a1, RX_ROWV256(CVT, da1)),               \
+                                 _mm256_mullo_epi16(b1, RX_ROWV256(CVT, db1)));              \
+            e = rx_round16_256(e, shift, away);                                              \
+            o = rx_round16_256(o, shift, away);                                              \
+            _mm256_storeu_si256((__m256i *)(out + 2 * j), PACK(_mm256_unpacklo_epi16(e, o),  \
+                                                               _mm256_unpackhi_epi16(e, o))); \
+        }                                                                                    \
+        return;                                                                              \
+    }
+#define RX_ROWV256(CVT, D)                                                                   \
+    _mm256_add_epi16(                                                                        \
+        _mm256_mullo_epi16(v0, CVT(_mm_loadu_si128((const __m128i *)(x0 + j + (D))))),      \
+        _mm256_mullo_epi16(v1, CVT(_mm_loadu_si128((const __m128i *)(x1 + j + (D))))))
+#else
+#define RX_PHASE2_ROWS_256(CVT, PACK)
+#endif
+RX_PHASE2_ROWS(uint8_t, rx_phase2_rows_u8, 0, _mm256_cvtepu8_epi16, _mm512_cvtepu8_epi16,
+               _mm256_packus_epi16, _mm512_packus_epi16)
+RX_PHASE2_ROWS(int8_t, rx_phase2_rows_i8, 1, _mm256_cvtepi8_epi16, _mm512_cvtepi8_epi16,
+               _mm256_packs_epi16, _mm512_packs_epi16)
+#undef RX_PHASE2_ROWS
+#undef RX_PHASE2_ROWS_512
+#undef RX_PHASE2_ROWS_256
+#undef RX_ROWV512
+#undef RX_ROWV256
 
 /* Two outputs from every three single-element 8-bit pixels (3:2, e.g. 1080p -> 720p) in
  * exact integers: output 2k = round(qa v[3k + da] + qb v[3k + da + 1]), output 2k + 1 =

@@ -1083,7 +1083,8 @@ class Plan:
                         pw=tuple(float(v) for v in phases),
                         blo=int(left.max()) + 1 if left.size else 0,
                         bhi=int(right.min()) if right.size else n_mid,
-                        **(self._exact_fields(dtype, outer, phases, rcode) if eight else {}))
+                        **(self._exact_fields(dtype, outer, phases, rcode, w)
+                           if eight else {}))
         if eight and w_in == 2 * w_out and w_out >= 4:
             x = np.arange(w_out)
             if not (same.all() and np.array_equal(pix, np.stack([2 * x, 2 * x + 1], axis=1))
@@ -1173,14 +1174,17 @@ class Plan:
                     buf_len=max(spec["buf_len"], (5 + k) * n + stage))
 
     def _exact_fields(self, dtype: np.dtype, outer: int, phases: np.ndarray,
-                      rcode: int) -> dict[str, Any]:
+                      rcode: int, dense: np.ndarray | None = None) -> dict[str, Any]:
         """The integer form of a phase pass, or ``{}``: with ``half_even`` or
         ``half_away_from_zero`` rounding (the integer shift rounds either way), where the
         outer table's float32 weights are integers ``q1`` times 2^-m1 and the phase weights
         (two per phase) integers ``q2`` times 2^-m2, with every sum of 8-bit values that the
         pass forms bounded by 32767 in magnitude even with the rounding bias added. Then every
         float32 product and sum of the float pass is exact, its value is the integer sum
-        times 2^-(m1+m2), and rounding that integer by the shift gives the same bits."""
+        times 2^-(m1+m2), and rounding that integer by the shift gives the same bits.
+        ``dense``: the innermost table's dense weights; where they too are integers times
+        2^-m2 (``bq``), the outputs outside the phase run are computed from the integer row
+        as well (their int32 sums inside 2^24, where float32 is exact)."""
         if rcode not in (_dtypes.rounding_code("half_even"),
                          _dtypes.rounding_code("half_away_from_zero")):
             return {}
@@ -1192,8 +1196,14 @@ class Plan:
         top = 255 if dtype == np.uint8 else 128
         if top * q1[2] * q2[2] + (1 << (q1[1] + q2[1])) > 32767:
             return {}
-        return dict(ishift=q1[1] + q2[1], wq=q1[0].astype(np.int16),
-                    pq=tuple(int(v) for v in q2[0]) + (0,) * (4 - q2[0].size))
+        fields = dict(ishift=q1[1] + q2[1], wq=q1[0].astype(np.int16),
+                      pq=tuple(int(v) for v in q2[0]) + (0,) * (4 - q2[0].size))
+        if dense is not None:
+            bq = np.asarray(dense, np.float32).astype(np.float64) * float(1 << q2[1])
+            if np.array_equal(bq, np.floor(bq)) and np.abs(bq).max(initial=0) < 1 << 15 \
+                    and top * q1[2] * np.abs(bq).sum(axis=1).max(initial=0) < 1 << 24:
+                fields["bq"] = bq.astype(np.int16)
+        return fields
 
     def _pixel_sweep(self, order: Sequence[int], perm: Sequence[int], xs: Sequence[int],
                      os_: Sequence[int]) -> bool:
