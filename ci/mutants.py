@@ -136,9 +136,10 @@ MUTANTS = [
         "phase-int-ties-up", "resamplex/_engine/_simd.h",
         (("                              : (s + (1 << (shift - 1)) - 1 + ((s >> shift) & 1)) >> shift;\n",
           "                              : (s + (1 << (shift - 1))) >> shift;\n"),
-         ("        __m256i odd = _mm256_and_si256(_mm256_sra_epi16(s, cnt), "
-          "_mm256_set1_epi16(1));\n",
-          "        __m256i odd = _mm256_set1_epi16(1);\n")),
+         ("        _mm256_and_si256(_mm256_sra_epi16(s, cnt), _mm256_set1_epi16(1))), cnt);\n",
+          "        _mm256_set1_epi16(1)), cnt);\n"),
+         ("        _mm512_and_si512(_mm512_sra_epi16(s, cnt), _mm512_set1_epi16(1))), cnt);\n",
+          "        _mm512_set1_epi16(1)), cnt);\n")),
         "the exact-integer 8-bit kernels (x2 / x0.5 phase passes) round ties up, not to even",
         DEFAULT_TESTS + ("tests/test_dispatch.py",)),
     Mutant(
@@ -327,11 +328,20 @@ MUTANTS = [
         "second row's weight",
         ("tests/test_resize.py",)),
     Mutant(
-        "phase-int-borders-drop-the-last-element", "resamplex/_engine/_taps.pyx.tp",
-        (("            if i < n_mid:\n                if two:",
-          "            if i < n_mid - 1:\n                if two:"),),
+        "phase-int-borders-drop-the-last-element", "resamplex/_engine/_simd.h",
+        (("                if (i < n_mid)                                                               \\\n",
+          "                if (i < n_mid - 1)                                                           \\\n"),),
         "the integer border outputs of a x2 phase pass read the row's last element as the "
         "padding zero",
+        ("tests/test_resize.py",)),
+    Mutant(
+        "phase-float-rows-zip-swapped", "resamplex/_engine/_simd.h",
+        (("                    rx_bf16x16(e), _mm512_slli_epi32(rx_bf16x16(o), 16)));\n",
+          "                    rx_bf16x16(o), _mm512_slli_epi32(rx_bf16x16(e), 16)));\n"),
+         ("                _mm512_storeu_ps((float *)out + 2 * j, _mm512_permutex2var_ps(lo, z0, hi));\n",
+          "                _mm512_storeu_ps((float *)out + 2 * j, _mm512_permutex2var_ps(hi, z0, lo));\n")),
+        "the x2 float32 / bfloat16 rows blended in registers (AVX-512) zip the odd outputs "
+        "before the even ones",
         ("tests/test_resize.py",)),
     Mutant(
         "pairs-px-weights-swapped", "resamplex/_engine/_simd.h",

@@ -366,23 +366,42 @@ static inline int rx_round_i16(int s, int shift, int lo, int hi, int away)
     return q < lo ? lo : (q > hi ? hi : q);
 }
 
+/* rx_round_i16 on 16 (32) lanes, without the saturation (the bounds checked by the planner
+ * keep every sum inside int16). */
 #if defined(RX_AVX2)
-/* rx_round_i16 on 16 lanes (the bounds checked by the planner keep every sum inside int16),
- * then saturated to 8 bits by the pack: 16 bytes. */
+static inline __m256i rx_round16_256(__m256i s, int shift, int away)
+{
+    __m128i cnt = _mm_cvtsi32_si128(shift);
+    if (!shift)
+        return s;
+    if (away)
+        return _mm256_sra_epi16(_mm256_add_epi16(_mm256_add_epi16(
+            s, _mm256_set1_epi16((int16_t)(1 << (shift - 1)))), _mm256_srai_epi16(s, 15)), cnt);
+    return _mm256_sra_epi16(_mm256_add_epi16(_mm256_add_epi16(
+        s, _mm256_set1_epi16((int16_t)((1 << (shift - 1)) - 1))),
+        _mm256_and_si256(_mm256_sra_epi16(s, cnt), _mm256_set1_epi16(1))), cnt);
+}
+#endif
+#if defined(__AVX512F__) && defined(__AVX512BW__)
+static inline __m512i rx_round16_512(__m512i s, int shift, int away)
+{
+    __m128i cnt = _mm_cvtsi32_si128(shift);
+    if (!shift)
+        return s;
+    if (away)
+        return _mm512_sra_epi16(_mm512_add_epi16(_mm512_add_epi16(
+            s, _mm512_set1_epi16((int16_t)(1 << (shift - 1)))), _mm512_srai_epi16(s, 15)), cnt);
+    return _mm512_sra_epi16(_mm512_add_epi16(_mm512_add_epi16(
+        s, _mm512_set1_epi16((int16_t)((1 << (shift - 1)) - 1))),
+        _mm512_and_si512(_mm512_sra_epi16(s, cnt), _mm512_set1_epi16(1))), cnt);
+}
+#endif
+#if defined(RX_AVX2)
+/* rx_round16_256, then saturated to 8 bits by the pack: 16 bytes. */
 static inline __m128i rx_round_pack16(__m256i s, int shift, int is_signed, int away)
 {
     __m128i lo, hi;
-    if (shift && away) {
-        __m128i cnt = _mm_cvtsi32_si128(shift);
-        __m256i bias = _mm256_set1_epi16((int16_t)(1 << (shift - 1)));
-        __m256i neg = _mm256_srai_epi16(s, 15);        /* -1 where s < 0 */
-        s = _mm256_sra_epi16(_mm256_add_epi16(_mm256_add_epi16(s, bias), neg), cnt);
-    } else if (shift) {
-        __m128i cnt = _mm_cvtsi32_si128(shift);
-        __m256i bias = _mm256_set1_epi16((int16_t)((1 << (shift - 1)) - 1));
-        __m256i odd = _mm256_and_si256(_mm256_sra_epi16(s, cnt), _mm256_set1_epi16(1));
-        s = _mm256_sra_epi16(_mm256_add_epi16(_mm256_add_epi16(s, bias), odd), cnt);
-    }
+    s = rx_round16_256(s, shift, away);
     lo = _mm256_castsi256_si128(s);
     hi = _mm256_extracti128_si256(s, 1);
     return is_signed ? _mm_packs_epi16(lo, hi) : _mm_packus_epi16(lo, hi);
@@ -470,34 +489,6 @@ static inline void rx_phase2_zip_i16(const int16_t *v, uint8_t *out, ptrdiff_t n
  * saturated to 8 bits), j < n. The values of rx_blend_*_i16 and rx_phase2_zip_i16; x0 and
  * x1 are read at j + d for those four offsets only. Zipping the 16-bit sums before the pack
  * keeps the bytes in order within each 128-bit lane, so no lane crossing is needed. */
-#if defined(RX_AVX2)
-static inline __m256i rx_round16_256(__m256i s, int shift, int away)
-{
-    __m128i cnt = _mm_cvtsi32_si128(shift);
-    if (!shift)
-        return s;
-    if (away)
-        return _mm256_sra_epi16(_mm256_add_epi16(_mm256_add_epi16(
-            s, _mm256_set1_epi16((int16_t)(1 << (shift - 1)))), _mm256_srai_epi16(s, 15)), cnt);
-    return _mm256_sra_epi16(_mm256_add_epi16(_mm256_add_epi16(
-        s, _mm256_set1_epi16((int16_t)((1 << (shift - 1)) - 1))),
-        _mm256_and_si256(_mm256_sra_epi16(s, cnt), _mm256_set1_epi16(1))), cnt);
-}
-#endif
-#if defined(__AVX512F__) && defined(__AVX512BW__)
-static inline __m512i rx_round16_512(__m512i s, int shift, int away)
-{
-    __m128i cnt = _mm_cvtsi32_si128(shift);
-    if (!shift)
-        return s;
-    if (away)
-        return _mm512_sra_epi16(_mm512_add_epi16(_mm512_add_epi16(
-            s, _mm512_set1_epi16((int16_t)(1 << (shift - 1)))), _mm512_srai_epi16(s, 15)), cnt);
-    return _mm512_sra_epi16(_mm512_add_epi16(_mm512_add_epi16(
-        s, _mm512_set1_epi16((int16_t)((1 << (shift - 1)) - 1))),
-        _mm512_and_si512(_mm512_sra_epi16(s, cnt), _mm512_set1_epi16(1))), cnt);
-}
-#endif
 #define RX_PHASE2_ROWS(T, NAME, SIGNED, CVT256, CVT512, PACK256, PACK512)                     \
     static inline void NAME(const T *x0, const T *x1, int16_t w0, int16_t w1, uint8_t *out,  \
                             ptrdiff_t n, ptrdiff_t da0, ptrdiff_t db0, int16_t qa0,          \
@@ -505,6 +496,8 @@ static inline __m512i rx_round16_512(__m512i s, int shift, int away)
                             int16_t qb1, int shift, int away)                                \
     {                                                                                        \
         ptrdiff_t j = 0;                                                                     \
+        const int share = db0 == da1;   /* the usual taps (-1, 0) and (0, 1): one row less */ \
+        (void)share;                                                                         \
         RX_PHASE2_ROWS_512(CVT512, PACK512)                                                  \
         RX_PHASE2_ROWS_256(CVT256, PACK256)                                                  \
         for (; j < n; j++) {                                                                 \
@@ -528,11 +521,11 @@ static inline __m512i rx_round16_512(__m512i s, int shift, int away)
             __m512i e, o;                                                                    \
             if (j + 32 > n)                                                                  \
                 j = n - 32;           /* the last outputs again, overlapping: same values */ \
-            e = _mm512_add_epi16(                                                            \
-                _mm512_mullo_epi16(a0, RX_ROWV512(CVT, da0)),                                \
-                _mm512_mullo_epi16(b0, RX_ROWV512(CVT, db0)));                               \
+            __m512i vb0 = RX_ROWV512(CVT, db0);                                              \
+            e = _mm512_add_epi16(_mm512_mullo_epi16(a0, RX_ROWV512(CVT, da0)),               \
+                                 _mm512_mullo_epi16(b0, vb0));                               \
             o = _mm512_add_epi16(                                                            \
-                _mm512_mullo_epi16(a1, RX_ROWV512(CVT, da1)),                                \
+                _mm512_mullo_epi16(a1, share ? vb0 : RX_ROWV512(CVT, da1)),                  \
                 _mm512_mullo_epi16(b1, RX_ROWV512(CVT, db1)));                               \
             e = rx_round16_512(e, shift, away);                                              \
             o = rx_round16_512(o, shift, away);                                              \
@@ -558,9 +551,10 @@ static inline __m512i rx_round16_512(__m512i s, int shift, int away)
             __m256i e, o;                                                                    \
             if (j + 16 > n)                                                                  \
                 j = n - 16;                                                                  \
+            __m256i vb0 = RX_ROWV256(CVT, db0);                                              \
             e = _mm256_add_epi16(_mm256_mullo_epi16(a0, RX_ROWV256(CVT, da0)),               \
-                                 _mm256_mullo_epi16(b0, RX_ROWV256(CVT, db0)));              \
-            o = _mm256_add_epi16(_mm256_mullo_epi16(a1, RX_ROWV256(CVT, da1)),               \
+                                 _mm256_mullo_epi16(b0, vb0));                               \
+            o = _mm256_add_epi16(_mm256_mullo_epi16(a1, share ? vb0 : RX_ROWV256(CVT, da1)), \
                                  _mm256_mullo_epi16(b1, RX_ROWV256(CVT, db1)));              \
             e = rx_round16_256(e, shift, away);                                              \
             o = rx_round16_256(o, shift, away);                                              \
@@ -585,6 +579,175 @@ RX_PHASE2_ROWS(int8_t, rx_phase2_rows_i8, 1, _mm256_cvtepi8_epi16, _mm512_cvtepi
 #undef RX_PHASE2_ROWS_256
 #undef RX_ROWV512
 #undef RX_ROWV256
+
+/* x2 of float32 or bfloat16 (bf16 != 0) single-element rows straight from the two input rows
+ * of an output row, float32 arithmetic: v(i) = w0 x0[i] + w1 x1[i] (the blended row, never
+ * stored: _row_outer's two products and sum), out[2j] = wa0 v(j + da0) + wb0 v(j + db0),
+ * out[2j + 1] = wa1 v(j + da1) + wb1 v(j + db1) (rx_phase2_f32's), bfloat16 rounded to
+ * nearest even (rx_store_bf16's rule), j < n. The same operations in the same order as the
+ * blend, the two phase rows, the store and the zip, so the same bits, without the rows in
+ * between (loading the stored row back at odd offsets stalls on store forwarding). x0 and x1
+ * are read at j + d for those four offsets only. */
+#if defined(RX_AVX2)
+static inline __m256 rx_ld8_rows(const char *x, ptrdiff_t i, int bf16)
+{
+    if (bf16)
+        return _mm256_castsi256_ps(_mm256_slli_epi32(
+            _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(x + 2 * i))), 16));
+    return _mm256_loadu_ps((const float *)x + i);
+}
+static inline __m256i rx_bf16x8(__m256 v)
+{
+    __m256i u = _mm256_castps_si256(v);
+    __m256i ax = _mm256_and_si256(u, _mm256_set1_epi32(0x7FFFFFFF));
+    __m256i r = _mm256_srli_epi32(_mm256_add_epi32(_mm256_add_epi32(u, _mm256_set1_epi32(0x7FFF)),
+        _mm256_and_si256(_mm256_srli_epi32(u, 16), _mm256_set1_epi32(1))), 16);
+    __m256i nanv = _mm256_or_si256(_mm256_srli_epi32(u, 16), _mm256_set1_epi32(0x0040));
+    return _mm256_blendv_epi8(r, nanv, _mm256_cmpgt_epi32(ax, _mm256_set1_epi32(0x7F800000)));
+}
+#endif
+#if defined(__AVX512F__) && defined(__AVX512BW__)
+static inline __m512 rx_ld16_rows(const char *x, ptrdiff_t i, int bf16)
+{
+    if (bf16)
+        return _mm512_castsi512_ps(_mm512_slli_epi32(
+            _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)(x + 2 * i))), 16));
+    return _mm512_loadu_ps((const float *)x + i);
+}
+static inline __m512i rx_bf16x16(__m512 v)
+{
+    __m512i u = _mm512_castps_si512(v);
+    __m512i ax = _mm512_and_si512(u, _mm512_set1_epi32(0x7FFFFFFF));
+    __m512i r = _mm512_srli_epi32(_mm512_add_epi32(_mm512_add_epi32(u, _mm512_set1_epi32(0x7FFF)),
+        _mm512_and_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(1))), 16);
+    __m512i nanv = _mm512_or_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(0x0040));
+    return _mm512_mask_blend_epi32(_mm512_cmpgt_epi32_mask(ax, _mm512_set1_epi32(0x7F800000)),
+                                   r, nanv);
+}
+#endif
+static inline float rx_ld1_rows(const char *x, ptrdiff_t i, int bf16)
+{
+    float f;
+    if (bf16) {
+        uint32_t u = (uint32_t)((const uint16_t *)x)[i] << 16;
+        memcpy(&f, &u, 4);
+        return f;
+    }
+    return ((const float *)x)[i];
+}
+static inline uint16_t rx_bf16_1(float v)
+{
+    uint32_t u;
+    memcpy(&u, &v, 4);
+    if ((u & 0x7FFFFFFFu) > 0x7F800000u)
+        return (uint16_t)((u >> 16) | 0x0040u);
+    return (uint16_t)((u + 0x7FFFu + ((u >> 16) & 1u)) >> 16);
+}
+static inline void rx_phase2_rows_f(const char *x0, const char *x1, int bf16, float w0, float w1,
+                                    char *out, ptrdiff_t n, ptrdiff_t da0, ptrdiff_t db0,
+                                    float wa0, float wb0, ptrdiff_t da1, ptrdiff_t db1,
+                                    float wa1, float wb1)
+{
+    ptrdiff_t j = 0;
+    const int share = db0 == da1;   /* the usual taps (-1, 0) and (0, 1): one row less */
+    (void)share;
+#if defined(__AVX512F__) && defined(__AVX512BW__)
+    if (n >= 16) {
+        const __m512 v0 = _mm512_set1_ps(w0), v1 = _mm512_set1_ps(w1);
+        const __m512i z0 = _mm512_set_epi32(23, 22, 21, 20, 7, 6, 5, 4, 19, 18, 17, 16, 3, 2, 1, 0);
+        const __m512i z1 = _mm512_set_epi32(31, 30, 29, 28, 15, 14, 13, 12, 27, 26, 25, 24, 11, 10, 9, 8);
+#define RX_V16(D) _mm512_add_ps(_mm512_mul_ps(v0, rx_ld16_rows(x0, j + (D), bf16)), \
+                                _mm512_mul_ps(v1, rx_ld16_rows(x1, j + (D), bf16)))
+        for (; j < n; j += 16) {
+            __m512 a0, b0, a1, b1, e, o;
+            if (j + 16 > n)
+                j = n - 16;           /* the last outputs again, overlapping: same values */
+            a0 = RX_V16(da0);
+            b0 = RX_V16(db0);
+            a1 = share ? b0 : RX_V16(da1);
+            b1 = RX_V16(db1);
+            e = _mm512_add_ps(_mm512_mul_ps(_mm512_set1_ps(wa0), a0), _mm512_mul_ps(_mm512_set1_ps(wb0), b0));
+            o = _mm512_add_ps(_mm512_mul_ps(_mm512_set1_ps(wa1), a1), _mm512_mul_ps(_mm512_set1_ps(wb1), b1));
+            if (bf16) {
+                _mm512_storeu_si512((void *)(out + 4 * j), _mm512_or_si512(
+                    rx_bf16x16(e), _mm512_slli_epi32(rx_bf16x16(o), 16)));
+            } else {
+                __m512 lo = _mm512_unpacklo_ps(e, o), hi = _mm512_unpackhi_ps(e, o);
+                _mm512_storeu_ps((float *)out + 2 * j, _mm512_permutex2var_ps(lo, z0, hi));
+                _mm512_storeu_ps((float *)out + 2 * j + 16, _mm512_permutex2var_ps(lo, z1, hi));
+            }
+        }
+#undef RX_V16
+        return;
+    }
+#endif
+#if defined(RX_AVX2)
+    if (n >= 8) {
+        const __m256 v0 = _mm256_set1_ps(w0), v1 = _mm256_set1_ps(w1);
+#define RX_V8(D) _mm256_add_ps(_mm256_mul_ps(v0, rx_ld8_rows(x0, j + (D), bf16)), \
+                               _mm256_mul_ps(v1, rx_ld8_rows(x1, j + (D), bf16)))
+        for (; j < n; j += 8) {
+            __m256 a0, b0, a1, b1, e, o;
+            if (j + 8 > n)
+                j = n - 8;
+            a0 = RX_V8(da0);
+            b0 = RX_V8(db0);
+            a1 = share ? b0 : RX_V8(da1);
+            b1 = RX_V8(db1);
+            e = _mm256_add_ps(_mm256_mul_ps(_mm256_set1_ps(wa0), a0), _mm256_mul_ps(_mm256_set1_ps(wb0), b0));
+            o = _mm256_add_ps(_mm256_mul_ps(_mm256_set1_ps(wa1), a1), _mm256_mul_ps(_mm256_set1_ps(wb1), b1));
+            if (bf16) {
+                _mm256_storeu_si256((__m256i *)(out + 4 * j), _mm256_or_si256(
+                    rx_bf16x8(e), _mm256_slli_epi32(rx_bf16x8(o), 16)));
+            } else {
+                __m256 lo = _mm256_unpacklo_ps(e, o), hi = _mm256_unpackhi_ps(e, o);
+                _mm256_storeu_ps((float *)out + 2 * j, _mm256_permute2f128_ps(lo, hi, 0x20));
+                _mm256_storeu_ps((float *)out + 2 * j + 8, _mm256_permute2f128_ps(lo, hi, 0x31));
+            }
+        }
+#undef RX_V8
+        return;
+    }
+#endif
+    for (; j < n; j++) {
+        float a0 = w0 * rx_ld1_rows(x0, j + da0, bf16) + w1 * rx_ld1_rows(x1, j + da0, bf16);
+        float b0 = w0 * rx_ld1_rows(x0, j + db0, bf16) + w1 * rx_ld1_rows(x1, j + db0, bf16);
+        float a1 = w0 * rx_ld1_rows(x0, j + da1, bf16) + w1 * rx_ld1_rows(x1, j + da1, bf16);
+        float b1 = w0 * rx_ld1_rows(x0, j + db1, bf16) + w1 * rx_ld1_rows(x1, j + db1, bf16);
+        float e = wa0 * a0 + wb0 * b0, o = wa1 * a1 + wb1 * b1;
+        if (bf16) {
+            ((uint16_t *)out)[2 * j] = rx_bf16_1(e);
+            ((uint16_t *)out)[2 * j + 1] = rx_bf16_1(o);
+        } else {
+            ((float *)out)[2 * j] = e;
+            ((float *)out)[2 * j + 1] = o;
+        }
+    }
+}
+
+/* Outputs [j0, j1) of an 8-bit row in exact integers from two input rows: output j is
+ * round(sum over its k taps q of bq[q] (w0 x0[i] + w1 x1[i]), i = idx[q]; an index n_mid is
+ * the padding zero) (rx_round_i16, saturated), stored ds bytes apart. The border outputs of
+ * a x2 integer phase pass (the few outside its run), with every value in registers. */
+#define RX_BORDERS_INT(T, NAME, LO, HI)                                                       \
+    static inline void NAME(const T *x0, const T *x1, int w0, int w1, const int64_t *idx,    \
+                            const int16_t *bq, ptrdiff_t k, ptrdiff_t n_mid, ptrdiff_t j0,   \
+                            ptrdiff_t j1, char *d, int64_t ds, int shift, int away)          \
+    {                                                                                        \
+        ptrdiff_t j, q;                                                                      \
+        for (j = j0; j < j1; j++) {                                                          \
+            int acc = 0;                                                                     \
+            for (q = j * k; q < j * k + k; q++) {                                            \
+                int64_t i = idx[q];                                                          \
+                if (i < n_mid)                                                               \
+                    acc += bq[q] * (w0 * x0[i] + w1 * x1[i]);                                \
+            }                                                                                \
+            *(T *)(d + j * ds) = (T)rx_round_i16(acc, shift, LO, HI, away);                  \
+        }                                                                                    \
+    }
+RX_BORDERS_INT(uint8_t, rx_borders_u8, 0, 255)
+RX_BORDERS_INT(int8_t, rx_borders_i8, -128, 127)
+#undef RX_BORDERS_INT
 
 /* Two outputs from every three single-element 8-bit pixels (3:2, e.g. 1080p -> 720p) in
  * exact integers: output 2k = round(qa v[3k + da] + qb v[3k + da + 1]), output 2k + 1 =
