@@ -328,9 +328,9 @@ MUTANTS = [
         "second row's weight",
         ("tests/test_resize.py",)),
     Mutant(
-        "phase-int-borders-drop-the-last-element", "resamplex/_engine/_simd.h",
-        (("                if (i < n_mid)                                                               \\\n",
-          "                if (i < n_mid - 1)                                                           \\\n"),),
+        "phase-int-borders-drop-the-last-element", "resamplex/_engine/_taps.pyx.tp",
+        (("            if i < n_mid:\n                vi = 0\n",
+          "            if i < n_mid - 1:\n                vi = 0\n"),),
         "the integer border outputs of a x2 phase pass read the row's last element as the "
         "padding zero",
         ("tests/test_resize.py",)),

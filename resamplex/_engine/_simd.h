@@ -725,30 +725,6 @@ static inline void rx_phase2_rows_f(const char *x0, const char *x1, int bf16, fl
     }
 }
 
-/* Outputs [j0, j1) of an 8-bit row in exact integers from two input rows: output j is
- * round(sum over its k taps q of bq[q] (w0 x0[i] + w1 x1[i]), i = idx[q]; an index n_mid is
- * the padding zero) (rx_round_i16, saturated), stored ds bytes apart. The border outputs of
- * a x2 integer phase pass (the few outside its run), with every value in registers. */
-#define RX_BORDERS_INT(T, NAME, LO, HI)                                                       \
-    static inline void NAME(const T *x0, const T *x1, int w0, int w1, const int64_t *idx,    \
-                            const int16_t *bq, ptrdiff_t k, ptrdiff_t n_mid, ptrdiff_t j0,   \
-                            ptrdiff_t j1, char *d, int64_t ds, int shift, int away)          \
-    {                                                                                        \
-        ptrdiff_t j, q;                                                                      \
-        for (j = j0; j < j1; j++) {                                                          \
-            int acc = 0;                                                                     \
-            for (q = j * k; q < j * k + k; q++) {                                            \
-                int64_t i = idx[q];                                                          \
-                if (i < n_mid)                                                               \
-                    acc += bq[q] * (w0 * x0[i] + w1 * x1[i]);                                \
-            }                                                                                \
-            *(T *)(d + j * ds) = (T)rx_round_i16(acc, shift, LO, HI, away);                  \
-        }                                                                                    \
-    }
-RX_BORDERS_INT(uint8_t, rx_borders_u8, 0, 255)
-RX_BORDERS_INT(int8_t, rx_borders_i8, -128, 127)
-#undef RX_BORDERS_INT
-
 /* Two outputs from every three single-element 8-bit pixels (3:2, e.g. 1080p -> 720p) in
  * exact integers: output 2k = round(qa v[3k + da] + qb v[3k + da + 1]), output 2k + 1 =
  * round(qc v[3k + dc] + qd v[3k + dc + 1]) (rx_round_i16: by 2^shift, saturated to 8 bits),

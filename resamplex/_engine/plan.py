@@ -840,11 +840,11 @@ class Plan:
         if t is None or xs[a] != itemsize or os_[a] != itemsize or itemsize >= 32 \
                 or itemsize in (1, 16):
             return 0, 0
+        first = t.idx[t.ptr[:-1]]
         if itemsize in (2, 4, 8):
             m = 64 // itemsize
             if t.n_out < m or t.nnz != t.n_out:
                 return 0, 0
-            first = t.idx[t.ptr[:-1]]
             spread = (first[np.minimum(np.arange(0, t.n_out, m) + m - 1, t.n_out - 1)]
                       - first[::m]) * itemsize
             if not (spread < 256).any():
@@ -852,7 +852,7 @@ class Plan:
             width, store = (128 if bool((spread < 128).all()) else 256), 64
         else:
             width = store = 16 if itemsize < 16 else 32
-        fits = (t.idx[t.ptr[:-1]] * itemsize + width <= t.n_in * itemsize) \
+        fits = (first * itemsize + width <= t.n_in * itemsize) \
             & (np.arange(t.n_out) * itemsize + store <= t.n_out * itemsize)
         wide = t.n_out if bool(fits.all()) else int(np.argmin(fits))
         return wide, width
