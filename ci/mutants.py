@@ -335,6 +335,19 @@ MUTANTS = [
         "padding zero",
         ("tests/test_resize.py",)),
     Mutant(
+        "strided-pixel-reads-its-first-element-twice", "resamplex/_engine/_gather.pyx",
+        (("            q[1] = p[es]\n", "            q[1] = p[0]\n"),),
+        "a nearest gather of 3-byte pixels whose channels lie apart in the input (BGR viewed "
+        "as RGB) reads the first channel in place of the second",
+        ("tests/test_resize.py", "tests/test_compat_cv2.py")),
+    Mutant(
+        "strided-copy-moves-two-bytes-of-three", "resamplex/_engine/_gather.pyx",
+        (("            memcpy(d + o * ds, s + o * ss, 3)\n",
+          "            memcpy(d + o * ds, s + o * ss, 2)\n"),),
+        "the copy that makes spaced or mirrored 3-byte pixels contiguous before a weighted "
+        "pass (and the gather of a copied axis of such pixels) drops their last byte",
+        ("tests/test_resize.py", "tests/test_compat_cv2.py")),
+    Mutant(
         "phase-float-rows-zip-swapped", "resamplex/_engine/_simd.h",
         (("                    rx_bf16x16(e), _mm512_slli_epi32(rx_bf16x16(o), 16)));\n",
           "                    rx_bf16x16(o), _mm512_slli_epi32(rx_bf16x16(e), 16)));\n"),

@@ -519,6 +519,41 @@ def test_nearest_permuted_pixels(dtype, channels):
                                                             mode="nearest"))
 
 
+@pytest.mark.parametrize("dname", ["uint8", "int16", "float32", "float64", "bfloat16"])
+@pytest.mark.parametrize("channels", [2, 3, 4, 5])
+def test_strided_pixels(dname, channels):
+    # Channels-last views whose pixels are not runs of adjacent elements: channels reversed
+    # (BGR viewed as RGB), spaced (RGB out of RGBA, every other channel), mirrored rows, and
+    # all of them at once. Nearest gathers such pixels element by element (estride); the
+    # weighted modes copy the input C-contiguous first (one gather pass) so the channels
+    # merge into the row. Every mode must give the reference's values, and the very bits of
+    # the same call on a contiguous copy (the sums do not depend on the layout).
+    dtype = DTYPES[dname]
+    rng = _rng("strided-pixels", dname, channels)
+    x = ref.random_array(rng, (9, 23, 2 * channels), dtype)
+    views = {"reversed": x[..., channels - 1::-1], "spaced": x[..., :channels],
+             "every-other": x[..., ::2], "mirrored": x[:, ::-1, :channels],
+             "all": x[::-2, ::-3, channels - 1::-1]}
+    bits = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}[dtype.itemsize]
+    for name, v in views.items():
+        c = np.ascontiguousarray(v)
+        for mode in ("nearest", "linear", "cubic", "area"):
+            for size in ([4, 9], [17, 50], [9, 5]):
+                got = check(v, size, axes=[0, 1], mode=mode, label=name)
+                same = rx.resize(c, size, axes=[0, 1], mode=mode)
+                np.testing.assert_array_equal(got.view(bits), same.view(bits),
+                                              err_msg=f"{name} {mode} {size}")
+        out = np.empty((channels, 6, 19), dtype).transpose(1, 2, 0)
+        got = rx.resize(v, [6, 19], axes=[0, 1], out=out)
+        assert got is out
+        np.testing.assert_array_equal(out.view(bits),
+                                      rx.resize(c, [6, 19], axes=[0, 1]).view(bits))
+        if dname != "bfloat16":
+            got = rx.resize(v, [6, 19], axes=[0, 1], dtype=np.float64, affine=(2.0, -1.0))
+            want = rx.resize(c, [6, 19], axes=[0, 1], dtype=np.float64, affine=(2.0, -1.0))
+            np.testing.assert_array_equal(got, want)
+
+
 def test_nearest_preserves_nan_payloads_and_signed_zero():
     bits = np.array([0x7FF8000000000001, 0xFFF0000000000002, 0x8000000000000000,
                      0x7FF0000000000000], np.uint64)

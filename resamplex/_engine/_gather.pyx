@@ -25,6 +25,11 @@ Preconditions (the planner guarantees them; nothing here is checked):
   inside the input row and ``min(width, 64)`` bytes from ``o * itemsize`` inside the output
   row.
 
+- ``channels`` (the kernel contract's field) > 1: each element is a pixel of ``channels``
+  elements of ``itemsize / channels`` bytes, contiguous in the output and ``estride`` bytes
+  apart in the input (offsets and strides locate its first element); ``k`` is then 1, there
+  is no halving run and no wide move.
+
 Elements are moved as bytes (memcpy of a constant size, which compilers turn into one load and
 one store), so the copy is bit-exact for every dtype, NaN payloads included.
 """
@@ -45,17 +50,102 @@ cdef extern from "_simd.h" nogil:
     void rx_even_pixels(const char* s, char* d, Py_ssize_t n, Py_ssize_t p)
 
 
+cdef inline void _strided_pixels(const char* s, char* d, Py_ssize_t n, const int64_t* off,
+                                 int64_t ss, int64_t ds, Py_ssize_t c, Py_ssize_t e,
+                                 int64_t es) noexcept nogil:
+    # Pixels of c elements of e bytes whose elements lie es bytes apart in the input (a
+    # reversed or spaced channel axis: BGR read as RGB, RGB out of RGBA) and next to each
+    # other in the output: pixel o reads s + off[o] (s + o * ss without a table).
+    cdef Py_ssize_t o, k
+    cdef const char* p
+    cdef char* q
+    if e == 1 and c == 3:
+        for o in range(n):
+            p = s + (off[o] if off != NULL else o * ss)
+            q = d + o * ds
+            q[0] = p[0]
+            q[1] = p[es]
+            q[2] = p[2 * es]
+    elif e == 1:
+        for o in range(n):
+            p = s + (off[o] if off != NULL else o * ss)
+            q = d + o * ds
+            for k in range(c):
+                q[k] = p[k * es]
+    elif e == 2:
+        for o in range(n):
+            p = s + (off[o] if off != NULL else o * ss)
+            q = d + o * ds
+            for k in range(c):
+                memcpy(q + 2 * k, p + k * es, 2)
+    elif e == 4:
+        for o in range(n):
+            p = s + (off[o] if off != NULL else o * ss)
+            q = d + o * ds
+            for k in range(c):
+                memcpy(q + 4 * k, p + k * es, 4)
+    elif e == 8:
+        for o in range(n):
+            p = s + (off[o] if off != NULL else o * ss)
+            q = d + o * ds
+            for k in range(c):
+                memcpy(q + 8 * k, p + k * es, 8)
+    else:
+        for o in range(n):
+            p = s + (off[o] if off != NULL else o * ss)
+            q = d + o * ds
+            for k in range(c):
+                memcpy(q + e * k, p + k * es, e)
+
+
+cdef inline void _strided_copy(const char* s, char* d, Py_ssize_t n, int64_t ss, int64_t ds,
+                               Py_ssize_t itemsize) noexcept nogil:
+    # A copied innermost axis whose elements (whole pixels) are not contiguous on both
+    # sides: constant-size moves for the common pixel sizes (RGB and RGBA of every dtype).
+    cdef Py_ssize_t o
+    if itemsize == 1:
+        for o in range(n):
+            d[o * ds] = s[o * ss]
+    elif itemsize == 2:
+        for o in range(n):
+            memcpy(d + o * ds, s + o * ss, 2)
+    elif itemsize == 3:
+        for o in range(n):
+            memcpy(d + o * ds, s + o * ss, 3)
+    elif itemsize == 4:
+        for o in range(n):
+            memcpy(d + o * ds, s + o * ss, 4)
+    elif itemsize == 6:
+        for o in range(n):
+            memcpy(d + o * ds, s + o * ss, 6)
+    elif itemsize == 8:
+        for o in range(n):
+            memcpy(d + o * ds, s + o * ss, 8)
+    elif itemsize == 12:
+        for o in range(n):
+            memcpy(d + o * ds, s + o * ss, 12)
+    elif itemsize == 16:
+        for o in range(n):
+            memcpy(d + o * ds, s + o * ss, 16)
+    else:
+        for o in range(n):
+            memcpy(d + o * ds, s + o * ss, itemsize)
+
+
 cdef inline void _gather_row(const char* s, char* d, Py_ssize_t n, const int64_t* off,
                              int64_t ss, int64_t ds, Py_ssize_t itemsize,
                              Py_ssize_t rep, Py_ssize_t wide, Py_ssize_t width,
-                             const PassDesc* half) noexcept nogil:
+                             const PassDesc* half, Py_ssize_t c, int64_t es) noexcept nogil:
     # One output row. With a table (off != NULL) element o reads s + off[o], else s + o * ss;
+    # c > 1: elements are pixels of c elements es bytes apart in the input (_strided_pixels);
     # rep > 1: the row repeats each element of a contiguous input row rep times; a contiguous
     # output row through a table is a row of whole pixels (rx_gather_pixels: the first `wide`
     # moved `width` bytes at a time).
     # The branch on itemsize is taken once per row; each loop below is branch-free.
     cdef Py_ssize_t o
-    if rep > 1:
+    if c > 1:
+        _strided_pixels(s, d, n, off, ss, ds, c, itemsize // c, es)
+    elif rep > 1:
         rx_repeat(s, d, n // rep, rep, itemsize)
     elif off != NULL and ds == itemsize and half is not NULL:
         # a halving run: outputs [lo, hi) read every other pixel from off[lo]
@@ -68,8 +158,7 @@ cdef inline void _gather_row(const char* s, char* d, Py_ssize_t n, const int64_t
         if ss == itemsize and ds == itemsize:
             memcpy(d, s, n * itemsize)
         else:
-            for o in range(n):
-                memcpy(d + o * ds, s + o * ss, itemsize)
+            _strided_copy(s, d, n, ss, ds, itemsize)
     elif itemsize == 1:
         for o in range(n):
             d[o * ds] = s[off[o]]
@@ -95,7 +184,7 @@ cdef inline void _gather_rows(const char* src, char* dst, Py_ssize_t r0, Py_ssiz
                               const int64_t* dstr, const int64_t* offsets,
                               const int64_t* starts, Py_ssize_t itemsize,
                               Py_ssize_t rep, Py_ssize_t wide, Py_ssize_t width,
-                              const PassDesc* half) noexcept nogil:
+                              const PassDesc* half, Py_ssize_t c, int64_t es) noexcept nogil:
     # Rows [r0, r1) of the output (all axes but the last, in C order). A row that reads the
     # same input row as the one before it (upsampling an outer axis) is a copy of the output
     # row just written, when rows are contiguous: one memcpy instead of a gather.
@@ -124,7 +213,7 @@ cdef inline void _gather_rows(const char* src, char* dst, Py_ssize_t r0, Py_ssiz
             memcpy(dst + do, dst + prev_do, n * itemsize)
         else:
             _gather_row(src + so, dst + do, n, last, sstr[ndim - 1], ds, itemsize, rep, wide,
-                        width, half)
+                        width, half, c, es)
         prev_so = so
         prev_do = do
 
@@ -149,13 +238,14 @@ cdef void gather_run(const PassDesc* p, const char* src, char* dst, void* bufs,
         rows *= p.shape[d]
     if nthreads == 1:
         _gather_rows(src, dst, 0, rows, ndim, p.shape, p.sstr, p.dstr, off, p.idx2, p.itemsize,
-                     p.k, p.n_in, p.n_mid, half)
+                     p.k, p.n_in, p.n_mid, half, p.channels, p.estride)
         return
     nchunks = min(rows, 4 * nthreads)
     per = (rows + nchunks - 1) // nchunks
     for c in prange(nchunks, num_threads=nthreads, schedule="static"):
         _gather_rows(src, dst, c * per, min(rows, (c + 1) * per), ndim, p.shape, p.sstr, p.dstr,
-                     off, p.idx2, p.itemsize, p.k, p.n_in, p.n_mid, half)
+                     off, p.idx2, p.itemsize, p.k, p.n_in, p.n_mid, half, p.channels,
+                     p.estride)
 
 
 # ---- the kernel table of this module (the executor picks one per instruction-set level) ----

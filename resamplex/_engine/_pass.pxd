@@ -151,7 +151,8 @@ cdef struct PassDesc:
     # 3k + pd[1] and 3k + pd[2], 3k + pd[3] of the blended row. Pixels are `channels`
     # elements.
     int phase
-    Py_ssize_t channels
+    Py_ssize_t channels   # gather: > 1 where each moved element is a pixel of this many
+    int64_t estride       # elements, estride bytes apart in the input (_gather.pyx)
     Py_ssize_t lo
     Py_ssize_t hi
     Py_ssize_t pd[4]      # up: pixel offsets of the taps (even: pd[0], pd[1]; odd: pd[2], pd[3])

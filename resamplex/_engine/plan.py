@@ -425,6 +425,8 @@ class Plan:
             native = x.dtype.newbyteorder("=")
             if not (x.flags.aligned and x.dtype.isnative):
                 src = x.astype(native, order="K")
+            if self._packs(src):
+                src = contiguous(src, threads)
             if not (result.flags.aligned and result.dtype.isnative):
                 dst = empty_like_layout(self.out_shape, native,
                                         layout_perm(result.shape, result.strides))
@@ -504,6 +506,8 @@ class Plan:
         src, dst = x, result
         if not (x.flags.aligned and x.dtype.isnative):
             src = x.astype(x.dtype.newbyteorder("="), order="K")
+        if self.weighted and self._packs(src):
+            src = contiguous(src, threads)
         if not (result.flags.aligned and result.dtype.isnative):
             dst = empty_like_layout(self.out_shape, odt.newbyteorder("="),
                                     layout_perm(result.shape, result.strides))
@@ -571,6 +575,8 @@ class Plan:
             if threads is not None:
                 threads = check_threads(threads)
             result = np.empty(self.out_shape, x.dtype)
+            if not x.flags.c_contiguous and x.dtype.isnative:
+                x = contiguous(x, threads)
             _pipeline.run(self, x, result, threads)
             return result
         x, threads, result = self._checked_call(x, out, threads, like_input=False)
@@ -579,6 +585,8 @@ class Plan:
         if all(t is None for t in self.tables):
             np.copyto(result, x)
             return result
+        if not x.flags.c_contiguous and x.dtype.isnative:
+            x = contiguous(x, threads)  # the passes read C-contiguous input
         _pipeline.run(self, x, result, threads)
         return result
 
@@ -780,9 +788,20 @@ class Plan:
         # Copied innermost axes contiguous on both sides (the channels of an interleaved
         # image) join the element: the kernel then moves whole pixels, one row of pixels per
         # row of the output, instead of one row per pixel.
+        element = itemsize
         while len(perm) > 1 and self.tables[perm[-1]] is None \
                 and xs[perm[-1]] == itemsize and os_[perm[-1]] == itemsize:
             itemsize *= self.out_shape[perm[-1]]
+            perm = perm[:-1]
+        # A short copied innermost axis contiguous in the output only (channels reversed, as
+        # in a BGR image read as RGB, or spaced, as RGB out of RGBA) joins it too: pixels
+        # whose elements the kernel picks `estride` bytes apart.
+        pixel: dict[str, Any] = {}
+        a = perm[-1]
+        if itemsize == element and len(perm) > 1 and self.tables[a] is None \
+                and os_[a] == itemsize and 1 < self.out_shape[a] <= MAX_MERGED_CHANNELS:
+            pixel = dict(channels=self.out_shape[a], estride=xs[a])
+            itemsize *= self.out_shape[a]
             perm = perm[:-1]
         offsets, starts = [], [0]
         for a in perm:
@@ -795,10 +814,11 @@ class Plan:
                     sstr=[xs[a] for a in perm], dstr=[os_[a] for a in perm],
                     off=np.concatenate(offsets) if offsets else np.empty(0, np.int64),
                     idx2=starts, units=math.prod(shape[:-1]),
-                    k=self._repeat_factor(perm[-1], itemsize, xs, os_))
-        if spec["k"] == 1:
+                    k=1 if pixel else self._repeat_factor(perm[-1], itemsize, xs, os_),
+                    **pixel)
+        if spec["k"] == 1 and not pixel:
             spec.update(self._halving(perm[-1], itemsize, xs, os_))
-        if spec["k"] == 1 and "phase" not in spec:
+        if spec["k"] == 1 and "phase" not in spec and not pixel:
             spec["n_in"], spec["n_mid"] = self._wide_moves(perm[-1], itemsize, xs, os_)
         if spec_only:
             return spec
@@ -1245,6 +1265,22 @@ class Plan:
 
     # --------------------------------------------------------------- pass order and layout
 
+    def _packs(self, x: np.ndarray) -> bool:
+        """Whether a weighted call copies ``x`` C-contiguous first (``contiguous``): its
+        innermost axis in memory is a short copied one beside a resampled axis, but its pixels
+        are not runs of adjacent elements (channels reversed, as in a BGR image viewed as RGB,
+        or spaced, as RGB out of RGBA; or pixels apart, as in a mirrored row). The passes
+        would then move one pixel's channels per row; after the copy they merge the channels
+        into the row (``_merged_inner``). The sums are those of a contiguous input."""
+        perm = layout_perm(x.shape, x.strides)
+        if len(perm) < 2 or self.tiled is not None or self.copies:
+            return False
+        w_ax, c_ax = perm[-2], perm[-1]
+        c = x.shape[c_ax]
+        return (self.tables[w_ax] is not None and self.tables[c_ax] is None
+                and 1 < c <= MAX_MERGED_CHANNELS
+                and not (x.strides[c_ax] == x.itemsize and x.strides[w_ax] == c * x.itemsize))
+
     def _mergeable(self, x_strides: Sequence[int],
                    out_strides: Sequence[int]) -> tuple[int, int] | None:
         """``(w, c)`` if a short copied innermost axis ``c`` can merge into resampled ``w``."""
@@ -1344,6 +1380,18 @@ class Plan:
             self._adjoint = adjoint
             self._grew(adjoint.nbytes)
         return self._adjoint
+
+
+def contiguous(x: np.ndarray, threads: int | None = None) -> np.ndarray:
+    """A C-contiguous copy of ``x`` made by one gather pass over its rows (threaded): whole
+    pixels at a time, or a pixel's elements where its channels are reversed or spaced, where
+    NumPy's copy of such views goes element by element."""
+    check_allocation(x.nbytes, "scratch")
+    shape = x.shape
+    plan = PLANS.get_or_build(("contiguous", shape),
+                              lambda: Plan(shape, [None] * len(shape), weighted=False,
+                                           op="copy"))
+    return plan(x, out=np.empty(shape, x.dtype), threads=threads)
 
 
 # ------------------------------------------------------------------------------ the cache
