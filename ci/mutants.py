@@ -341,6 +341,13 @@ MUTANTS = [
         "as RGB) reads the first channel in place of the second",
         ("tests/test_resize.py", "tests/test_compat_cv2.py")),
     Mutant(
+        "reversed-pixels-keep-the-first-pixel-order", "resamplex/_engine/_simd.h",
+        (("_mm_setr_epi8(2, 1, 0, 5, 4, 3, 8, 7, 6, 11, 10, 9, 14, 13, 12, 15)",
+          "_mm_setr_epi8(0, 1, 2, 5, 4, 3, 8, 7, 6, 11, 10, 9, 14, 13, 12, 15)"),),
+        "the shuffle that copies a BGR row viewed as RGB contiguous (SSSE3) leaves the first "
+        "pixel of every five unreversed",
+        ("tests/test_resize.py", "tests/test_compat_cv2.py")),
+    Mutant(
         "strided-copy-moves-two-bytes-of-three", "resamplex/_engine/_gather.pyx",
         (("            memcpy(d + o * ds, s + o * ss, 3)\n",
           "            memcpy(d + o * ds, s + o * ss, 2)\n"),),

@@ -225,10 +225,13 @@ def affine_arrays(affine: Any, shape: tuple[int, ...], compute: np.dtype,
         raise ResamplexError(f"affine: expected a pair (a, b) of numbers or arrays; got {what}")
     arrays = []
     for name, v in zip("ab", affine):
-        if type(v) is np.ndarray and v.dtype == compute and v.ndim == len(shape) \
+        if type(v) is np.ndarray and v.dtype == compute and v.ndim <= len(shape) \
                 and v.flags.c_contiguous and not integer \
-                and all(m == 1 or m == n for m, n in zip(v.shape, shape)):
-            arrays.append(v)    # already what the plan takes (a repeated call's arrays)
+                and all(m == 1 or m == n for m, n in zip(v.shape[::-1], shape[::-1])):
+            # already of the compute type (a per-channel mean, a repeated call's arrays):
+            # a view of the output's rank
+            arrays.append(v if v.ndim == len(shape) else
+                          v.reshape((1,) * (len(shape) - v.ndim) + v.shape))
             continue
         if isinstance(v, (str, bytes)) or v is None:
             raise ResamplexError(f"affine: {name} must be a real number or an array of them; "

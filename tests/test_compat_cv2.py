@@ -350,7 +350,8 @@ def test_strided_pixel_views_match_opencv(dtype):
     the weighted doors copy the view contiguous first)."""
     rng = np.random.default_rng(12)
     img = rng.integers(0, 256, (21, 26, 4)).astype(dtype)
-    views = (img[..., 2::-1], img[..., :3], img[:, ::-1, :3], img[::-1, ::-2, ::-1])
+    views = (img[..., 2::-1], img[..., :3], img[:, ::-1, :3], img[::-1, ::-2, ::-1],
+             np.ascontiguousarray(img[..., :3])[..., ::-1])
     for interp in (rcv.INTER_NEAREST, rcv.INTER_LINEAR, rcv.INTER_AREA, rcv.INTER_CUBIC,
                    rcv.INTER_LANCZOS4, rcv.INTER_NEAREST_EXACT):
         for v in views:

@@ -534,6 +534,8 @@ def test_strided_pixels(dname, channels):
     views = {"reversed": x[..., channels - 1::-1], "spaced": x[..., :channels],
              "every-other": x[..., ::2], "mirrored": x[:, ::-1, :channels],
              "all": x[::-2, ::-3, channels - 1::-1]}
+    for w in (1, 5, 6, 7, 11, 23, 64):  # whole rows of reversed pixels (BGR as RGB)
+        views[f"flipped-{w}"] = np.ascontiguousarray(x[:, :w, :channels])[..., ::-1]
     bits = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}[dtype.itemsize]
     for name, v in views.items():
         c = np.ascontiguousarray(v)

@@ -48,6 +48,7 @@ cdef extern from "_simd.h" nogil:
     void rx_gather_pixels(const char* s, char* d, Py_ssize_t n, const int64_t* off,
                           Py_ssize_t p, Py_ssize_t wide, Py_ssize_t width)
     void rx_even_pixels(const char* s, char* d, Py_ssize_t n, Py_ssize_t p)
+    void rx_reverse3(const char* s, char* d, Py_ssize_t n)
 
 
 cdef inline void _strided_pixels(const char* s, char* d, Py_ssize_t n, const int64_t* off,
@@ -59,7 +60,9 @@ cdef inline void _strided_pixels(const char* s, char* d, Py_ssize_t n, const int
     cdef Py_ssize_t o, k
     cdef const char* p
     cdef char* q
-    if e == 1 and c == 3:
+    if off == NULL and e == 1 and c == 3 and es == -1 and ss == 3 and ds == 3:
+        rx_reverse3(s - 2, d, n)  # a whole BGR row viewed as RGB (s: its first view element)
+    elif e == 1 and c == 3:
         for o in range(n):
             p = s + (off[o] if off != NULL else o * ss)
             q = d + o * ds

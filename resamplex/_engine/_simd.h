@@ -2124,6 +2124,26 @@ static inline void rx_win_phase_u8(const uint8_t *x, ptrdiff_t q, const int16_t 
     }
 }
 
+/* Pixels of three bytes with their bytes reversed (a BGR row viewed as RGB): d[3o + k] =
+   s[3o + 2 - k] for o < n, s the row's first byte in memory. SSSE3: five pixels per 16-byte
+   shuffle (its 16th byte is written again by the next step); the last pixels, where a load
+   or a store would leave the rows, one at a time. */
+static inline void rx_reverse3(const char *s, char *d, ptrdiff_t n)
+{
+    ptrdiff_t o = 0;
+#if defined(RX_SSSE3)
+    const __m128i rev = _mm_setr_epi8(2, 1, 0, 5, 4, 3, 8, 7, 6, 11, 10, 9, 14, 13, 12, 15);
+    for (; o + 6 <= n; o += 5)
+        _mm_storeu_si128((__m128i *)(d + 3 * o),
+                         _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(s + 3 * o)), rev));
+#endif
+    for (; o < n; o++) {
+        d[3 * o] = s[3 * o + 2];
+        d[3 * o + 1] = s[3 * o + 1];
+        d[3 * o + 2] = s[3 * o];
+    }
+}
+
 /* Every other pixel: d[o] = s[2o] for o < n, pixels of p = 1, 2, 4 or 8 bytes (nearest
  * halving a row). Byte moves only. The vector forms read pixel 2n - 1 too: the caller keeps
  * it inside the row. */
