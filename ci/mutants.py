@@ -329,10 +329,16 @@ MUTANTS = [
         ("tests/test_resize.py",)),
     Mutant(
         "phase-int-borders-drop-the-last-element", "resamplex/_engine/_taps.pyx.tp",
-        (("            if i < n_mid:\n                vi = 0\n",
-          "            if i < n_mid - 1:\n                vi = 0\n"),),
+        (("            if i < n_mid:\n                if r0 != NULL:\n",
+          "            if i < n_mid - 1:\n                if r0 != NULL:\n"),),
         "the integer border outputs of a x2 phase pass read the row's last element as the "
         "padding zero",
+        ("tests/test_resize.py",)),
+    Mutant(
+        "clamped-borders-stop-one-short", "resamplex/_engine/_taps.pyx.tp",
+        (("        b = min(max(i + db1, 0), n - 1)\n", "        b = min(max(i + db1, 0), n - 2)\n"),),
+        "the x2 border outputs computed from clamped taps (single-channel rows of two input "
+        "rows) clamp the last odd output's second tap one pixel short",
         ("tests/test_resize.py",)),
     Mutant(
         "strided-pixel-reads-its-first-element-twice", "resamplex/_engine/_gather.pyx",
@@ -354,6 +360,26 @@ MUTANTS = [
         "the copy that makes spaced or mirrored 3-byte pixels contiguous before a weighted "
         "pass (and the gather of a copied axis of such pixels) drops their last byte",
         ("tests/test_resize.py", "tests/test_compat_cv2.py")),
+    Mutant(
+        "full-row-left-border-reads-the-second-pixel", "resamplex/_engine/_simd.h",
+        (("7, 6, 5, 4, 3, 2, 1, 0, 0);", "7, 6, 5, 4, 3, 2, 1, 0, 1);"),),
+        "the whole-row x2 kernel (AVX-512, 8-bit) takes the pixel before the row's first as "
+        "its second pixel instead of the first clamped",
+        ("tests/test_resize.py",)),
+    Mutant(
+        "full-row-right-border-unclamped", "resamplex/_engine/_simd.h",
+        (("p = j + 32 == n ? _mm512_permutexvar_epi16(right, c) : RX_ROWV512(CVT, 1);",
+          "p = j + 32 == n ? c : RX_ROWV512(CVT, 1);"),),
+        "the whole-row x2 kernel's last step reads each pixel for the one after it",
+        ("tests/test_resize.py",)),
+    Mutant(
+        "clamped-borders-unchecked", "resamplex/_engine/plan.py",
+        (("        if {e: q for e, q in want.items() if q} != {e: q for e, q in got.items() if q}:\n"
+          "            return False\n",
+          "        pass\n"),),
+        "the planner lets the whole-row x2 kernel clamp the border taps whatever the table "
+        "says there",
+        ("tests/test_resize.py",)),
     Mutant(
         "phase-float-rows-zip-swapped", "resamplex/_engine/_simd.h",
         (("                    rx_bf16x16(e), _mm512_slli_epi32(rx_bf16x16(o), 16)));\n",

@@ -341,6 +341,18 @@ def workloads(threads: int, quick: bool) -> list[Workload]:
     items.append(Workload("u8 HWC 1080x1920x3 -> 2160x3840 linear", [faster_than("opencv", 1)],
                           hwc((2160, 3840))))
 
+    def bgr_view() -> dict:
+        # A BGR image viewed as RGB, channels reversed in memory (cv2.imread(...)[..., ::-1])
+        x = rng.integers(0, 256, (1080, 1920, 3), dtype=np.uint8)[..., ::-1]
+        run = {"resamplex": lambda: resize(x, (540, 960), axes=(0, 1), threads=threads),
+               "floor": _floor((540, 960, 3), np.uint8)}
+        if cv2 is not None:
+            run["opencv"] = lambda: cv2.resize(x, (960, 540), interpolation=cv2.INTER_LINEAR)
+        return run
+
+    items.append(Workload("u8 HWC BGR view [..., ::-1] 1080x1920x3 -> 540x960 linear",
+                          [faster_than("opencv", 1)], bgr_view))
+
     def normalised() -> dict:
         # ToTensor + Normalize of an HWC uint8 image, into CHW float32 memory, in one call
         x = rng.integers(0, 256, (1080, 1920, 3), dtype=np.uint8)

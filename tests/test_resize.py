@@ -582,11 +582,13 @@ def test_polyphase_x2_gives_the_general_bits(dname, channels, kw):
     # within the reference's tolerance.
     # (Rows of 40 pixels run the widest vector loops of the phase kernels, rows of 23 the
     # narrower ones, rows of 11 their scalar ends; 8-bit data both integer roundings; 5 -> 10
-    # rows the exact int16 form, with its border outputs in integers too.)
+    # rows the exact int16 form, with its border outputs in integers too; single-channel rows
+    # of 64 and 97 pixels the whole-row AVX-512 form, its borders from clamped taps.)
     dtype = DTYPES[dname]
     rng = _rng("polyphase", dname, channels, tuple(kw.items()))
     roundings = ["half_even", "half_away_from_zero"] if dname in ("uint8", "int8") else [None]
-    for width, rounding in itertools.product((40, 23, 11), roundings):
+    widths = (40, 23, 11, 64, 97) if channels <= 1 else (40, 23, 11)
+    for width, rounding in itertools.product(widths, roundings):
         shape = (5, width) if channels == 0 else (5, width, channels)
         x = ref.random_array(rng, shape, dtype)
         if dname in FLOAT_DTYPES:
@@ -610,6 +612,36 @@ def test_polyphase_x2_gives_the_general_bits(dname, channels, kw):
                 assert plane.tobytes() == want.tobytes(), f"{shape} -> {size} {kw} {rounding}"
             if rounding in (None, "half_even"):
                 check(x, size, axes=(0, 1), **kw)
+
+
+def test_phase_borders_are_clamped_only_where_the_table_says_so():
+    # The whole-row x2 kernel (8-bit, AVX-512) computes the outputs outside the regular run
+    # from the run's taps clamped to the row; the planner allows it only where the table's
+    # integer weights there are exactly that (plan._clamped_borders). half_pixel x2 of n
+    # pixels: output 2i reads pixels (i - 1, i) with weights (1, 3) / 4, output 2i + 1 pixels
+    # (i, i + 1) with (3, 1) / 4, indices clamped to [0, n); padding taps read element n.
+    from resamplex._engine.plan import _clamped_borders
+
+    n = 16
+    o = np.arange(2 * n)
+    i = o // 2
+    even = (o % 2 == 0)[:, None]
+    idx = np.where(even, np.stack([i - 1, i], 1), np.stack([i, i + 1], 1)).clip(0, n - 1)
+    bq = np.where(even, [1, 3], [3, 1])
+    pd, pq = (-1, 0, 0, 1), (1, 3, 3, 1)
+    assert _clamped_borders(idx, bq, n, 1, n - 1, pd, pq)
+    merged_idx, merged_bq = idx.copy(), bq.copy()
+    merged_idx[-1], merged_bq[-1] = [n - 1, n], [4, 0]    # one tap and a zero padding tap
+    assert _clamped_borders(merged_idx, merged_bq, n, 1, n - 1, pd, pq)
+    padded_idx = idx.copy()
+    padded_idx[0] = [n, 0]                                 # zero outside instead of clamping
+    assert not _clamped_borders(padded_idx, bq, n, 1, n - 1, pd, pq)
+    other_bq = bq.copy()
+    other_bq[-2] = [2, 2]                                  # other weights at the right end
+    assert not _clamped_borders(idx, other_bq, n, 1, n - 1, pd, pq)
+    inner_bq = bq.copy()
+    inner_bq[4] = [2, 2]              # an output inside the run: not this check's business
+    assert _clamped_borders(idx, inner_bq, n, 1, n - 1, pd, pq)
 
 
 @pytest.mark.parametrize("dname", ["uint8", "int8"])

@@ -177,6 +177,28 @@ class ImagesHWCOpenCV:
         self.cv2.resize(self.x, self.dsize, interpolation=self.cv2.INTER_LINEAR)
 
 
+class ImagesStrided:
+    """uint8 1080p -> 540p from views whose pixels are not adjacent elements: a BGR image
+    viewed as RGB, RGB out of RGBA, a mirrored row (against the contiguous image)."""
+
+    params = [["contiguous", "bgr view", "rgb of rgba", "mirrored"], ["linear", "nearest"]]
+    param_names = ["layout", "mode"]
+    timeout = 120
+
+    def setup(self, layout, mode):
+        rgba = array((1080, 1920, 4), "uint8")
+        self.x = {"contiguous": np.ascontiguousarray(rgba[..., :3]),
+                  "bgr view": np.ascontiguousarray(rgba[..., :3])[..., ::-1],
+                  "rgb of rgba": rgba[..., :3], "mirrored": rgba[:, ::-1, :3]}[layout]
+        rx.resize(self.x, (540, 960), axes=(0, 1), mode=mode)
+
+    def time_resize(self, layout, mode):
+        rx.resize(self.x, (540, 960), axes=(0, 1), mode=mode)
+
+    def peakmem_resize(self, layout, mode):
+        rx.resize(self.x, (540, 960), axes=(0, 1), mode=mode)
+
+
 class CpuLevels:
     """A few SPEC §9 workloads at each instruction-set level this machine runs (the kernels are
     built per level; ``_exec.set_cpu_level`` picks one): what each level buys."""

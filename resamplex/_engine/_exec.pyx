@@ -443,6 +443,7 @@ cdef class Program:
             p.blo = spec.get("blo", 0)
             p.bhi = spec.get("bhi", 0)
             p.bq = _vec(self._keep, spec.get("bq"), np.int16)
+            p.bclamp = spec.get("bclamp", 0)
             p.pre = spec.get("pre", 0)
             p.post = spec.get("post", 0)
             p.finish = spec.get("finish", 0)

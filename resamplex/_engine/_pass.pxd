@@ -170,6 +170,9 @@ cdef struct PassDesc:
     # integers (int16, dense like w2), and the outputs outside the run are computed from the
     # integer row as well (NULL: from the float row).
     const void* bq
+    # up, bq given, single-element pixels: 1 where every output outside the run is the run's
+    # formula with its taps clamped to the row (checked by the planner): computed so.
+    int bclamp
     # Integer tap passes (OP_INT, docs/engine-passes.md "Integer pass"): shape, sstr and dstr
     # are (outer, n_out, inner) around the axis, src_kind/dst_kind _elem.pxd element codes,
     # off the input index of each tap, w int64 weights, loop 0 (blend rows) or 1 (element by

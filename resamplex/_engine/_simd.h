@@ -570,6 +570,68 @@ static inline void rx_phase2_zip_i16(const int16_t *v, uint8_t *out, ptrdiff_t n
 #else
 #define RX_PHASE2_ROWS_256(CVT, PACK)
 #endif
+/* rx_phase2_rows over a whole row of n pixels, the taps outside it clamped to its ends (the
+   planner's bclamp: the table's outputs there are exactly that), so the border outputs come
+   out of the same vector steps: the first step takes pixel j - 1 from a word permute of the
+   step's own pixels (lane 0 repeated), the last step (j = n - 32, overlapping) pixel j + 1
+   likewise (lane 31 repeated); every other load reads inside the rows. AVX-512 only, tap
+   offsets -1, 0 or 1 and n >= 64: returns 1 if it wrote the row, else 0 (nothing written). */
+#if defined(__AVX512F__) && defined(__AVX512BW__)
+#define RX_PHASE2_FULL(T, NAME, CVT, PACK)                                                   \
+    static inline int NAME(const T *x0, const T *x1, int16_t w0, int16_t w1, uint8_t *out,   \
+                           ptrdiff_t n, ptrdiff_t da0, ptrdiff_t db0, int16_t qa0,           \
+                           int16_t qb0, ptrdiff_t da1, ptrdiff_t db1, int16_t qa1,           \
+                           int16_t qb1, int shift, int away)                                 \
+    {                                                                                        \
+        ptrdiff_t j;                                                                         \
+        if (n < 64 || da0 < -1 || da0 > 1 || db0 < -1 || db0 > 1 || da1 < -1 || da1 > 1      \
+            || db1 < -1 || db1 > 1)                                                          \
+            return 0;                                                                        \
+        const __m512i v0 = _mm512_set1_epi16(w0), v1 = _mm512_set1_epi16(w1);               \
+        const __m512i a0 = _mm512_set1_epi16(qa0), b0 = _mm512_set1_epi16(qb0);             \
+        const __m512i a1 = _mm512_set1_epi16(qa1), b1 = _mm512_set1_epi16(qb1);             \
+        const __m512i left = _mm512_set_epi16(30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20,    \
+                                              19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8,  \
+                                              7, 6, 5, 4, 3, 2, 1, 0, 0);                    \
+        const __m512i right = _mm512_set_epi16(31, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22,  \
+                                               21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11,   \
+                                               10, 9, 8, 7, 6, 5, 4, 3, 2, 1);               \
+        for (j = 0; j < n; j += 32) {                                                        \
+            __m512i c, m, p, e, o;                                                           \
+            if (j + 32 > n)                                                                  \
+                j = n - 32;           /* the last outputs again, overlapping: same values */ \
+            c = RX_ROWV512(CVT, 0);                                                          \
+            m = j == 0 ? _mm512_permutexvar_epi16(left, c) : RX_ROWV512(CVT, -1);            \
+            p = j + 32 == n ? _mm512_permutexvar_epi16(right, c) : RX_ROWV512(CVT, 1);       \
+            e = _mm512_add_epi16(                                                            \
+                _mm512_mullo_epi16(a0, da0 < 0 ? m : da0 > 0 ? p : c),                       \
+                _mm512_mullo_epi16(b0, db0 < 0 ? m : db0 > 0 ? p : c));                      \
+            o = _mm512_add_epi16(                                                            \
+                _mm512_mullo_epi16(a1, da1 < 0 ? m : da1 > 0 ? p : c),                       \
+                _mm512_mullo_epi16(b1, db1 < 0 ? m : db1 > 0 ? p : c));                      \
+            e = rx_round16_512(e, shift, away);                                              \
+            o = rx_round16_512(o, shift, away);                                              \
+            _mm512_storeu_si512((void *)(out + 2 * j), PACK(_mm512_unpacklo_epi16(e, o),     \
+                                                            _mm512_unpackhi_epi16(e, o)));   \
+        }                                                                                    \
+        return 1;                                                                            \
+    }
+#else
+#define RX_PHASE2_FULL(T, NAME, CVT, PACK)                                                   \
+    static inline int NAME(const T *x0, const T *x1, int16_t w0, int16_t w1, uint8_t *out,   \
+                           ptrdiff_t n, ptrdiff_t da0, ptrdiff_t db0, int16_t qa0,           \
+                           int16_t qb0, ptrdiff_t da1, ptrdiff_t db1, int16_t qa1,           \
+                           int16_t qb1, int shift, int away)                                 \
+    {                                                                                        \
+        (void)x0; (void)x1; (void)w0; (void)w1; (void)out; (void)n; (void)da0; (void)db0;    \
+        (void)qa0; (void)qb0; (void)da1; (void)db1; (void)qa1; (void)qb1; (void)shift;       \
+        (void)away;                                                                          \
+        return 0;                                                                            \
+    }
+#endif
+RX_PHASE2_FULL(uint8_t, rx_phase2_full_u8, _mm512_cvtepu8_epi16, _mm512_packus_epi16)
+RX_PHASE2_FULL(int8_t, rx_phase2_full_i8, _mm512_cvtepi8_epi16, _mm512_packs_epi16)
+
 RX_PHASE2_ROWS(uint8_t, rx_phase2_rows_u8, 0, _mm256_cvtepu8_epi16, _mm512_cvtepu8_epi16,
                _mm256_packus_epi16, _mm512_packus_epi16)
 RX_PHASE2_ROWS(int8_t, rx_phase2_rows_i8, 1, _mm256_cvtepi8_epi16, _mm512_cvtepi8_epi16,

@@ -66,6 +66,28 @@ def layout_perm(shape: Sequence[int], strides: Sequence[int]) -> list[int]:
     return sorted(range(len(shape)), key=lambda a: (key(a), a))
 
 
+def _clamped_borders(idx: np.ndarray, bq: np.ndarray, n: int, lo: int, hi: int,
+                     pd: Sequence[int], pq: Sequence[int]) -> bool:
+    """Whether every output outside the run ``[2 lo, 2 hi)`` of a x2 phase pass of
+    single-element pixels weighs the input elements (integer weights ``bq`` on the dense
+    taps ``idx``; ``n`` is the padding) as the run's formula does with its taps clamped to
+    ``[0, n)``: output ``2i + r`` = ``pq[2r] x[clamp(i + pd[2r])] + pq[2r + 1]
+    x[clamp(i + pd[2r + 1])]``. Then the kernel computes them so, without the table."""
+    for j in [*range(2 * lo), *range(2 * hi, idx.shape[0])]:
+        i, r = divmod(j, 2)
+        want: dict[int, int] = {}
+        for t in (2 * r, 2 * r + 1):
+            e = min(max(i + pd[t], 0), n - 1)
+            want[e] = want.get(e, 0) + int(pq[t])
+        got: dict[int, int] = {}
+        for e, q in zip(idx[j].tolist(), bq[j].tolist()):
+            if e < n:
+                got[e] = got.get(e, 0) + q
+        if {e: q for e, q in want.items() if q} != {e: q for e, q in got.items() if q}:
+            return False
+    return True
+
+
 def _merged_view(strides: Sequence[int], w_ax: int, c_ax: int, c: int) -> list[int]:
     """Byte strides of an array viewed with axes ``w_ax`` and ``c_ax`` (``c`` long, contiguous
     inside ``w_ax``) as one axis (``Plan._merged_inner``)."""
@@ -1098,13 +1120,15 @@ class Plan:
             left = idx[:2 * lo * c][used[:2 * lo * c]]
             right = idx[2 * hi * c:][used[2 * hi * c:]]
             phases = pw[ref:ref + 2].reshape(-1)
-            return dict(fields, phase=PHASE_UP2, lo=lo, hi=hi,
-                        pd=tuple(int(v) for v in d.reshape(-1)),
+            pd = tuple(int(v) for v in d.reshape(-1))
+            exact = self._exact_fields(dtype, outer, phases, rcode, w) if eight else {}
+            if "bq" in exact and c == 1 and _clamped_borders(idx, exact["bq"], n_mid, lo, hi,
+                                                             pd, exact["pq"]):
+                exact["bclamp"] = 1
+            return dict(fields, phase=PHASE_UP2, lo=lo, hi=hi, pd=pd,
                         pw=tuple(float(v) for v in phases),
                         blo=int(left.max()) + 1 if left.size else 0,
-                        bhi=int(right.min()) if right.size else n_mid,
-                        **(self._exact_fields(dtype, outer, phases, rcode, w)
-                           if eight else {}))
+                        bhi=int(right.min()) if right.size else n_mid, **exact)
         if eight and w_in == 2 * w_out and w_out >= 4:
             x = np.arange(w_out)
             if not (same.all() and np.array_equal(pix, np.stack([2 * x, 2 * x + 1], axis=1))
