@@ -381,6 +381,13 @@ MUTANTS = [
         "says there",
         ("tests/test_resize.py",)),
     Mutant(
+        "planes-mapped-with-the-next-channel", "resamplex/_engine/_simd.h",
+        (("            _mm_storeu_ps(o1 + j, _mm_add_ps(_mm_mul_ps(g, a1), b1));\n",
+          "            _mm_storeu_ps(o1 + j, _mm_add_ps(_mm_mul_ps(g, a2), b1));\n"),),
+        "the planar float32 store of a normalising call (HWC in, CHW out) scales the second "
+        "channel by the third channel's a",
+        ("tests/test_convert.py",)),
+    Mutant(
         "phase-float-rows-zip-swapped", "resamplex/_engine/_simd.h",
         (("                    rx_bf16x16(e), _mm512_slli_epi32(rx_bf16x16(o), 16)));\n",
           "                    rx_bf16x16(o), _mm512_slli_epi32(rx_bf16x16(e), 16)));\n"),

@@ -3,7 +3,8 @@
 The workloads (SPEC §9): float32 NCHW batches ``(8, 64, 128, 128)`` x2 with nearest and linear
 (also channels-last, and float16), x0.5 linear with and without antialias; a float32 volume
 ``(1, 1, 128, 128, 128)`` x2 trilinear; a uint8 1080x1920x3 image down to 540x960 and up to
-2160x3840 (linear), and down to 540x960 through ``compat.skimage.resize`` with anti-aliasing;
+2160x3840 (linear; down from a BGR view too), and down to 540x960 through
+``compat.skimage.resize`` with anti-aliasing;
 bfloat16 and int8 batches x2 against float32 per byte. Each is timed for resamplex and for
 each installed peer that can run it (PyTorch ``interpolate``, OpenCV ``resize``, SciPy
 ``ndimage.zoom``, ONNX Runtime ``Resize``, scikit-image ``resize``), with the same thread

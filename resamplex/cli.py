@@ -909,9 +909,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
 _BENCH_WORKLOADS = """\
 workloads: float32 NCHW (8, 64, 128, 128) x2 nearest and linear (also channels-last, and
   float16), x0.5 linear with and without antialias; a float32 (1, 1, 128, 128, 128) volume x2
-  trilinear; a uint8 1080x1920x3 image to 540x960 and to 2160x3840 (linear), and to a
-  224x224 float32 normalised CHW tensor in one call (against the NumPy chain: cv2.resize,
-  astype, normalise, transpose); bfloat16 and int8
+  trilinear; a uint8 1080x1920x3 image to 540x960 (also from a BGR view) and to 2160x3840
+  (linear), and to a 224x224 float32 normalised CHW tensor in one call (against the NumPy
+  chain: cv2.resize, astype, normalise, transpose); bfloat16 and int8
   (8, 64, 128, 128) x2 against float32 per byte. Each against the peers installed, same
   threads, fresh outputs, and a memory floor (copying an array of the output's size)."""
 

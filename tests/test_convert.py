@@ -107,6 +107,11 @@ def test_strong_width_reductions(src, mode, kw):
         rx.resize(x, size, axes=(0, 1), mode=mode, affine=aff, out=chw.transpose(1, 2, 0), **kw)
         _check(chw.transpose(1, 2, 0), x, mapped, np.float32, affine=aff,
                msg=f"{shape} {mode} {kw} CHW")
+        # the planar store maps each plane on the way: the same two roundings as the
+        # channels-last store, so the same bits
+        hwc = rx.resize(x, size, axes=(0, 1), mode=mode, affine=aff, dtype=np.float32, **kw)
+        np.testing.assert_array_equal(chw.transpose(1, 2, 0).view(np.uint32),
+                                      hwc.view(np.uint32), err_msg=f"{shape} {mode} {kw}")
 
 
 @pytest.mark.parametrize("src", DTYPES)
