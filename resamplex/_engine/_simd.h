@@ -601,17 +601,23 @@ static inline void rx_phase2_zip_i16(const int16_t *v, uint8_t *out, ptrdiff_t n
    step's own pixels (lane 0 repeated), the last step (j = n - 32, overlapping) pixel j + 1
    likewise (lane 31 repeated); every other load reads inside the rows. AVX-512 only, tap
    offsets -1, 0 or 1 and n >= 64: returns 1 if it wrote the row, else 0 (nothing written). */
-#if defined(__AVX512F__) && defined(__AVX512BW__)
 #define RX_PHASE2_FULL(T, NAME, CVT, PACK)                                                   \
     static inline int NAME(const T *x0, const T *x1, int16_t w0, int16_t w1, uint8_t *out,   \
                            ptrdiff_t n, ptrdiff_t da0, ptrdiff_t db0, int16_t qa0,           \
                            int16_t qb0, ptrdiff_t da1, ptrdiff_t db1, int16_t qa1,           \
                            int16_t qb1, int shift, int away)                                 \
     {                                                                                        \
+        RX_PHASE2_FULL_512(CVT, PACK)                                                        \
+        (void)x0; (void)x1; (void)w0; (void)w1; (void)out; (void)n; (void)da0; (void)db0;    \
+        (void)qa0; (void)qb0; (void)da1; (void)db1; (void)qa1; (void)qb1; (void)shift;       \
+        (void)away;                                                                          \
+        return 0;                                                                            \
+    }
+#if defined(__AVX512F__) && defined(__AVX512BW__)
+#define RX_PHASE2_FULL_512(CVT, PACK)                                                        \
+    if (n >= 64 && da0 >= -1 && da0 <= 1 && db0 >= -1 && db0 <= 1 && da1 >= -1 && da1 <= 1  \
+        && db1 >= -1 && db1 <= 1) {                                                          \
         ptrdiff_t j;                                                                         \
-        if (n < 64 || da0 < -1 || da0 > 1 || db0 < -1 || db0 > 1 || da1 < -1 || da1 > 1      \
-            || db1 < -1 || db1 > 1)                                                          \
-            return 0;                                                                        \
         const __m512i v0 = _mm512_set1_epi16(w0), v1 = _mm512_set1_epi16(w1);               \
         const __m512i a0 = _mm512_set1_epi16(qa0), b0 = _mm512_set1_epi16(qb0);             \
         const __m512i a1 = _mm512_set1_epi16(qa1), b1 = _mm512_set1_epi16(qb1);             \
@@ -642,20 +648,12 @@ static inline void rx_phase2_zip_i16(const int16_t *v, uint8_t *out, ptrdiff_t n
         return 1;                                                                            \
     }
 #else
-#define RX_PHASE2_FULL(T, NAME, CVT, PACK)                                                   \
-    static inline int NAME(const T *x0, const T *x1, int16_t w0, int16_t w1, uint8_t *out,   \
-                           ptrdiff_t n, ptrdiff_t da0, ptrdiff_t db0, int16_t qa0,           \
-                           int16_t qb0, ptrdiff_t da1, ptrdiff_t db1, int16_t qa1,           \
-                           int16_t qb1, int shift, int away)                                 \
-    {                                                                                        \
-        (void)x0; (void)x1; (void)w0; (void)w1; (void)out; (void)n; (void)da0; (void)db0;    \
-        (void)qa0; (void)qb0; (void)da1; (void)db1; (void)qa1; (void)qb1; (void)shift;       \
-        (void)away;                                                                          \
-        return 0;                                                                            \
-    }
+#define RX_PHASE2_FULL_512(CVT, PACK)
 #endif
 RX_PHASE2_FULL(uint8_t, rx_phase2_full_u8, _mm512_cvtepu8_epi16, _mm512_packus_epi16)
 RX_PHASE2_FULL(int8_t, rx_phase2_full_i8, _mm512_cvtepi8_epi16, _mm512_packs_epi16)
+#undef RX_PHASE2_FULL
+#undef RX_PHASE2_FULL_512
 
 RX_PHASE2_ROWS(uint8_t, rx_phase2_rows_u8, 0, _mm256_cvtepu8_epi16, _mm512_cvtepu8_epi16,
                _mm256_packus_epi16, _mm512_packus_epi16)
