@@ -614,6 +614,20 @@ def test_polyphase_x2_gives_the_general_bits(dname, channels, kw):
                 check(x, size, axes=(0, 1), **kw)
 
 
+def test_broadcast_pixels_are_not_copied():
+    # A broadcast image (zero strides) is read in place, never made contiguous first: a
+    # 20000 x 20000 RGB view of one pixel (1.2 GB if copied) resizes with a small peak.
+    from allocations import allocation_peak
+
+    px = np.array([10, 200, 30], np.uint8)
+    big = np.broadcast_to(px, (20000, 20000, 3))
+    for mode in ("linear", "nearest", "cubic"):
+        error, peak = allocation_peak(lambda: rx.resize(big, (10, 10), axes=(0, 1), mode=mode))
+        assert error is None and peak < 16 << 20, (mode, error, peak)
+    got = rx.resize(big[:50, :60], (20, 25), axes=(0, 1))
+    np.testing.assert_array_equal(got, np.broadcast_to(px, (20, 25, 3)))
+
+
 def test_phase_borders_are_clamped_only_where_the_table_says_so():
     # The whole-row x2 kernel (8-bit, AVX-512) computes the outputs outside the regular run
     # from the run's taps clamped to the row; the planner allows it only where the table's

@@ -1302,7 +1302,7 @@ class Plan:
         w_ax, c_ax = perm[-2], perm[-1]
         c = x.shape[c_ax]
         return (self.tables[w_ax] is not None and self.tables[c_ax] is None
-                and 1 < c <= MAX_MERGED_CHANNELS
+                and 1 < c <= MAX_MERGED_CHANNELS and 0 not in x.strides  # not broadcast
                 and not (x.strides[c_ax] == x.itemsize and x.strides[w_ax] == c * x.itemsize))
 
     def _mergeable(self, x_strides: Sequence[int],
