@@ -355,8 +355,8 @@ MUTANTS = [
         ("tests/test_resize.py", "tests/test_compat_cv2.py")),
     Mutant(
         "strided-copy-moves-two-bytes-of-three", "resamplex/_engine/_gather.pyx",
-        (("            memcpy(d + o * ds, s + o * ss, 3)\n",
-          "            memcpy(d + o * ds, s + o * ss, 2)\n"),),
+        (("            memcpy(d + o * ds, s + (off[o] if off != NULL else o * ss), 3)\n",
+          "            memcpy(d + o * ds, s + (off[o] if off != NULL else o * ss), 2)\n"),),
         "the copy that makes spaced or mirrored 3-byte pixels contiguous before a weighted "
         "pass (and the gather of a copied axis of such pixels) drops their last byte",
         ("tests/test_resize.py", "tests/test_compat_cv2.py")),
@@ -382,8 +382,8 @@ MUTANTS = [
         ("tests/test_resize.py",)),
     Mutant(
         "planes-mapped-with-the-next-channel", "resamplex/_engine/_simd.h",
-        (("            _mm_storeu_ps(o1 + j, _mm_add_ps(_mm_mul_ps(g, a1), b1));\n",
-          "            _mm_storeu_ps(o1 + j, _mm_add_ps(_mm_mul_ps(g, a2), b1));\n"),),
+        (("                g = _mm_add_ps(_mm_mul_ps(g, a1), b1);\n",
+          "                g = _mm_add_ps(_mm_mul_ps(g, a2), b1);\n"),),
         "the planar float32 store of a normalising call (HWC in, CHW out) scales the second "
         "channel by the third channel's a",
         ("tests/test_convert.py",)),

@@ -101,38 +101,39 @@ cdef inline void _strided_pixels(const char* s, char* d, Py_ssize_t n, const int
                 memcpy(q + e * k, p + k * es, e)
 
 
-cdef inline void _strided_copy(const char* s, char* d, Py_ssize_t n, int64_t ss, int64_t ds,
-                               Py_ssize_t itemsize) noexcept nogil:
-    # A copied innermost axis whose elements (whole pixels) are not contiguous on both
-    # sides: constant-size moves for the common pixel sizes (RGB and RGBA of every dtype).
+cdef inline void _move_elements(const char* s, char* d, Py_ssize_t n, const int64_t* off,
+                                int64_t ss, int64_t ds, Py_ssize_t itemsize) noexcept nogil:
+    # Elements (whole pixels) that are not contiguous on both sides: element o reads s +
+    # off[o] (s + o * ss without a table) and goes to d + o * ds; constant-size moves for the
+    # common sizes (every dtype, and RGB and RGBA pixels of them).
     cdef Py_ssize_t o
     if itemsize == 1:
         for o in range(n):
-            d[o * ds] = s[o * ss]
+            d[o * ds] = s[off[o] if off != NULL else o * ss]
     elif itemsize == 2:
         for o in range(n):
-            memcpy(d + o * ds, s + o * ss, 2)
+            memcpy(d + o * ds, s + (off[o] if off != NULL else o * ss), 2)
     elif itemsize == 3:
         for o in range(n):
-            memcpy(d + o * ds, s + o * ss, 3)
+            memcpy(d + o * ds, s + (off[o] if off != NULL else o * ss), 3)
     elif itemsize == 4:
         for o in range(n):
-            memcpy(d + o * ds, s + o * ss, 4)
+            memcpy(d + o * ds, s + (off[o] if off != NULL else o * ss), 4)
     elif itemsize == 6:
         for o in range(n):
-            memcpy(d + o * ds, s + o * ss, 6)
+            memcpy(d + o * ds, s + (off[o] if off != NULL else o * ss), 6)
     elif itemsize == 8:
         for o in range(n):
-            memcpy(d + o * ds, s + o * ss, 8)
+            memcpy(d + o * ds, s + (off[o] if off != NULL else o * ss), 8)
     elif itemsize == 12:
         for o in range(n):
-            memcpy(d + o * ds, s + o * ss, 12)
+            memcpy(d + o * ds, s + (off[o] if off != NULL else o * ss), 12)
     elif itemsize == 16:
         for o in range(n):
-            memcpy(d + o * ds, s + o * ss, 16)
+            memcpy(d + o * ds, s + (off[o] if off != NULL else o * ss), 16)
     else:
         for o in range(n):
-            memcpy(d + o * ds, s + o * ss, itemsize)
+            memcpy(d + o * ds, s + (off[o] if off != NULL else o * ss), itemsize)
 
 
 cdef inline void _gather_row(const char* s, char* d, Py_ssize_t n, const int64_t* off,
@@ -144,8 +145,7 @@ cdef inline void _gather_row(const char* s, char* d, Py_ssize_t n, const int64_t
     # rep > 1: the row repeats each element of a contiguous input row rep times; a contiguous
     # output row through a table is a row of whole pixels (rx_gather_pixels: the first `wide`
     # moved `width` bytes at a time).
-    # The branch on itemsize is taken once per row; each loop below is branch-free.
-    cdef Py_ssize_t o
+    # The branch on itemsize is taken once per row, outside the loops.
     if c > 1:
         _strided_pixels(s, d, n, off, ss, ds, c, itemsize // c, es)
     elif rep > 1:
@@ -157,29 +157,10 @@ cdef inline void _gather_row(const char* s, char* d, Py_ssize_t n, const int64_t
         rx_gather_pixels(s, d + half.hi * itemsize, n - half.hi, off + half.hi, itemsize, 0, 0)
     elif off != NULL and ds == itemsize:
         rx_gather_pixels(s, d, n, off, itemsize, wide, width)
-    elif off == NULL:
-        if ss == itemsize and ds == itemsize:
-            memcpy(d, s, n * itemsize)
-        else:
-            _strided_copy(s, d, n, ss, ds, itemsize)
-    elif itemsize == 1:
-        for o in range(n):
-            d[o * ds] = s[off[o]]
-    elif itemsize == 2:
-        for o in range(n):
-            memcpy(d + o * ds, s + off[o], 2)
-    elif itemsize == 4:
-        for o in range(n):
-            memcpy(d + o * ds, s + off[o], 4)
-    elif itemsize == 8:
-        for o in range(n):
-            memcpy(d + o * ds, s + off[o], 8)
-    elif itemsize == 16:
-        for o in range(n):
-            memcpy(d + o * ds, s + off[o], 16)
+    elif off == NULL and ss == itemsize and ds == itemsize:
+        memcpy(d, s, n * itemsize)
     else:
-        for o in range(n):
-            memcpy(d + o * ds, s + off[o], itemsize)
+        _move_elements(s, d, n, off, ss, ds, itemsize)
 
 
 cdef inline void _gather_rows(const char* src, char* dst, Py_ssize_t r0, Py_ssize_t r1,

@@ -142,25 +142,11 @@ static inline void rx_unzip_f32(const float *row, float *out, ptrdiff_t npix, pt
     ptrdiff_t j = 0, k;
 #if defined(RX_SSE2)
     float *o0 = out, *o1 = out + ps, *o2 = out + 2 * ps, *o3 = out + 3 * ps;
-    if (c == 3 && av) {   /* each plane mapped by v * a_k + b_k on the way (two roundings) */
-        const __m128 a0 = _mm_set1_ps(av[0]), a1 = _mm_set1_ps(av[1]), a2 = _mm_set1_ps(av[2]);
-        const __m128 b0 = _mm_set1_ps(bv[0]), b1 = _mm_set1_ps(bv[1]), b2 = _mm_set1_ps(bv[2]);
-        for (; j + 4 <= npix; j += 4) {
-            __m128 a = _mm_loadu_ps(row + 3 * j), b = _mm_loadu_ps(row + 3 * j + 4);
-            __m128 d = _mm_loadu_ps(row + 3 * j + 8);
-            __m128 r = _mm_shuffle_ps(a, _mm_shuffle_ps(b, d, _MM_SHUFFLE(1, 1, 2, 2)),
-                                      _MM_SHUFFLE(2, 0, 3, 0));
-            __m128 g = _mm_shuffle_ps(_mm_shuffle_ps(a, b, _MM_SHUFFLE(0, 0, 1, 1)),
-                                      _mm_shuffle_ps(b, d, _MM_SHUFFLE(2, 2, 3, 3)),
-                                      _MM_SHUFFLE(2, 0, 2, 0));
-            __m128 bl = _mm_shuffle_ps(_mm_shuffle_ps(a, b, _MM_SHUFFLE(1, 1, 2, 2)),
-                                       _mm_shuffle_ps(d, d, _MM_SHUFFLE(3, 3, 0, 0)),
-                                       _MM_SHUFFLE(2, 0, 2, 0));
-            _mm_storeu_ps(o0 + j, _mm_add_ps(_mm_mul_ps(r, a0), b0));
-            _mm_storeu_ps(o1 + j, _mm_add_ps(_mm_mul_ps(g, a1), b1));
-            _mm_storeu_ps(o2 + j, _mm_add_ps(_mm_mul_ps(bl, a2), b2));
-        }
-    } else if (c == 3 && !av) {
+    if (c == 3) {
+        /* with av, each plane mapped by v * a_k + b_k on the way (two roundings) */
+        const __m128 a0 = _mm_set1_ps(av ? av[0] : 0.0f), a1 = _mm_set1_ps(av ? av[1] : 0.0f);
+        const __m128 a2 = _mm_set1_ps(av ? av[2] : 0.0f), b0 = _mm_set1_ps(av ? bv[0] : 0.0f);
+        const __m128 b1 = _mm_set1_ps(av ? bv[1] : 0.0f), b2 = _mm_set1_ps(av ? bv[2] : 0.0f);
         for (; j + 4 <= npix; j += 4) {
             /* a = r0 g0 b0 r1, b = g1 b1 r2 g2, d = b2 r3 g3 b3 */
             __m128 a = _mm_loadu_ps(row + 3 * j), b = _mm_loadu_ps(row + 3 * j + 4);
@@ -173,6 +159,11 @@ static inline void rx_unzip_f32(const float *row, float *out, ptrdiff_t npix, pt
             __m128 bl = _mm_shuffle_ps(_mm_shuffle_ps(a, b, _MM_SHUFFLE(1, 1, 2, 2)),
                                        _mm_shuffle_ps(d, d, _MM_SHUFFLE(3, 3, 0, 0)),
                                        _MM_SHUFFLE(2, 0, 2, 0));        /* b0 b1 b2 b3 */
+            if (av) {
+                r = _mm_add_ps(_mm_mul_ps(r, a0), b0);
+                g = _mm_add_ps(_mm_mul_ps(g, a1), b1);
+                bl = _mm_add_ps(_mm_mul_ps(bl, a2), b2);
+            }
             _mm_storeu_ps(o0 + j, r);
             _mm_storeu_ps(o1 + j, g);
             _mm_storeu_ps(o2 + j, bl);
