@@ -170,6 +170,12 @@ MUTANTS = [
         "a nearest halving of 4-byte pixels copies the odd pixels instead of the even ones",
         ("tests/test_compat_cv2.py",)),
     Mutant(
+        "rgb-halving-takes-odd-pixels", "resamplex/_engine/_simd.h",
+        (("-1, -1, -1, -1, -1, -1, -1, -1, -1, 2, 3, 4, 8, 9, 10, -1);\n",
+          "-1, -1, -1, -1, -1, -1, -1, -1, -1, 5, 6, 7, 11, 12, 13, -1);\n"),),
+        "a nearest halving of 3-byte pixels copies odd pixels into the last two of every five",
+        ("tests/test_compat_cv2.py",)),
+    Mutant(
         "fixed-pixels-skip-last-tap", "resamplex/_engine/_fixed.pyx",
         (("        for t in range(ptr[j], ptr[j + 1]):\n            x = s + off[t]\n",
           "        for t in range(ptr[j], ptr[j + 1] - 1):\n            x = s + off[t]\n"),),

@@ -475,13 +475,15 @@ def test_float_linear_at_every_cpu_level():
 
 def test_nearest_halving_at_every_cpu_level():
     # A row halved by nearest reads every other pixel: whole vectors of 1-, 2-, 4- and 8-byte
-    # pixels, the last one overlapping; NEAREST_EXACT reads the odd pixels, so its run stops
+    # pixels, the last one overlapping, and five 3-byte pixels per byte shuffle, the last
+    # ones (where a load would leave the row) one at a time; 6-byte pixels by 8-byte moves;
+    # NEAREST_EXACT reads the odd pixels, so its run stops
     # where the pixel after the last would leave the row (even widths), and the row's end
     # goes through the table.
     rng = np.random.default_rng(23)
     cases = []
     for dtype, cn in ((np.uint8, 0), (np.uint16, 0), (np.uint8, 4), (np.float64, 0),
-                      (np.float32, 2)):
+                      (np.float32, 2), (np.uint8, 3), (np.uint16, 3)):
         for h, w in ((6, 64), (5, 65), (4, 200), (3, 33)):
             shape = (h, w) if cn == 0 else (h, w, cn)
             x = rng.integers(0, 250, shape).astype(dtype)

@@ -472,8 +472,8 @@ def test_nearest_other_dtypes_bit_copy(dtype):
 @pytest.mark.parametrize("channels", [1, 2, 3, 5, 6, 7, 9, 11, 12, 13, 15, 17, 20, 23, 31, 40])
 def test_nearest_interleaved_pixels(channels):
     # Channels-last arrays gather whole pixels (channels x itemsize bytes); pixels of 3, 6, 12,
-    # ... bytes are moved 16 or 32 bytes at a time except near the ends of each row, where the
-    # wide move would leave the row: every output size around those ends, up and down, every
+    # ... bytes are moved 4, 8, 16 or 32 bytes at a time except near the ends of each row,
+    # where the wide move would leave the row: every output size around those ends, up and down, every
     # itemsize, and inputs whose rows are not contiguous (no wide moves) must give the
     # reference's bytes.
     rng = _rng("pixels", channels)

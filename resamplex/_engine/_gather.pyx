@@ -18,12 +18,12 @@ Preconditions (the planner guarantees them; nothing here is checked):
   element ``k`` times (integer-factor upsampling: output ``i`` reads input ``i // k``),
   ``itemsize`` is 1, 2, 4 or 8 and both rows are contiguous; the row is then written by
   duplication rather than through the table;
-- ``n_in`` (wide) > 0 only with ``n_mid`` (width) 16 or 32 (pixels of 3, 5, 6, 7, 9-15 or
-  17-31 bytes) or 128 (pixels of 2, 4 or 8 bytes, every output one tap), a table on the
-  innermost axis and contiguous input and output rows of ``itemsize``-byte pixels: for each
-  of the first ``wide`` outputs ``o`` of a row, ``width`` bytes from ``offsets[o]`` stay
-  inside the input row and ``min(width, 64)`` bytes from ``o * itemsize`` inside the output
-  row.
+- ``n_in`` (wide) > 0 only with ``n_mid`` (width) 4, 8, 16 or 32 (the power of two at or
+  above a pixel of 3, 5-7, 9-15 or 17-31 bytes) or 128 (pixels of 2, 4 or 8 bytes, every
+  output one tap), a table on the innermost axis and contiguous input and output rows of
+  ``itemsize``-byte pixels: for each of the first ``wide`` outputs ``o`` of a row, ``width``
+  bytes from ``offsets[o]`` stay inside the input row and ``min(width, 64)`` bytes from
+  ``o * itemsize`` inside the output row.
 
 - ``channels`` (the kernel contract's field) > 1: each element is a pixel of ``channels``
   elements of ``itemsize / channels`` bytes, contiguous in the output and ``estride`` bytes

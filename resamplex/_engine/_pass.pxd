@@ -132,7 +132,7 @@ cdef struct PassDesc:
     Py_ssize_t n_in   # weighted loop 0: input row length; fused: unused; gather: the leading
                       # outputs of each row moved n_mid bytes at a time (rx_gather_pixels)
     Py_ssize_t k      # taps per output of a dense table; gather: innermost repeat factor
-    Py_ssize_t n_mid  # fused: length of the row between the two passes; gather: 0, 16 or 32
+    Py_ssize_t n_mid  # fused: length of the row between the two passes; gather: 0, 4-32 or 128
     Py_ssize_t buf_len    # per-thread scratch, in elements of the compute type (int32: fixed)
     Py_ssize_t units  # independent units of work (rows): more threads than this would idle
     const int64_t* shape  # this pass's output shape, iteration order (innermost last)

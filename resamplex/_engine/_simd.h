@@ -2220,12 +2220,30 @@ static inline void rx_reverse3(const char *s, char *d, ptrdiff_t n)
     }
 }
 
-/* Every other pixel: d[o] = s[2o] for o < n, pixels of p = 1, 2, 4 or 8 bytes (nearest
+/* Every other pixel: d[o] = s[2o] for o < n, pixels of p = 1, 2, 3, 4 or 8 bytes (nearest
  * halving a row). Byte moves only. The vector forms read pixel 2n - 1 too: the caller keeps
  * it inside the row. */
 static inline void rx_even_pixels(const char *s, char *d, ptrdiff_t n, ptrdiff_t p)
 {
     ptrdiff_t o = 0;
+#if defined(RX_SSSE3)
+    if (p == 3) {
+        /* five outputs (15 bytes) per step from input pixels 0, 2, 4 (the first 16 bytes)
+           and 6, 8 (the next 16); the 16th byte stored is written again by the next step.
+           The reads end at byte 6o + 32 <= 6n while o + 6 <= n; the stores at 3o + 16. */
+        const __m128i lo = _mm_setr_epi8(0, 1, 2, 6, 7, 8, 12, 13, 14, -1, -1, -1, -1, -1, -1, -1);
+        const __m128i hi = _mm_setr_epi8(-1, -1, -1, -1, -1, -1, -1, -1, -1, 2, 3, 4, 8, 9, 10, -1);
+        for (; o + 6 <= n; o += 5) {
+            const __m128i a = _mm_loadu_si128((const __m128i *)(s + 6 * o));
+            const __m128i b = _mm_loadu_si128((const __m128i *)(s + 6 * o + 16));
+            _mm_storeu_si128((__m128i *)(d + 3 * o),
+                             _mm_or_si128(_mm_shuffle_epi8(a, lo), _mm_shuffle_epi8(b, hi)));
+        }
+        for (; o < n; o++)
+            memcpy(d + 3 * o, s + 6 * o, 3);
+        return;
+    }
+#endif
 #if defined(RX_AVX2)
     if (p == 1 && n >= 32) {
         const __m256i low = _mm256_set1_epi16(0x00FF);
@@ -2291,6 +2309,7 @@ static inline void rx_even_pixels(const char *s, char *d, ptrdiff_t n, ptrdiff_t
     switch (p) {   /* constant sizes: one move each, not a call */
     case 1: for (; o < n; o++) d[o] = s[2 * o]; break;
     case 2: for (; o < n; o++) memcpy(d + o * 2, s + 4 * o, 2); break;
+    case 3: for (; o < n; o++) memcpy(d + o * 3, s + 6 * o, 3); break;
     case 4: for (; o < n; o++) memcpy(d + o * 4, s + 8 * o, 4); break;
     default: for (; o < n; o++) memcpy(d + o * 8, s + 16 * o, 8); break;
     }

@@ -849,11 +849,12 @@ class Plan:
     def _halving(self, a: int, itemsize: int, xs: Sequence[int],
                  os_: Sequence[int]) -> dict[str, Any]:
         """The run of a nearest gather halving its innermost axis ``a`` (contiguous rows of
-        1-, 2-, 4- or 8-byte pixels): outputs ``[lo, hi)`` reading every other pixel, with
+        1-, 2-, 3-, 4- or 8-byte pixels): outputs ``[lo, hi)`` reading every other pixel, with
         the pixel after the last one still inside the row (``rx_even_pixels`` reads it), as
         ``phase``/``lo``/``hi``; ``{}`` when there is none of 16 outputs or more."""
         t = self.tables[a]
-        if t is None or xs[a] != itemsize or os_[a] != itemsize or itemsize not in (1, 2, 4, 8) \
+        if t is None or xs[a] != itemsize or os_[a] != itemsize \
+                or itemsize not in (1, 2, 3, 4, 8) \
                 or t.n_out < 16 or t.nnz != t.n_out:
             return {}
         d = t.idx[1:] - t.idx[:-1]
@@ -873,9 +874,10 @@ class Plan:
                     os_: Sequence[int]) -> tuple[int, int]:
         """``(wide, width)`` for a gather whose innermost axis ``a`` moves pixels between
         contiguous rows (``rx_gather_pixels``): pixels of an awkward size (3, 6, 12 bytes,
-        ...) move ``width`` (16 or 32) bytes at once; pixels of 2, 4 or 8 bytes, each block of
-        64 output bytes permuted from a window of ``width`` (128 or 256) input bytes (128
-        where every block's reads fit in it). Each of the first ``wide`` outputs of a row
+        ...) move ``width`` bytes at once (the power of two at or above the pixel, 4 to 32:
+        one load and one store); pixels of 2, 4 or 8 bytes, each block of 64 output bytes
+        permuted from a window of ``width`` (128 or 256) input bytes (128 where every block's
+        reads fit in it). Each of the first ``wide`` outputs of a row
         keeps those reads inside the input row and the writes (``min(width, 64)`` bytes)
         inside the output row. ``(0, 0)`` where there is nothing to gain."""
         t = self.tables[a]
@@ -893,7 +895,7 @@ class Plan:
                 return 0, 0
             width, store = (128 if bool((spread < 128).all()) else 256), 64
         else:
-            width = store = 16 if itemsize < 16 else 32
+            width = store = 1 << max(2, (itemsize - 1).bit_length())  # 4, 8, 16 or 32
         fits = (first * itemsize + width <= t.n_in * itemsize) \
             & (np.arange(t.n_out) * itemsize + store <= t.n_out * itemsize)
         wide = t.n_out if bool(fits.all()) else int(np.argmin(fits))
