@@ -164,6 +164,29 @@ cdef extern from *:
     """
     int resamplex_cpu_level() noexcept nogil
 
+
+cdef extern from *:
+    """
+    #if defined(__linux__)
+    #include <sys/mman.h>
+    #endif
+    /* Ask Linux for transparent huge pages behind a large scratch block (as NumPy does for
+       its arrays of 4 MiB or more): a fresh block is otherwise faulted in and cleared 4 KiB
+       at a time, which costs more than the passes that write it. Advice only: an error
+       (an old kernel, THP off) changes nothing. */
+    static void resamplex_advise_huge(char *p, size_t n) {
+    #if defined(__linux__) && defined(MADV_HUGEPAGE)
+        if (n >= ((size_t)1 << 22)) {
+            size_t lead = (size_t)(4096u - (uintptr_t)p % 4096u) % 4096u;
+            madvise(p + lead, n - lead, MADV_HUGEPAGE);
+        }
+    #else
+        (void)p; (void)n;
+    #endif
+    }
+    """
+    void resamplex_advise_huge(char* p, size_t n) noexcept nogil
+
 #: Instruction-set levels, lowest first (setup.py LEVELS builds them; "baseline" always).
 LEVELS = ("baseline", "avx2", "avx512")
 _DISPATCHED = ("_gather", "_taps", "_fixed", "_intpass", "_floatpass", "_spline")
@@ -555,6 +578,7 @@ cdef class Program:
             raw = <char*>malloc(total + ALIGN)
             if raw == NULL:
                 return -1
+            resamplex_advise_huge(raw, total + ALIGN)
             block = <char*>((<uintptr_t>raw + ALIGN - 1) // ALIGN * ALIGN)
         for i in range(self.npasses):
             p = &self.passes[i]
