@@ -176,6 +176,13 @@ MUTANTS = [
         "a nearest halving of 3-byte pixels copies odd pixels into the last two of every five",
         ("tests/test_compat_cv2.py",)),
     Mutant(
+        "vector-pairs-add-antisymmetric-taps", "resamplex/_engine/_simd.h",
+        (("                p = SUB(p, LOAD(x[t + 1] + j)); \\\n",
+          "                p = ADD(p, LOAD(x[t + 1] + j)); \\\n"),),
+        "SciPy's pairs of float64 rows, by vectors, add the taps of an antisymmetric kernel "
+        "(odd derivatives) instead of subtracting them",
+        ("tests/test_compat_gaussian.py",)),
+    Mutant(
         "fixed-pixels-skip-last-tap", "resamplex/_engine/_fixed.pyx",
         (("        for t in range(ptr[j], ptr[j + 1]):\n            x = s + off[t]\n",
           "        for t in range(ptr[j], ptr[j + 1] - 1):\n            x = s + off[t]\n"),),

@@ -46,6 +46,8 @@ cdef extern from "_simd.h" nogil:
                        float wa, float wb)
     void rx_zip2_f32(const float* a, const float* b, float* out, Py_ssize_t npix,
                      Py_ssize_t c)
+    void rx_pairs_f64(double* d, const double* const* x, const double* w, const int* sign,
+                      Py_ssize_t k, Py_ssize_t n)
 
 from resamplex._engine._fused cimport f16_t
 from resamplex._engine._elem cimport (
@@ -67,6 +69,10 @@ cdef inline acc_t _pair(acc_t w, int sign, const load_t* xa, const load_t* xb, P
     if sign < 0:
         return (load_as(xa, j, tag) - load_as(xb, j, tag)) * w
     return load_as(xa, j, tag) * w
+
+
+# Taps of one output that rx_pairs_f64 takes at once (more: the element loops below).
+DEF _PAIRS_MAX = 64
 
 
 cdef inline int _pair_sign(const acc_t* wts, Py_ssize_t t) noexcept nogil:
@@ -164,6 +170,8 @@ cdef void _item(const load_t* tag, const acc_t* wts, const char* src, char* dst,
     cdef acc_t wt, a
     cdef acc_t* row = acc
     cdef int sign
+    cdef const double* rows[_PAIRS_MAX]
+    cdef int signs[_PAIRS_MAX]
     # rows stored as the accumulator's own type are summed in place in the output (the
     # store would be a copy)
     cdef bint direct = loop == 0 and ((acc_t is float and dst_kind == E_F32)
@@ -228,6 +236,13 @@ cdef void _item(const load_t* tag, const acc_t* wts, const char* src, char* dst,
                         wt = wts[t]
                         for j in range(inner):
                             row[j] = _term(wt, x, j, div, o) + row[j]
+                elif order == 3 and load_t is double and acc_t is double and div == NULL \
+                        and tb - ta <= _PAIRS_MAX:
+                    # float64 rows (SciPy's filters): every tap's row at once, by vectors
+                    for t in range(ta, tb):
+                        rows[t - ta] = <const double*>(base + idx[t] * s_axis)
+                        signs[t - ta] = _pair_sign(wts, t) if t + 1 < tb else 0
+                    rx_pairs_f64(<double*>row, rows, <const double*>(wts + ta), signs, tb - ta, inner)
                 elif order == 3:
                     x = <const load_t*>(base + idx[ta] * s_axis)
                     wt = wts[ta]

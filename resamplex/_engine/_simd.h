@@ -2315,4 +2315,59 @@ static inline void rx_even_pixels(const char *s, char *d, ptrdiff_t n, ptrdiff_t
     }
 }
 
+/* SciPy's pairs order (order 3 of the float pass) over n float64 elements whose k taps are
+ * rows x[0..k-1]: d[j] = w[0] x[0][j]; then for each pair (a, a + 1), a = 1, 3, ...:
+ * d[j] = d[j] + (x[a][j] + x[a+1][j]) w[a] (sign[a] > 0), (x[a][j] - x[a+1][j]) w[a]
+ * (sign[a] < 0) or x[a][j] w[a] (0: x[a+1] not read); a last unpaired tap adds w[t] x[t][j].
+ * Each operation rounded to double, in that order, in every form (no contraction); d is
+ * not one of the rows. */
+#define RX_PAIRS_STEP(V, LOAD, STORE, SET1, ADD, SUB, MUL) \
+    for (; j + (ptrdiff_t)(sizeof(V) / sizeof(double)) <= n; j += (ptrdiff_t)(sizeof(V) / sizeof(double))) { \
+        V acc = MUL(SET1(w[0]), LOAD(x[0] + j)); \
+        for (t = 1; t + 1 < k; t += 2) { \
+            V p = LOAD(x[t] + j); \
+            if (sign[t] > 0) \
+                p = ADD(p, LOAD(x[t + 1] + j)); \
+            else if (sign[t] < 0) \
+                p = SUB(p, LOAD(x[t + 1] + j)); \
+            acc = ADD(acc, MUL(p, SET1(w[t]))); \
+        } \
+        if (t < k) \
+            acc = ADD(acc, MUL(SET1(w[t]), LOAD(x[t] + j))); \
+        STORE(d + j, acc); \
+    }
+static inline void rx_pairs_f64(double *d, const double *const *x, const double *w,
+                                const int *sign, ptrdiff_t k, ptrdiff_t n)
+{
+    ptrdiff_t j = 0, t;
+#if defined(__AVX512F__)
+    RX_PAIRS_STEP(__m512d, _mm512_loadu_pd, _mm512_storeu_pd, _mm512_set1_pd, _mm512_add_pd,
+                  _mm512_sub_pd, _mm512_mul_pd)
+#endif
+#if defined(RX_AVX2)
+    RX_PAIRS_STEP(__m256d, _mm256_loadu_pd, _mm256_storeu_pd, _mm256_set1_pd, _mm256_add_pd,
+                  _mm256_sub_pd, _mm256_mul_pd)
+#endif
+#if defined(RX_SSE2)
+    RX_PAIRS_STEP(__m128d, _mm_loadu_pd, _mm_storeu_pd, _mm_set1_pd, _mm_add_pd, _mm_sub_pd,
+                  _mm_mul_pd)
+#endif
+    for (; j < n; j++) {
+        double acc = w[0] * x[0][j];
+        for (t = 1; t + 1 < k; t += 2) {
+            double p = x[t][j];
+            if (sign[t] > 0)
+                p = p + x[t + 1][j];
+            else if (sign[t] < 0)
+                p = p - x[t + 1][j];
+            acc = acc + p * w[t];
+        }
+        if (t < k)
+            acc = acc + w[t] * x[t][j];
+        d[j] = acc;
+    }
+}
+#undef RX_PAIRS_STEP
+
+
 #endif
