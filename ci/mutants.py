@@ -183,6 +183,13 @@ MUTANTS = [
         "(odd derivatives) instead of subtracting them",
         ("tests/test_compat_gaussian.py",)),
     Mutant(
+        "bands-smooth-from-the-rows-below", "resamplex/compat/skimage.py",
+        (("    return AxisTable(hi - lo, b - a, t.ptr[a:b + 1] - p0, idx - lo, t.w[p0:p1]), lo, hi\n",
+          "    return AxisTable(hi - lo, b - a, t.ptr[a:b + 1] - p0, idx - lo, t.w[p0:p1]), lo + 1, hi + 1\n"),),
+        "a band of the scikit-image door smooths the input rows one below those its table "
+        "names",
+        ("tests/test_compat_skimage.py",)),
+    Mutant(
         "fixed-pixels-skip-last-tap", "resamplex/_engine/_fixed.pyx",
         (("        for t in range(ptr[j], ptr[j + 1]):\n            x = s + off[t]\n",
           "        for t in range(ptr[j], ptr[j + 1] - 1):\n            x = s + off[t]\n"),),

@@ -161,6 +161,38 @@ def test_docstring_examples():
                                   [[3.5, 4.0], [5.5, 4.5]])
 
 
+@pytest.mark.parametrize("dtype", [np.uint8, np.uint16, np.int16, np.float32, np.float64])
+def test_large_images_in_bands_of_rows(dtype, monkeypatch):
+    # Large images are smoothed and zoomed band of output rows by band (each band converts,
+    # smooths and zooms only the rows it reads): the threshold and band size lowered here so
+    # that small images take that path in bands of 1 to 7 rows, and the bands' edges fall
+    # everywhere; every mode it takes, 2-d and 3-d images, a channel axis kept or not, axis 0
+    # enlarged (no smoothing along it), sigmas given, preserve_range, NaN (the zoom's second
+    # evaluation with every tap), bit for bit with scikit-image.
+    monkeypatch.setattr(rk, "_BAND_MIN_BYTES", 0)
+    rng = np.random.default_rng(np.dtype(dtype).num + 100)
+    cases = [((37, 29, 3), (13, 11)), ((40, 33), (17, 12)), ((23, 31, 4), (30, 14)),
+             ((35, 26, 5), (12, 10, 3)), ((41, 30), (20, 15))]
+    for shape, out_shape in cases:
+        img = make(rng, shape, dtype)
+        if dtype == np.float64 and len(shape) == 2:
+            img[5, 7] = np.nan
+        for band in (1, 3, 7):
+            row = img[0].size * (4 if dtype == np.float32 else 8)
+            monkeypatch.setattr(rk, "_BAND_BYTES", band * row * shape[0] // out_shape[0])
+            for mode in ("reflect", "edge", "symmetric", "wrap"):
+                for kw in ({}, {"preserve_range": True}, {"anti_aliasing_sigma": (1.2, 0.7)}):
+                    if "anti_aliasing_sigma" in kw and len(shape) == 3:
+                        kw = {"anti_aliasing_sigma": (1.2, 0.7, 0)}
+                    with warnings.catch_warnings():
+                        warnings.simplefilter("ignore")
+                        want = skt.resize(img, out_shape, mode=mode, anti_aliasing=True, **kw)
+                        got = rk.resize(img, out_shape, mode=mode, anti_aliasing=True, **kw)
+                    assert got.dtype == want.dtype and got.shape == want.shape
+                    np.testing.assert_array_equal(got, want, err_msg=f"{shape} {band} {mode} {kw}")
+    assert rk._banded(img, 1, "mirror")
+
+
 @pytest.mark.parametrize("dtype", [np.uint8, np.uint16, np.int32, np.int64, bool,
                                    np.float16, np.float32, np.float64])
 def test_downscale_local_mean(dtype):

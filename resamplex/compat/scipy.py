@@ -336,6 +336,17 @@ def _zoom_plan(shape: tuple[int, ...], out_shape: tuple[int, ...], factors: tupl
     return PLANS.get_or_build(key, build)  # type: ignore[arg-type, return-value]
 
 
+def zoom_factors(shape: Sequence[int], out_shape: Sequence[int],
+                 grid_mode: bool) -> tuple[float, ...]:
+    """The coordinate factor of each axis: ``n_in / n_out`` with ``grid_mode``, else
+    ``(n_in - 1) / (n_out - 1)`` (1.0 where that divides by 0)."""
+    nom = np.array(shape, dtype=np.int64)
+    div = np.array(out_shape, dtype=np.int64)
+    if not grid_mode:
+        nom, div = nom - 1, div - 1
+    return tuple(float(a / b) if b != 0 else 1.0 for a, b in zip(nom.tolist(), div.tolist()))
+
+
 def _kept_axes_first(shape: Sequence[int], out_shape: Sequence[int],
                      order: int) -> tuple[int, ...]:
     """The axes in the order the evaluation runs them: at orders 0 and 1, the axes that keep
@@ -454,12 +465,7 @@ def zoom(input: npt.ArrayLike, zoom: Any, output: Any = None, order: int = 3,
         suggest = "grid-constant" if mode == "constant" else "grid-wrap"
         warnings.warn(f"It is recommended to use mode = {suggest} instead of {mode} when "
                       f"grid_mode is True.", stacklevel=2)
-    nom = np.array(x.shape, dtype=np.int64)
-    div = np.array(out_shape, dtype=np.int64)
-    if not grid_mode:
-        nom, div = nom - 1, div - 1
-    factors = tuple(float(a / b) if b != 0 else 1.0 for a, b in zip(nom.tolist(),
-                                                                     div.tolist()))
+    factors = zoom_factors(x.shape, out_shape, bool(grid_mode))
     if out.size == 0 or x.size == 0:
         return out
     cval = float(cval)

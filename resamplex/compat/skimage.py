@@ -21,7 +21,8 @@ package; each lives in one small function below:
   (:mod:`resamplex.compat._gaussian`, engine tables), then
   ``resamplex.compat.scipy.zoom(filtered, [1 / f for f in in / out], order=order,
   mode=ndi_mode, cval=cval, grid_mode=True)``: SciPy's own call, so the values are what the
-  SciPy door gives.
+  SciPy door gives. Large images (:func:`_banded`) run both in bands of output rows
+  (:func:`_smooth_zoom_bands`), with the same values.
 - **Clip** (:func:`_clip`): to the input's range (NaN-aware), widened to ``cval`` in
   ``constant`` mode when ``cval`` is outside the input's range and inside the output's.
 - **Block means** (:func:`downscale_local_mean`): ``block_reduce(image, factors, np.mean,
@@ -34,6 +35,7 @@ package; each lives in one small function below:
 
 from __future__ import annotations
 
+import functools
 import math
 import numbers
 import warnings
@@ -151,18 +153,20 @@ def _sigma(sigma: Any, factors: np.ndarray) -> np.ndarray:
     return sigmas
 
 
-def _clip(image: np.ndarray, out: np.ndarray, mode: str, cval: Any,
+def _clip(image: np.ndarray | None, out: np.ndarray, mode: str, cval: Any,
           source: np.ndarray | None = None, preserve_range: bool = False) -> None:
     """``_clip_warp_output`` with ``clip=True``: clip ``out`` in place to ``image``'s range.
 
     ``source``: the integer or bool image that ``image`` was converted from
-    (:func:`_to_float`, a non-decreasing map): its minimum and maximum, converted, are
-    ``image``'s, found in the smaller array."""
+    (:func:`_to_float`, a non-decreasing map, to float64 or float32 as ``out``): its
+    minimum and maximum, converted, are ``image``'s, found in the smaller array; ``image``
+    may then be None (not converted as a whole)."""
     find_lo, find_hi = np.min, np.max
     if source is not None and source.size:
         ends = np.array([np.min(source), np.max(source)], dtype=source.dtype)
-        lo, hi = _to_float(ends, preserve_range).astype(image.dtype)
+        lo, hi = _to_float(ends, preserve_range).astype(out.dtype)
     else:
+        assert image is not None
         lo = np.min(image)
         if np.isnan(lo):
             find_lo, find_hi = np.nanmin, np.nanmax
@@ -170,7 +174,7 @@ def _clip(image: np.ndarray, out: np.ndarray, mode: str, cval: Any,
         hi = find_hi(image)
     if (mode == "constant" and not lo <= cval <= hi
             and find_lo(out) <= cval <= find_hi(out)):
-        c = image.dtype.type(cval)
+        c = out.dtype.type(cval)
         lo, hi = min(lo, c), max(hi, c)
     np.clip(out, np.asarray(lo), np.asarray(hi), out=out)
 
@@ -181,6 +185,137 @@ def _zoom(filtered: np.ndarray, factors: np.ndarray, order: int, mode: str,
 
     return ndi.zoom(filtered, [1 / f for f in factors], order=order, mode=mode, cval=cval,
                     grid_mode=True)
+
+
+#: Images whose floating-point form takes at least this many bytes are smoothed and zoomed
+#: in bands of rows (:func:`_smooth_zoom_bands`), each band's input about ``_BAND_BYTES``.
+_BAND_MIN_BYTES = 1 << 24
+_BAND_BYTES = 3 << 20
+
+
+def _banded(image: np.ndarray, order: int, mode: str) -> bool:
+    """Whether :func:`_smooth_zoom_bands` takes this call: a large image of at least two
+    axes converted to float (or float already), zoomed at order 1 (no spline prefilter), in
+    a mode that reads no ``cval`` (the Gaussian pads with it, the zoom's taps read it)."""
+    size = 4 if image.dtype == np.float32 else 8
+    return (order == 1 and image.ndim >= 2 and image.shape[0] > 1
+            and mode not in ("grid-constant", "constant")
+            and image.dtype.kind in "biuf" and image.dtype.isnative
+            and image.size * size >= _BAND_MIN_BYTES)
+
+
+@functools.lru_cache(maxsize=8)
+def _band_tables(in_shape: tuple[int, ...], out_shape: tuple[int, ...],
+                 keyed: tuple[tuple[int, bytes], ...], fmode: str, mode: str, order: int,
+                 factors: tuple[float, ...]) -> tuple[dict[int, AxisTable], list[Any]]:
+    """The whole image's tables of :func:`_smooth_zoom_bands`: the Gaussian's per filtered
+    axis, the zoom's per axis."""
+    from . import scipy as ndi
+
+    gauss = {a: _gaussian.correlate_table(np.frombuffer(w, np.float64), in_shape[a], fmode)
+             for a, w in keyed}
+    zoom = [ndi.zoom_table(n, m, f, order, mode, grid_mode=True, npad=0)
+            for n, m, f in zip(in_shape, out_shape, factors)]
+    return gauss, zoom
+
+
+def _csr_rows(t: AxisTable, a: int, b: int) -> tuple[AxisTable, int, int]:
+    """Outputs ``[a, b)`` of ``t`` reading inputs ``[lo, hi)``, renumbered from ``lo``."""
+    p0, p1 = int(t.ptr[a]), int(t.ptr[b])
+    idx = t.idx[p0:p1]
+    lo, hi = int(idx.min()), int(idx.max()) + 1
+    return AxisTable(hi - lo, b - a, t.ptr[a:b + 1] - p0, idx - lo, t.w[p0:p1]), lo, hi
+
+
+def _smooth_zoom_bands(image: np.ndarray, preserve_range: bool, sigmas: np.ndarray,
+                       shape: tuple[Any, ...], order: int, mode: str,
+                       cval: float) -> np.ndarray:
+    """The Gaussian, then the zoom, as the whole-image path computes them
+    (``_to_float``, ``gaussian_filter(image, sigmas, mode=mode)``, ``zoom(filtered, ...,
+    order, mode, grid_mode=True)``), band of output rows by band: each band converts the
+    input rows its smoothed rows read, smooths the rows its zoomed rows read and zooms them
+    into its rows of the output. Every value is the same sum of the same values (the
+    tables of the band are the whole image's rows, renumbered), so the output is the same;
+    the intermediates are a few MB that stay in cache and are reused, where the whole image
+    writes (and faults in) three arrays of its own size in float."""
+    from . import scipy as ndi
+    from .._engine.splines import SplinePlan, SplineTable
+
+    fdtype = np.dtype(np.float32 if image.dtype == np.float32 else np.float64)
+    in_shape = image.shape
+    zooms = [1 / f for f in np.divide(in_shape, shape)]
+    out_shape = ndi._output_shape(in_shape, zooms)
+    factors = ndi.zoom_factors(in_shape, out_shape, True)
+    fmode = _gaussian._mode(mode)
+    steps = [(a, _gaussian._kernel(float(s), 0, 4.0, None)) for a, s in enumerate(sigmas)
+             if s > 1e-15]
+    keyed = tuple((a, w.tobytes()) for a, w in steps)
+    perm = ndi._kept_axes_first(in_shape, out_shape, order)
+    lead = min(sum(n == m for n, m in zip(in_shape, out_shape)), len(in_shape) - 1)
+    out = np.empty(out_shape, fdtype)
+    row_bytes = math.prod(in_shape[1:]) * fdtype.itemsize
+    rows = max(1, int(_BAND_BYTES // max(1, row_bytes * in_shape[0] / out_shape[0])))
+    key = ("skimage.bands", in_shape, out_shape, fdtype, keyed, fmode, mode, cval, rows)
+
+    gauss, zoom = _band_tables(in_shape, out_shape, keyed, fmode, mode, order, factors)
+    top = None if image.dtype.kind == "f" or preserve_range else np.iinfo(image.dtype).max
+    fbuf = gbuf = None
+    for p in range(0, out_shape[0], rows):
+        q = min(p + rows, out_shape[0])
+        zi = zoom[0].idx[p:q]
+        ga, gb = int(zi.min()), int(zi.max()) + 1
+        if 0 in gauss:
+            g0, fa, fb = _csr_rows(gauss[0], ga, gb)
+        else:
+            g0, fa, fb = None, ga, gb
+        # the rows of img_as_float (or the float image itself)
+        if image.dtype == fdtype:
+            f = image[fa:fb]
+        else:
+            if fbuf is None or fbuf.shape[0] < fb - fa:
+                fbuf = np.empty((fb - fa,) + in_shape[1:], fdtype)
+            f = fbuf[:fb - fa]
+            if top is None:
+                np.copyto(f, image[fa:fb], casting="unsafe")
+            else:
+                np.multiply(image[fa:fb], 1.0 / top, out=f)
+                if image.dtype.kind == "i":
+                    np.maximum(f, -1.0, out=f)
+        if steps:
+            if gbuf is None or gbuf.shape[0] < gb - ga:
+                gbuf = np.empty((gb - ga,) + in_shape[1:], fdtype)
+            g = gbuf[:gb - ga]
+
+            def smooth(g0: AxisTable | None = g0, n: int = fb - fa) -> Plan:
+                tabs: list[AxisTable | None] = [None] * len(in_shape)
+                for a, _ in steps:
+                    tabs[a] = g0 if a == 0 else gauss[a]
+                specs = [FloatPass(fdtype.name, compute="float64", rounding="toward_zero",
+                                   order="pairs" if _gaussian._symmetry(w) else "sequential")
+                         for _, w in steps]
+                return Plan((n,) + in_shape[1:], tabs, weighted=True, op="gaussian_filter",
+                            order=[a for a, _ in steps], keep_order=True, passes=specs)
+
+            plan = PLANS.get_or_build(key + ("smooth", p), smooth)
+            _pipeline.run(plan, f, g, None)
+        else:
+            g = f
+
+        def zoomer(lead: int, p: int = p, q: int = q, ga: int = ga, gb: int = gb) -> Any:
+            t0 = zoom[0]
+            band = [SplineTable(gb - ga, q - p, np.ascontiguousarray(t0.idx[p:q] - ga),
+                                np.ascontiguousarray(t0.w[p:q]), t0.outside[p:q])] + zoom[1:]
+            return SplinePlan(tuple(g.shape[a] for a in perm), [band[a] for a in perm],
+                              order=order, cval=cval, prefilter=False, init="reflect",
+                              lead=lead)
+
+        dst = out[p:q]
+        fast = PLANS.get_or_build(key + ("zoom", p, lead), lambda: zoomer(lead))
+        fast(g.transpose(perm), dst.transpose(perm), None)
+        if lead and not np.isfinite(dst).all():
+            full = PLANS.get_or_build(key + ("zoom", p, 0), lambda: zoomer(0))
+            full(g.transpose(perm), dst.transpose(perm), None)
+    return out
 
 
 # ------------------------------------------------------------------------------ doors
@@ -240,15 +375,22 @@ def resize(image: Any, output_shape: Any, order: int | None = None, mode: str = 
     factors = np.divide(in_shape, shape)
     order = _order(in_type, order)
     source = None
-    if order > 0:
-        source = image if image.dtype.kind in "biu" else None
-        image = _to_float(image, bool(preserve_range))
     ndi_mode = _ndimage_mode(mode)
     if not is_real(cval):
         raise bad_value("cval", cval, "a real number")
     check_allocation(math.prod(round(float(n)) for n in shape) * 8, "output_shape")
-    if anti_aliasing:
-        sigmas = _sigma(anti_aliasing_sigma, factors)
+    sigmas = _sigma(anti_aliasing_sigma, factors) if anti_aliasing else None
+    if order > 0:
+        source = image if image.dtype.kind in "biu" else None
+        if sigmas is not None and _banded(image, order, ndi_mode):
+            out = _smooth_zoom_bands(image, bool(preserve_range), sigmas, shape, order,
+                                     ndi_mode, float(cval))
+            if clip:
+                _clip(image if source is None else None, out, mode, cval, source,
+                      bool(preserve_range))
+            return out
+        image = _to_float(image, bool(preserve_range))
+    if sigmas is not None:
         filtered = _gaussian.gaussian_filter(image, [float(s) for s in sigmas], cval=cval,
                                              mode=ndi_mode)
     else:
