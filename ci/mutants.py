@@ -190,6 +190,13 @@ MUTANTS = [
         "names",
         ("tests/test_compat_skimage.py",)),
     Mutant(
+        "pairs-run-ends-one-early", "resamplex/_engine/_floatpass.pyx",
+        (("    rx_pairs_f64(acc + lo * c, rows, w + ta, signs, tb - ta, (hi - lo) * c)\n",
+          "    rx_pairs_f64(acc + lo * c, rows, w + ta, signs, tb - ta, (hi - lo - 1) * c)\n"),),
+        "the interior run of a float64 pairs pass over pixels leaves its last output "
+        "uncomputed",
+        ("tests/test_compat_gaussian.py",)),
+    Mutant(
         "fixed-pixels-skip-last-tap", "resamplex/_engine/_fixed.pyx",
         (("        for t in range(ptr[j], ptr[j + 1]):\n            x = s + off[t]\n",
           "        for t in range(ptr[j], ptr[j + 1] - 1):\n            x = s + off[t]\n"),),

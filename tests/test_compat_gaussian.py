@@ -184,25 +184,34 @@ def test_errors(call, error):
 
 def test_float64_rows_by_vectors_at_every_cpu_level():
     # float64 data filtered along an outer axis sums whole rows of taps at once, by vectors
-    # of 8, 4 and 2 elements and then one at a time: row lengths around each width, kernels
-    # symmetric (pairs summed) and antisymmetric (odd derivatives: pairs subtracted), every
-    # level this build and CPU have.
+    # of 8, 4 and 2 elements and then one at a time: row lengths around each width. Along
+    # an axis of pixels of 1-4 channels, the outputs whose taps are the same, shifted (the
+    # interior, 8 outputs or more), are one such row of the pixels' elements, the outputs
+    # around them one at a time: axes whose interior is shorter, just long enough, longer,
+    # and wraps, whose whole axis is interior. Kernels symmetric (pairs summed) and
+    # antisymmetric (odd derivatives: pairs subtracted), every level this build and CPU have.
     from resamplex._engine import _exec
 
     rng = np.random.default_rng(41)
     cases = []
     for inner in (1, 2, 3, 5, 7, 8, 9, 15, 17, 31):
-        x = data(rng, (19, inner), np.float64)
+        cases.append((data(rng, (19, inner), np.float64), 0))
+    for c in (1, 2, 3, 4):
+        for n in (9, 12, 13, 20, 41):
+            cases.append((data(rng, (3, n, c), np.float64), 1))
+    runs = []
+    for x, axis in cases:
         for order in (0, 1, 2, 3):
-            for sigma, mode in ((0.5, "mirror"), (1.3, "reflect"), (2.0, "nearest")):
-                cases.append((x, sigma, order, mode,
-                              ndi.gaussian_filter1d(x, sigma, axis=0, order=order, mode=mode)))
+            for sigma, mode in ((0.5, "mirror"), (1.3, "reflect"), (2.0, "nearest"),
+                                (1.0, "wrap")):
+                runs.append((x, axis, sigma, order, mode, ndi.gaussian_filter1d(
+                    x, sigma, axis=axis, order=order, mode=mode)))
     before = _exec.cpu_level()
     try:
         for level in _exec.cpu_levels():
             _exec.set_cpu_level(level)
-            for x, sigma, order, mode, want in cases:
-                got = g.gaussian_filter1d(x, sigma, axis=0, order=order, mode=mode)
+            for x, axis, sigma, order, mode, want in runs:
+                got = g.gaussian_filter1d(x, sigma, axis=axis, order=order, mode=mode)
                 assert_same(got, want)
     finally:
         _exec.set_cpu_level(before)

@@ -43,7 +43,8 @@ from resamplex._engine._pass cimport (
     BLOCK, BlockArgs, C_DOUBLE, C_FLOAT, KernelTable, MAX_CHANNELS, MAX_ROW, OP_FIXED, OP_FUSED,
     OP_BLOCK, OP_FLOAT, OP_FLOAT_FUSED, OP_GATHER, OP_INT, OP_INT_FUSED, OP_PRODUCT,
     OP_SPLINE, OP_STORE, OP_TENSOR, OP_WEIGHTED,
-    PassDesc, PHASE_DOWN2, PHASE_DOWN32, PHASE_NONE, PHASE_UP2, ProductArgs, SHAPE_LAST,
+    PassDesc, PHASE_DOWN2, PHASE_DOWN32, PHASE_NONE, PHASE_RUN, PHASE_UP2, ProductArgs,
+    SHAPE_LAST,
     SHAPE_LAST_CSR, SHAPE_MID, SHAPE_OUTER,
 )
 
@@ -69,7 +70,7 @@ COMPUTES = {"float64": C_DOUBLE, "float32": C_FLOAT}
 #: Loop shapes of weighted and fixed-point passes.
 LOOPS = {"last": SHAPE_LAST, "mid": SHAPE_MID, "outer": SHAPE_OUTER, "last_csr": SHAPE_LAST_CSR}
 PHASES = {"none": PHASE_NONE, "up2": PHASE_UP2, "down2": PHASE_DOWN2,
-          "down32": PHASE_DOWN32}
+          "down32": PHASE_DOWN32, "run": PHASE_RUN}
 #: Elements per block of the long-row loop shapes; longest row a pass loads into scratch;
 #: longest channels-last axis merged into the resampled one.
 LIMITS = {"block": BLOCK, "max_row": MAX_ROW, "max_channels": MAX_CHANNELS}

@@ -39,7 +39,7 @@ from libc.string cimport memmove
 
 from cpython.pycapsule cimport PyCapsule_New
 
-from resamplex._engine._pass cimport C_DOUBLE, KernelTable, PassDesc, PHASE_UP2
+from resamplex._engine._pass cimport C_DOUBLE, KernelTable, PassDesc, PHASE_RUN, PHASE_UP2
 
 cdef extern from "_simd.h" nogil:
     void rx_phase2_f32(const float* v, float* e, Py_ssize_t n, Py_ssize_t da, Py_ssize_t db,
@@ -376,6 +376,60 @@ cdef void _run(const acc_t* wts, const char* s, char* d, Py_ssize_t items, int l
         _one(src_kind, wts, s, d, r, loop, n_out, inner, s_outer, s_axis, d_outer, d_axis, ptr,
              idx, order, dst_kind, rounding, div, b + threadid() * blen)
 
+cdef void _pairs_run_row(const PassDesc* p, const char* src, char* dst, Py_ssize_t q,
+                         double* acc) noexcept nogil:
+    # Outer index q of a pairs pass on float64 pixels of c = shape[2] <= 4 elements, loop 1
+    # (PHASE_RUN, _pipeline._pairs_run): the outputs [lo, hi) read output lo's taps, each
+    # index + (o - lo), with its weights, and the pixels are contiguous along the axis, so
+    # the run's elements are one row of rx_pairs_f64 whose tap rows start at output lo's
+    # taps; the outputs before and after it as _item computes them. Then _item's store, or
+    # (a contiguous float64 output row) the sums go straight into the output row.
+    cdef Py_ssize_t n_out = p.shape[1], c = p.shape[2], lo = p.lo, hi = p.hi, t
+    cdef Py_ssize_t ta = p.ptr[lo], tb = p.ptr[lo + 1], o
+    cdef const char* base = src + q * p.sstr[0]
+    cdef const double* w = <const double*>p.w
+    cdef const double* rows[_PAIRS_MAX]
+    cdef int signs[_PAIRS_MAX]
+    cdef bint direct = p.dst_kind == E_F64 and p.dstr[1] == c * 8
+    if direct:
+        acc = <double*>(dst + q * p.dstr[0])
+    for t in range(ta, tb):
+        rows[t - ta] = <const double*>(base + p.off[t] * p.sstr[1])
+        signs[t - ta] = _pair_sign(w, t) if t + 1 < tb else 0
+    rx_pairs_f64(acc + lo * c, rows, w + ta, signs, tb - ta, (hi - lo) * c)
+    if c == 1:
+        _short_pairs(<const double*>NULL, w, base, lo, 1, p.sstr[1], p.ptr, p.off, acc)
+        _short_pairs(<const double*>NULL, w, base, n_out - hi, 1, p.sstr[1], p.ptr + hi, p.off,
+                     acc + hi)
+    elif c == 2:
+        _short_pairs(<const double*>NULL, w, base, lo, 2, p.sstr[1], p.ptr, p.off, acc)
+        _short_pairs(<const double*>NULL, w, base, n_out - hi, 2, p.sstr[1], p.ptr + hi, p.off,
+                     acc + hi * 2)
+    elif c == 3:
+        _short_pairs(<const double*>NULL, w, base, lo, 3, p.sstr[1], p.ptr, p.off, acc)
+        _short_pairs(<const double*>NULL, w, base, n_out - hi, 3, p.sstr[1], p.ptr + hi, p.off,
+                     acc + hi * 3)
+    else:
+        _short_pairs(<const double*>NULL, w, base, lo, 4, p.sstr[1], p.ptr, p.off, acc)
+        _short_pairs(<const double*>NULL, w, base, n_out - hi, 4, p.sstr[1], p.ptr + hi, p.off,
+                     acc + hi * 4)
+    if direct:
+        return
+    if p.dstr[1] == c * _ELEM_SIZE[p.dst_kind]:
+        store_f_row(acc, dst + q * p.dstr[0], n_out * c, p.dst_kind, p.rounding)
+    else:
+        for o in range(n_out):
+            store_f_row(acc + o * c, dst + q * p.dstr[0] + o * p.dstr[1], c, p.dst_kind,
+                        p.rounding)
+
+
+cdef void _pairs_runs(const PassDesc* p, const char* src, char* dst, double* b,
+                      int nthreads) noexcept nogil:
+    cdef Py_ssize_t q
+    for q in prange(p.shape[0], num_threads=nthreads, schedule="static"):
+        _pairs_run_row(p, src, dst, q, b + threadid() * p.buf_len)
+
+
 # ---- the executor's entry point (the kernel contract, _pass.pxd: OP_FLOAT) ----
 
 cdef void float_run(const PassDesc* p, const char* src, char* dst, void* bufs,
@@ -388,7 +442,9 @@ cdef void float_run(const PassDesc* p, const char* src, char* dst, void* bufs,
     ``buf_len`` accumulators. Work items are whole output rows or outer indices."""
     cdef Py_ssize_t n_out = p.shape[1]
     cdef Py_ssize_t items = p.shape[0] * n_out if p.loop == 0 else p.shape[0]
-    if p.compute == C_DOUBLE:
+    if p.phase == PHASE_RUN:
+        _pairs_runs(p, src, dst, <double*>bufs, nthreads)
+    elif p.compute == C_DOUBLE:
         _run(<const double*>p.w, src, dst, items, p.loop, n_out, p.shape[2], p.sstr[0],
              p.sstr[1], p.dstr[0], p.dstr[1], p.ptr, p.off, p.finish, p.src_kind, p.dst_kind,
              p.rounding, <const double*>p.w2, <double*>bufs, p.buf_len, nthreads)

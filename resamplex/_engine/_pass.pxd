@@ -48,6 +48,7 @@ cdef enum PhaseKind:
     PHASE_UP2 = 1
     PHASE_DOWN2 = 2
     PHASE_DOWN32 = 3
+    PHASE_RUN = 4       # OP_FLOAT, pairs on float64 pixels: outputs [lo, hi) a shifted run
 cdef enum:
     BLOCK = 4096           # elements per block of the long-row loop shapes (their scratch)
     MAX_ROW = 4194304      # longest row (input + output) SHAPE_LAST loads into scratch

@@ -771,8 +771,36 @@ def _tap_specs(src_shape: Sequence[int], src_dtype: np.dtype, store: np.dtype, a
                 finish=ORDERS[part.order], rounding=ROUNDING[part.rounding],
                 w2=None if part.divisors is None
                 else np.asarray(part.divisors, part.compute)))
+            if part.order == "pairs" and part.compute == "float64" and part.divisors is None \
+                    and src_dtype == np.float64 and loop == 1 and width == inner <= 4:
+                run = _pairs_run(table)
+                if run is not None:
+                    made[-1].update(phase=_exec.PHASES["run"], lo=run[0], hi=run[1])
             after.append(_int_range(store) if store.kind in "iu" else None)
     return made, after
+
+
+def _pairs_run(table: "AxisTable") -> tuple[int, int] | None:
+    """The outputs ``[lo, hi)`` around the middle whose taps are output ``lo``'s shifted:
+    as many taps (at most ``_floatpass._PAIRS_MAX``), each index ``+ (o - lo)``, the same
+    weights bit for bit (the interior of a filter table, whose boundary outputs fold their
+    taps); None if fewer than 8 outputs are."""
+    n = table.n_out
+    counts = np.diff(table.ptr)
+    mid = n // 2
+    k = int(counts[mid]) if n else 0
+    if n < 8 or not 1 <= k <= 64:
+        return None
+    ok = np.flatnonzero(counts == k)
+    taps = table.ptr[ok][:, None] + np.arange(k)
+    rel = table.idx[taps] - ok[:, None]
+    bits = table.w[taps].view(np.uint64)
+    at = int(np.searchsorted(ok, mid))
+    same = np.zeros(n, dtype=bool)
+    same[ok] = (rel == rel[at]).all(axis=1) & (bits == bits[at]).all(axis=1)
+    lo = mid - int(np.argmin(same[mid::-1])) + 1 if not same[:mid + 1].all() else 0
+    hi = mid + int(np.argmin(same[mid:])) if not same[mid:].all() else n
+    return (lo, hi) if hi - lo >= 8 else None
 
 
 def _block_specs(src_shape: Sequence[int], src_dtype: np.dtype, store: np.dtype,
