@@ -168,7 +168,10 @@ def test_large_images_in_bands_of_rows(dtype, monkeypatch):
     # that small images take that path in bands of 1 to 7 rows, and the bands' edges fall
     # everywhere; every mode it takes, 2-d and 3-d images, a channel axis kept or not, axis 0
     # enlarged (no smoothing along it), sigmas given, preserve_range, NaN (the zoom's second
-    # evaluation with every tap), bit for bit with scikit-image.
+    # evaluation with every tap), the bands on 1, 2 or 3 threads (each thread its own bands,
+    # in turn), bit for bit with scikit-image.
+    import resamplex as rx
+
     monkeypatch.setattr(rk, "_BAND_MIN_BYTES", 0)
     rng = np.random.default_rng(np.dtype(dtype).num + 100)
     cases = [((37, 29, 3), (13, 11)), ((40, 33), (17, 12)), ((23, 31, 4), (30, 14)),
@@ -184,12 +187,21 @@ def test_large_images_in_bands_of_rows(dtype, monkeypatch):
                 for kw in ({}, {"preserve_range": True}, {"anti_aliasing_sigma": (1.2, 0.7)}):
                     if "anti_aliasing_sigma" in kw and len(shape) == 3:
                         kw = {"anti_aliasing_sigma": (1.2, 0.7, 0)}
-                    with warnings.catch_warnings():
-                        warnings.simplefilter("ignore")
-                        want = skt.resize(img, out_shape, mode=mode, anti_aliasing=True, **kw)
-                        got = rk.resize(img, out_shape, mode=mode, anti_aliasing=True, **kw)
+                    threads = 1 + (band + len(shape) + len(mode)) % 3
+                    before = rx.get_num_threads()
+                    rx.set_num_threads(threads)
+                    try:
+                        with warnings.catch_warnings():
+                            warnings.simplefilter("ignore")
+                            want = skt.resize(img, out_shape, mode=mode, anti_aliasing=True,
+                                              **kw)
+                            got = rk.resize(img, out_shape, mode=mode, anti_aliasing=True,
+                                            **kw)
+                    finally:
+                        rx.set_num_threads(before)
                     assert got.dtype == want.dtype and got.shape == want.shape
-                    np.testing.assert_array_equal(got, want, err_msg=f"{shape} {band} {mode} {kw}")
+                    np.testing.assert_array_equal(got, want, err_msg=f"{shape} {band} {mode} "
+                                                  f"{kw} {threads}")
     assert rk._banded(img, 1, "mirror")
 
 

@@ -242,7 +242,8 @@ cdef void _item(const load_t* tag, const acc_t* wts, const char* src, char* dst,
                     for t in range(ta, tb):
                         rows[t - ta] = <const double*>(base + idx[t] * s_axis)
                         signs[t - ta] = _pair_sign(wts, t) if t + 1 < tb else 0
-                    rx_pairs_f64(<double*>row, rows, <const double*>(wts + ta), signs, tb - ta, inner)
+                    rx_pairs_f64(<double*>row, rows, <const double*>(wts + ta), signs,
+                                 tb - ta, inner)
                 elif order == 3:
                     x = <const load_t*>(base + idx[ta] * s_axis)
                     wt = wts[ta]

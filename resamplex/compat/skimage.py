@@ -39,6 +39,7 @@ import functools
 import math
 import numbers
 import warnings
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -47,6 +48,7 @@ from .._checks import as_array, check_allocation, is_int, is_real
 from .._engine import _pipeline
 from .._engine._pipeline import BlockPass, FloatPass
 from .._engine.plan import PLANS, Plan
+from .._resize import get_num_threads
 from .._errors import ResamplexError, UnsupportedError, bad_value
 from .._tables import AxisTable
 from . import _gaussian
@@ -259,62 +261,75 @@ def _smooth_zoom_bands(image: np.ndarray, preserve_range: bool, sigmas: np.ndarr
 
     gauss, zoom = _band_tables(in_shape, out_shape, keyed, fmode, mode, order, factors)
     top = None if image.dtype.kind == "f" or preserve_range else np.iinfo(image.dtype).max
-    fbuf = gbuf = None
-    for p in range(0, out_shape[0], rows):
-        q = min(p + rows, out_shape[0])
-        zi = zoom[0].idx[p:q]
-        ga, gb = int(zi.min()), int(zi.max()) + 1
-        if 0 in gauss:
-            g0, fa, fb = _csr_rows(gauss[0], ga, gb)
-        else:
-            g0, fa, fb = None, ga, gb
-        # the rows of img_as_float (or the float image itself)
-        if image.dtype == fdtype:
-            f = image[fa:fb]
-        else:
-            if fbuf is None or fbuf.shape[0] < fb - fa:
-                fbuf = np.empty((fb - fa,) + in_shape[1:], fdtype)
-            f = fbuf[:fb - fa]
-            if top is None:
-                np.copyto(f, image[fa:fb], casting="unsafe")
+    bands = [(p, min(p + rows, out_shape[0])) for p in range(0, out_shape[0], rows)]
+
+    def smooth(g0: AxisTable | None, n: int) -> Plan:
+        tabs: list[AxisTable | None] = [None] * len(in_shape)
+        for a, _ in steps:
+            tabs[a] = g0 if a == 0 else gauss[a]
+        specs = [FloatPass(fdtype.name, compute="float64", rounding="toward_zero",
+                           order="pairs" if _gaussian._symmetry(w) else "sequential")
+                 for _, w in steps]
+        return Plan((n,) + in_shape[1:], tabs, weighted=True, op="gaussian_filter",
+                    order=[a for a, _ in steps], keep_order=True, passes=specs)
+
+    def zoomer(lead: int, p: int, q: int, ga: int, gb: int) -> Any:
+        t0 = zoom[0]
+        band = [SplineTable(gb - ga, q - p, np.ascontiguousarray(t0.idx[p:q] - ga),
+                            np.ascontiguousarray(t0.w[p:q]), t0.outside[p:q])] + zoom[1:]
+        return SplinePlan(tuple(((gb - ga,) + in_shape[1:])[a] for a in perm),
+                          [band[a] for a in perm], order=order, cval=cval, prefilter=False,
+                          init="reflect", lead=lead)
+
+    def work(mine: list[tuple[int, int]], threads: int) -> None:
+        fbuf = gbuf = None
+        for p, q in mine:
+            zi = zoom[0].idx[p:q]
+            ga, gb = int(zi.min()), int(zi.max()) + 1
+            if 0 in gauss:
+                g0, fa, fb = _csr_rows(gauss[0], ga, gb)
             else:
-                np.multiply(image[fa:fb], 1.0 / top, out=f)
-                if image.dtype.kind == "i":
-                    np.maximum(f, -1.0, out=f)
-        if steps:
-            if gbuf is None or gbuf.shape[0] < gb - ga:
-                gbuf = np.empty((gb - ga,) + in_shape[1:], fdtype)
-            g = gbuf[:gb - ga]
+                g0, fa, fb = None, ga, gb
+            # the rows of img_as_float (or the float image itself)
+            if image.dtype == fdtype:
+                f = image[fa:fb]
+            else:
+                if fbuf is None or fbuf.shape[0] < fb - fa:
+                    fbuf = np.empty((fb - fa,) + in_shape[1:], fdtype)
+                f = fbuf[:fb - fa]
+                if top is None:
+                    np.copyto(f, image[fa:fb], casting="unsafe")
+                else:
+                    np.multiply(image[fa:fb], 1.0 / top, out=f)
+                    if image.dtype.kind == "i":
+                        np.maximum(f, -1.0, out=f)
+            if steps:
+                if gbuf is None or gbuf.shape[0] < gb - ga:
+                    gbuf = np.empty((gb - ga,) + in_shape[1:], fdtype)
+                g = gbuf[:gb - ga]
+                plan = PLANS.get_or_build(key + ("smooth", p),
+                                          functools.partial(smooth, g0, fb - fa))
+                _pipeline.run(plan, f, g, threads)
+            else:
+                g = f
+            dst = out[p:q]
+            fast = PLANS.get_or_build(key + ("zoom", p, lead),
+                                      functools.partial(zoomer, lead, p, q, ga, gb))
+            fast(g.transpose(perm), dst.transpose(perm), threads)
+            if lead and not np.isfinite(dst).all():
+                full = PLANS.get_or_build(key + ("zoom", p, 0),
+                                          functools.partial(zoomer, 0, p, q, ga, gb))
+                full(g.transpose(perm), dst.transpose(perm), threads)
 
-            def smooth(g0: AxisTable | None = g0, n: int = fb - fa) -> Plan:
-                tabs: list[AxisTable | None] = [None] * len(in_shape)
-                for a, _ in steps:
-                    tabs[a] = g0 if a == 0 else gauss[a]
-                specs = [FloatPass(fdtype.name, compute="float64", rounding="toward_zero",
-                                   order="pairs" if _gaussian._symmetry(w) else "sequential")
-                         for _, w in steps]
-                return Plan((n,) + in_shape[1:], tabs, weighted=True, op="gaussian_filter",
-                            order=[a for a, _ in steps], keep_order=True, passes=specs)
-
-            plan = PLANS.get_or_build(key + ("smooth", p), smooth)
-            _pipeline.run(plan, f, g, None)
-        else:
-            g = f
-
-        def zoomer(lead: int, p: int = p, q: int = q, ga: int = ga, gb: int = gb) -> Any:
-            t0 = zoom[0]
-            band = [SplineTable(gb - ga, q - p, np.ascontiguousarray(t0.idx[p:q] - ga),
-                                np.ascontiguousarray(t0.w[p:q]), t0.outside[p:q])] + zoom[1:]
-            return SplinePlan(tuple(g.shape[a] for a in perm), [band[a] for a in perm],
-                              order=order, cval=cval, prefilter=False, init="reflect",
-                              lead=lead)
-
-        dst = out[p:q]
-        fast = PLANS.get_or_build(key + ("zoom", p, lead), lambda: zoomer(lead))
-        fast(g.transpose(perm), dst.transpose(perm), None)
-        if lead and not np.isfinite(dst).all():
-            full = PLANS.get_or_build(key + ("zoom", p, 0), lambda: zoomer(0))
-            full(g.transpose(perm), dst.transpose(perm), None)
+    # Bands in turn to each of the library's threads, each band on one thread (the passes
+    # of a band are too short to share; NumPy and the engine let go of the GIL).
+    workers = min(get_num_threads(), len(bands))
+    if workers <= 1:
+        work(bands, 1)
+    else:
+        with ThreadPoolExecutor(workers) as pool:
+            for done in [pool.submit(work, bands[i::workers], 1) for i in range(workers)]:
+                done.result()
     return out
 
 
