@@ -253,7 +253,10 @@ def _smooth_zoom_bands(image: np.ndarray, preserve_range: bool, sigmas: np.ndarr
              if s > 1e-15]
     keyed = tuple((a, w.tobytes()) for a, w in steps)
     perm = ndi._kept_axes_first(in_shape, out_shape, order)
-    lead = min(sum(n == m for n, m in zip(in_shape, out_shape)), len(in_shape) - 1)
+    # the kept axes read at their one tap, as the SciPy door reads them (and for the same
+    # reason: its check of the band's values, below, catches what that would change)
+    lead = min(sum(n == m for n, m in zip(in_shape, out_shape)), len(in_shape) - 1) \
+        if math.isfinite(cval) else 0
     out = np.empty(out_shape, fdtype)
     row_bytes = math.prod(in_shape[1:]) * fdtype.itemsize
     rows = max(1, int(_BAND_BYTES // max(1, row_bytes * in_shape[0] / out_shape[0])))
