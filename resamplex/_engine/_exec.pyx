@@ -43,8 +43,8 @@ from resamplex._engine._pass cimport (
     BLOCK, BlockArgs, C_DOUBLE, C_FLOAT, KernelTable, MAX_CHANNELS, MAX_ROW, OP_FIXED, OP_FUSED,
     OP_BLOCK, OP_FLOAT, OP_FLOAT_FUSED, OP_GATHER, OP_INT, OP_INT_FUSED, OP_PRODUCT,
     OP_SPLINE, OP_STORE, OP_TENSOR, OP_WEIGHTED,
-    PassDesc, PHASE_DOWN2, PHASE_DOWN32, PHASE_NONE, PHASE_RUN, PHASE_UP2, ProductArgs,
-    SHAPE_LAST,
+    PAIRS_MAX, PassDesc, PHASE_DOWN2, PHASE_DOWN32, PHASE_NONE, PHASE_RUN, PHASE_UP2,
+    ProductArgs, SHAPE_LAST,
     SHAPE_LAST_CSR, SHAPE_MID, SHAPE_OUTER,
 )
 
@@ -72,8 +72,10 @@ LOOPS = {"last": SHAPE_LAST, "mid": SHAPE_MID, "outer": SHAPE_OUTER, "last_csr":
 PHASES = {"none": PHASE_NONE, "up2": PHASE_UP2, "down2": PHASE_DOWN2,
           "down32": PHASE_DOWN32, "run": PHASE_RUN}
 #: Elements per block of the long-row loop shapes; longest row a pass loads into scratch;
-#: longest channels-last axis merged into the resampled one.
-LIMITS = {"block": BLOCK, "max_row": MAX_ROW, "max_channels": MAX_CHANNELS}
+#: longest channels-last axis merged into the resampled one; most taps of one output the
+#: float pass sums by whole rows in SciPy's pairs order.
+LIMITS = {"block": BLOCK, "max_row": MAX_ROW, "max_channels": MAX_CHANNELS,
+          "pairs_max": PAIRS_MAX}
 
 cdef enum:
     ALIGN = 64    # bytes: scratch arrays start on cache lines

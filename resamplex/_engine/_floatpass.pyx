@@ -39,7 +39,9 @@ from libc.string cimport memmove
 
 from cpython.pycapsule cimport PyCapsule_New
 
-from resamplex._engine._pass cimport C_DOUBLE, KernelTable, PassDesc, PHASE_RUN, PHASE_UP2
+from resamplex._engine._pass cimport (
+    C_DOUBLE, KernelTable, PAIRS_MAX, PassDesc, PHASE_RUN, PHASE_UP2,
+)
 
 cdef extern from "_simd.h" nogil:
     void rx_phase2_f32(const float* v, float* e, Py_ssize_t n, Py_ssize_t da, Py_ssize_t db,
@@ -69,10 +71,6 @@ cdef inline acc_t _pair(acc_t w, int sign, const load_t* xa, const load_t* xb, P
     if sign < 0:
         return (load_as(xa, j, tag) - load_as(xb, j, tag)) * w
     return load_as(xa, j, tag) * w
-
-
-# Taps of one output that rx_pairs_f64 takes at once (more: the element loops below).
-DEF _PAIRS_MAX = 64
 
 
 cdef inline int _pair_sign(const acc_t* wts, Py_ssize_t t) noexcept nogil:
@@ -158,6 +156,32 @@ cdef inline void _short_pairs(const load_t* tag, const acc_t* wts, const char* b
             acc[o * c + k] = a[k]
 
 
+cdef inline void _short_pairs_c(const load_t* tag, const acc_t* wts, const char* base,
+                                Py_ssize_t n_out, Py_ssize_t c, int64_t s_axis,
+                                const int64_t* ptr, const int64_t* idx,
+                                acc_t* acc) noexcept nogil:
+    # _short_pairs with c (1 to 4) a constant at each call
+    if c == 1:
+        _short_pairs(tag, wts, base, n_out, 1, s_axis, ptr, idx, acc)
+    elif c == 2:
+        _short_pairs(tag, wts, base, n_out, 2, s_axis, ptr, idx, acc)
+    elif c == 3:
+        _short_pairs(tag, wts, base, n_out, 3, s_axis, ptr, idx, acc)
+    else:
+        _short_pairs(tag, wts, base, n_out, 4, s_axis, ptr, idx, acc)
+
+
+cdef inline void _pair_rows(const char* base, const int64_t* idx, int64_t s_axis,
+                            const double* wts, Py_ssize_t ta, Py_ssize_t tb,
+                            const double** rows, int* signs) noexcept nogil:
+    # rx_pairs_f64's arguments for taps [ta, tb) (at most PAIRS_MAX): each tap's float64
+    # row, and the sign of each pair that starts at a tap
+    cdef Py_ssize_t t
+    for t in range(ta, tb):
+        rows[t - ta] = <const double*>(base + idx[t] * s_axis)
+        signs[t - ta] = _pair_sign(wts, t) if t + 1 < tb else 0
+
+
 cdef void _item(const load_t* tag, const acc_t* wts, const char* src, char* dst, Py_ssize_t r,
                 int loop, Py_ssize_t n_out, Py_ssize_t inner, int64_t s_outer, int64_t s_axis,
                 int64_t d_outer, int64_t d_axis, const int64_t* ptr, const int64_t* idx,
@@ -170,8 +194,8 @@ cdef void _item(const load_t* tag, const acc_t* wts, const char* src, char* dst,
     cdef acc_t wt, a
     cdef acc_t* row = acc
     cdef int sign
-    cdef const double* rows[_PAIRS_MAX]
-    cdef int signs[_PAIRS_MAX]
+    cdef const double* rows[PAIRS_MAX]
+    cdef int signs[PAIRS_MAX]
     # rows stored as the accumulator's own type are summed in place in the output (the
     # store would be a copy)
     cdef bint direct = loop == 0 and ((acc_t is float and dst_kind == E_F32)
@@ -207,14 +231,7 @@ cdef void _item(const load_t* tag, const acc_t* wts, const char* src, char* dst,
             _short_k(tag, wts, base, n_out, 4, s_axis, ptr, idx, order, acc)
         o0 = o1   # only the store below
     elif loop == 1 and inner <= 4 and div == NULL and order == 3:
-        if inner == 1:
-            _short_pairs(tag, wts, base, n_out, 1, s_axis, ptr, idx, acc)
-        elif inner == 2:
-            _short_pairs(tag, wts, base, n_out, 2, s_axis, ptr, idx, acc)
-        elif inner == 3:
-            _short_pairs(tag, wts, base, n_out, 3, s_axis, ptr, idx, acc)
-        else:
-            _short_pairs(tag, wts, base, n_out, 4, s_axis, ptr, idx, acc)
+        _short_pairs_c(tag, wts, base, n_out, inner, s_axis, ptr, idx, acc)
         o0 = o1   # only the store below
     for o in range(o0, o1):
         ta = ptr[o]
@@ -237,11 +254,9 @@ cdef void _item(const load_t* tag, const acc_t* wts, const char* src, char* dst,
                         for j in range(inner):
                             row[j] = _term(wt, x, j, div, o) + row[j]
                 elif order == 3 and load_t is double and acc_t is double and div == NULL \
-                        and tb - ta <= _PAIRS_MAX:
+                        and tb - ta <= PAIRS_MAX:
                     # float64 rows (SciPy's filters): every tap's row at once, by vectors
-                    for t in range(ta, tb):
-                        rows[t - ta] = <const double*>(base + idx[t] * s_axis)
-                        signs[t - ta] = _pair_sign(wts, t) if t + 1 < tb else 0
+                    _pair_rows(base, idx, s_axis, <const double*>wts, ta, tb, rows, signs)
                     rx_pairs_f64(<double*>row, rows, <const double*>(wts + ta), signs,
                                  tb - ta, inner)
                 elif order == 3:
@@ -385,35 +400,20 @@ cdef void _pairs_run_row(const PassDesc* p, const char* src, char* dst, Py_ssize
     # the run's elements are one row of rx_pairs_f64 whose tap rows start at output lo's
     # taps; the outputs before and after it as _item computes them. Then _item's store, or
     # (a contiguous float64 output row) the sums go straight into the output row.
-    cdef Py_ssize_t n_out = p.shape[1], c = p.shape[2], lo = p.lo, hi = p.hi, t
+    cdef Py_ssize_t n_out = p.shape[1], c = p.shape[2], lo = p.lo, hi = p.hi
     cdef Py_ssize_t ta = p.ptr[lo], tb = p.ptr[lo + 1], o
+    cdef const double* none = NULL   # _short_pairs' float64 form
     cdef const char* base = src + q * p.sstr[0]
     cdef const double* w = <const double*>p.w
-    cdef const double* rows[_PAIRS_MAX]
-    cdef int signs[_PAIRS_MAX]
+    cdef const double* rows[PAIRS_MAX]
+    cdef int signs[PAIRS_MAX]
     cdef bint direct = p.dst_kind == E_F64 and p.dstr[1] == c * 8
     if direct:
         acc = <double*>(dst + q * p.dstr[0])
-    for t in range(ta, tb):
-        rows[t - ta] = <const double*>(base + p.off[t] * p.sstr[1])
-        signs[t - ta] = _pair_sign(w, t) if t + 1 < tb else 0
+    _pair_rows(base, p.off, p.sstr[1], w, ta, tb, rows, signs)
     rx_pairs_f64(acc + lo * c, rows, w + ta, signs, tb - ta, (hi - lo) * c)
-    if c == 1:
-        _short_pairs(<const double*>NULL, w, base, lo, 1, p.sstr[1], p.ptr, p.off, acc)
-        _short_pairs(<const double*>NULL, w, base, n_out - hi, 1, p.sstr[1], p.ptr + hi, p.off,
-                     acc + hi)
-    elif c == 2:
-        _short_pairs(<const double*>NULL, w, base, lo, 2, p.sstr[1], p.ptr, p.off, acc)
-        _short_pairs(<const double*>NULL, w, base, n_out - hi, 2, p.sstr[1], p.ptr + hi, p.off,
-                     acc + hi * 2)
-    elif c == 3:
-        _short_pairs(<const double*>NULL, w, base, lo, 3, p.sstr[1], p.ptr, p.off, acc)
-        _short_pairs(<const double*>NULL, w, base, n_out - hi, 3, p.sstr[1], p.ptr + hi, p.off,
-                     acc + hi * 3)
-    else:
-        _short_pairs(<const double*>NULL, w, base, lo, 4, p.sstr[1], p.ptr, p.off, acc)
-        _short_pairs(<const double*>NULL, w, base, n_out - hi, 4, p.sstr[1], p.ptr + hi, p.off,
-                     acc + hi * 4)
+    _short_pairs_c(none, w, base, lo, c, p.sstr[1], p.ptr, p.off, acc)
+    _short_pairs_c(none, w, base, n_out - hi, c, p.sstr[1], p.ptr + hi, p.off, acc + hi * c)
     if direct:
         return
     if p.dstr[1] == c * _ELEM_SIZE[p.dst_kind]:

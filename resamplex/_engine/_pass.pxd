@@ -53,6 +53,7 @@ cdef enum:
     BLOCK = 4096           # elements per block of the long-row loop shapes (their scratch)
     MAX_ROW = 4194304      # longest row (input + output) SHAPE_LAST loads into scratch
     MAX_CHANNELS = 16      # a channels-last axis this short merges into the resampled one
+    PAIRS_MAX = 64         # taps of one output rx_pairs_f64 takes at once (float pass)
 
 
 cdef struct Affine:

@@ -782,14 +782,14 @@ def _tap_specs(src_shape: Sequence[int], src_dtype: np.dtype, store: np.dtype, a
 
 def _pairs_run(table: "AxisTable") -> tuple[int, int] | None:
     """The outputs ``[lo, hi)`` around the middle whose taps are output ``lo``'s shifted:
-    as many taps (at most ``_floatpass._PAIRS_MAX``), each index ``+ (o - lo)``, the same
+    as many taps (at most ``_exec.LIMITS["pairs_max"]``), each index ``+ (o - lo)``, the same
     weights bit for bit (the interior of a filter table, whose boundary outputs fold their
     taps); None if fewer than 8 outputs are."""
     n = table.n_out
     counts = np.diff(table.ptr)
     mid = n // 2
     k = int(counts[mid]) if n else 0
-    if n < 8 or not 1 <= k <= 64:
+    if n < 8 or not 1 <= k <= _exec.LIMITS["pairs_max"]:
         return None
     ok = np.flatnonzero(counts == k)
     taps = table.ptr[ok][:, None] + np.arange(k)
