@@ -347,6 +347,19 @@ def zoom_factors(shape: Sequence[int], out_shape: Sequence[int],
     return tuple(float(a / b) if b != 0 else 1.0 for a, b in zip(nom.tolist(), div.tolist()))
 
 
+def lead_axes(shape: Sequence[int], out_shape: Sequence[int], order: int, cval: float) -> int:
+    """How many leading axes (after :func:`_kept_axes_first`) are read at their one tap of
+    weight 1.0: at order 1, the kept axes (all but the last), when ``cval`` is finite. The
+    +-0 products of their other taps can then be NaN only where an element is infinite or
+    NaN; the caller runs with every tap again where the output is not finite (each such
+    product reads an element some output reads with the same taps on the other axes, so an
+    infinite or NaN one shows there), and only where that check holds (integer input, or a
+    float output)."""
+    if order != 1 or not math.isfinite(cval):
+        return 0
+    return min(sum(n == m for n, m in zip(shape, out_shape)), len(shape) - 1)
+
+
 def _kept_axes_first(shape: Sequence[int], out_shape: Sequence[int],
                      order: int) -> tuple[int, ...]:
     """The axes in the order the evaluation runs them: at orders 0 and 1, the axes that keep
@@ -479,14 +492,9 @@ def zoom(input: npt.ArrayLike, zoom: Any, output: Any = None, order: int = 3,
     args = (tuple(x.shape[a] - 2 * npad for a in range(x.ndim)),
             tuple(out_shape[a] for a in perm), tuple(factors[a] for a in perm),
             order, mode, cval, bool(prefilter), bool(grid_mode), npad)
-    # At order 1 the kept axes are read at their one tap of weight 1.0 (lead), when the +-0
-    # products of their other taps cannot be NaN: integer input, or a float output that
-    # comes out finite (each such product reads an element some output reads with the same
-    # taps on the other axes, so an infinite or NaN one shows there); otherwise again with
-    # every tap.
-    lead = sum(x.shape[a] == args[1][a] for a in range(x.ndim)) if order == 1 else 0
-    lead = min(lead, x.ndim - 1)
-    if lead and math.isfinite(cval) and (x.dtype.kind in "biu" or out.dtype.kind == "f"):
+    lead = lead_axes(x.shape, args[1], order, cval) \
+        if x.dtype.kind in "biu" or out.dtype.kind == "f" else 0
+    if lead:
         fast = _zoom_plan(*args, lead=lead)
 
         def compute(dst: np.ndarray) -> None:

@@ -102,8 +102,16 @@ def _ndimage_mode(mode: Any) -> str:
     return MODES[mode]
 
 
-def _to_float(image: np.ndarray, preserve_range: bool) -> np.ndarray:
-    """``convert_to_float``: ``img_as_float`` unless ``preserve_range`` (integers to float64)."""
+def _float_type(dtype: np.dtype) -> np.dtype:
+    """The dtype :func:`_to_float` gives: float32 for float16 and float32, else float64."""
+    return np.dtype(np.float32 if dtype in (np.float16, np.float32) else np.float64)
+
+
+def _to_float(image: np.ndarray, preserve_range: bool,
+              out: np.ndarray | None = None) -> np.ndarray:
+    """``convert_to_float``: ``img_as_float`` unless ``preserve_range`` (integers to float64).
+    Integer and bool images are converted into ``out`` when it is given (float64, the
+    image's shape)."""
     if image.dtype == np.float16:
         return image.astype(np.float32)
     kind = image.dtype.kind
@@ -113,9 +121,12 @@ def _to_float(image: np.ndarray, preserve_range: bool) -> np.ndarray:
         raise UnsupportedError(f"image: expected bool, integer or float data; got "
                                f"{image.dtype}")
     if preserve_range or kind == "b":
-        return image.astype(np.float64)
+        if out is None:
+            return image.astype(np.float64)
+        np.copyto(out, image, casting="unsafe")
+        return out
     top = np.iinfo(image.dtype).max
-    out = np.multiply(image, 1.0 / top, dtype=np.float64)
+    out = np.multiply(image, 1.0 / top, dtype=np.float64, out=out)
     if kind == "i":
         np.maximum(out, -1.0, out=out)
     return out
@@ -199,7 +210,7 @@ def _banded(image: np.ndarray, order: int, mode: str) -> bool:
     """Whether :func:`_smooth_zoom_bands` takes this call: a large image of at least two
     axes converted to float (or float already), zoomed at order 1 (no spline prefilter), in
     a mode that reads no ``cval`` (the Gaussian pads with it, the zoom's taps read it)."""
-    size = 4 if image.dtype == np.float32 else 8
+    size = _float_type(image.dtype).itemsize
     return (order == 1 and image.ndim >= 2 and image.shape[0] > 1
             and mode not in ("grid-constant", "constant")
             and image.dtype.kind in "biuf" and image.dtype.isnative
@@ -230,7 +241,7 @@ def _csr_rows(t: AxisTable, a: int, b: int) -> tuple[AxisTable, int, int]:
 
 
 def _smooth_zoom_bands(image: np.ndarray, preserve_range: bool, sigmas: np.ndarray,
-                       shape: tuple[Any, ...], order: int, mode: str,
+                       factors: np.ndarray, order: int, mode: str,
                        cval: float) -> np.ndarray:
     """The Gaussian, then the zoom, as the whole-image path computes them
     (``_to_float``, ``gaussian_filter(image, sigmas, mode=mode)``, ``zoom(filtered, ...,
@@ -239,31 +250,28 @@ def _smooth_zoom_bands(image: np.ndarray, preserve_range: bool, sigmas: np.ndarr
     into its rows of the output. Every value is the same sum of the same values (the
     tables of the band are the whole image's rows, renumbered), so the output is the same;
     the intermediates are a few MB that stay in cache and are reused, where the whole image
-    writes (and faults in) three arrays of its own size in float."""
+    writes (and faults in) three arrays of its own size in float. ``factors``: each axis's
+    input length over its output length, as :func:`resize` has them."""
     from . import scipy as ndi
     from .._engine.splines import SplinePlan, SplineTable
 
-    fdtype = np.dtype(np.float32 if image.dtype == np.float32 else np.float64)
+    fdtype = _float_type(image.dtype)
     in_shape = image.shape
-    zooms = [1 / f for f in np.divide(in_shape, shape)]
+    zooms = [1 / f for f in factors]
     out_shape = ndi._output_shape(in_shape, zooms)
-    factors = ndi.zoom_factors(in_shape, out_shape, True)
+    coords = ndi.zoom_factors(in_shape, out_shape, True)
     fmode = _gaussian._mode(mode)
     steps = [(a, _gaussian._kernel(float(s), 0, 4.0, None)) for a, s in enumerate(sigmas)
              if s > 1e-15]
     keyed = tuple((a, w.tobytes()) for a, w in steps)
     perm = ndi._kept_axes_first(in_shape, out_shape, order)
-    # the kept axes read at their one tap, as the SciPy door reads them (and for the same
-    # reason: its check of the band's values, below, catches what that would change)
-    lead = min(sum(n == m for n, m in zip(in_shape, out_shape)), len(in_shape) - 1) \
-        if math.isfinite(cval) else 0
+    lead = ndi.lead_axes(in_shape, out_shape, order, cval)   # a float output: checked below
     out = np.empty(out_shape, fdtype)
     row_bytes = math.prod(in_shape[1:]) * fdtype.itemsize
     rows = max(1, int(_BAND_BYTES // max(1, row_bytes * in_shape[0] / out_shape[0])))
     key = ("skimage.bands", in_shape, out_shape, fdtype, keyed, fmode, mode, cval, rows)
 
-    gauss, zoom = _band_tables(in_shape, out_shape, keyed, fmode, mode, order, factors)
-    top = None if image.dtype.kind == "f" or preserve_range else np.iinfo(image.dtype).max
+    gauss, zoom = _band_tables(in_shape, out_shape, keyed, fmode, mode, order, coords)
     bands = [(p, min(p + rows, out_shape[0])) for p in range(0, out_shape[0], rows)]
 
     def smooth(g0: AxisTable | None, n: int) -> Plan:
@@ -299,13 +307,7 @@ def _smooth_zoom_bands(image: np.ndarray, preserve_range: bool, sigmas: np.ndarr
             else:
                 if fbuf is None or fbuf.shape[0] < fb - fa:
                     fbuf = np.empty((fb - fa,) + in_shape[1:], fdtype)
-                f = fbuf[:fb - fa]
-                if top is None:
-                    np.copyto(f, image[fa:fb], casting="unsafe")
-                else:
-                    np.multiply(image[fa:fb], 1.0 / top, out=f)
-                    if image.dtype.kind == "i":
-                        np.maximum(f, -1.0, out=f)
+                f = _to_float(image[fa:fb], preserve_range, out=fbuf[:fb - fa])
             if steps:
                 if gbuf is None or gbuf.shape[0] < gb - ga:
                     gbuf = np.empty((gb - ga,) + in_shape[1:], fdtype)
@@ -401,7 +403,7 @@ def resize(image: Any, output_shape: Any, order: int | None = None, mode: str = 
     if order > 0:
         source = image if image.dtype.kind in "biu" else None
         if sigmas is not None and _banded(image, order, ndi_mode):
-            out = _smooth_zoom_bands(image, bool(preserve_range), sigmas, shape, order,
+            out = _smooth_zoom_bands(image, bool(preserve_range), sigmas, factors, order,
                                      ndi_mode, float(cval))
             if clip:
                 _clip(image if source is None else None, out, mode, cval, source,
