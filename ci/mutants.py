@@ -197,6 +197,36 @@ MUTANTS = [
         "uncomputed",
         ("tests/test_compat_gaussian.py",)),
     Mutant(
+        "two-row-zoom-weighs-the-last-tap-by-the-first", "resamplex/_engine/_spline.h",
+        (("        t = _mm512_add_pd(t, _mm512_mul_pd(_mm512_mul_pd(x11, va1), w1));\n",
+          "        t = _mm512_add_pd(t, _mm512_mul_pd(_mm512_mul_pd(x11, va1), w0));\n"),
+         ("        t = _mm256_add_pd(t, _mm256_mul_pd(_mm256_mul_pd(x11, va1), w1));\n",
+          "        t = _mm256_add_pd(t, _mm256_mul_pd(_mm256_mul_pd(x11, va1), w0));\n")),
+        "the vector rows of SciPy's order-1 zoom weigh the second row's second tap by the "
+        "first tap's weight",
+        ("tests/test_compat_scipy.py",)),
+    Mutant(
+        "two-row-zoom-scalar-second-tap-weighted-by-the-first", "resamplex/_engine/_spline.pyx",
+        (("        v = v + (_tap(tag, r0, g1[j], cval) * a0) * b1[j]\n",
+          "        v = v + (_tap(tag, r0, g1[j], cval) * a0) * b0[j]\n"),),
+        "the outputs of SciPy's order-1 image zoom taken one at a time (integer inputs, cval "
+        "taps at the edges) weigh the first row's second tap by the first tap's weight",
+        ("tests/test_compat_scipy.py",)),
+    Mutant(
+        "two-row-zoom-misses-the-last-cval-output", "resamplex/_engine/_spline.pyx",
+        (("        for j in range(p.n_in):\n            _put(out, cval_at[j], cval, f32)\n",
+          "        for j in range(p.n_in - 1):\n            _put(out, cval_at[j], cval, f32)\n"),),
+        "the order-1 image zoom by rows leaves the last of a row's outputs outside the input "
+        "computed instead of cval",
+        ("tests/test_compat_scipy.py",)),
+    Mutant(
+        "two-row-zoom-folds-channels-in-axis-order", "resamplex/_engine/splines.py",
+        (("            grid[order] = walk              # each output's index on every folded axis\n",
+          "            grid = walk\n"),),
+        "the channels folded into an image's rows are walked in axis order, not in the "
+        "output's memory order",
+        ("tests/test_compat_scipy.py", "tests/test_compat_skimage.py")),
+    Mutant(
         "fixed-pixels-skip-last-tap", "resamplex/_engine/_fixed.pyx",
         (("        for t in range(ptr[j], ptr[j + 1]):\n            x = s + off[t]\n",
           "        for t in range(ptr[j], ptr[j + 1] - 1):\n            x = s + off[t]\n"),),
@@ -432,7 +462,7 @@ MUTANTS = [
         ("tests/test_compat_cv2.py",)),
     Mutant(
         "zoom-kept-axes-unchecked", "resamplex/compat/scipy.py",
-        (("            if dst.dtype.kind == \"f\" and not np.isfinite(dst).all():\n",
+        (("            if dst.dtype.kind == \"f\" and not all_finite(dst):\n",
           "            if False:\n"),),
         "scipy.zoom reads the axes that keep their length at one tap without checking that "
         "the dropped +-0 products hold no NaN",

@@ -212,6 +212,50 @@ def test_axes_that_keep_their_length(shape, zoom, mode):
                     assert_same_nan(expected, got)
 
 
+IMAGES = [((23, 37), (0.5, 0.6)), ((17, 29, 3), (0.5, 0.45, 1)), ((12, 21, 4), (1.7, 2.2, 1)),
+          ((3, 14, 19), (1, 0.7, 1.6)), ((2, 9, 11, 3), (1, 1.4, 0.8, 1)),
+          ((10, 1, 3), (0.6, 9.0, 1))]
+
+
+@pytest.mark.parametrize("shape, zoom", IMAGES, ids=str)
+@pytest.mark.parametrize("mode", ["constant", "grid-constant", "nearest", "mirror", "wrap"])
+def test_order_one_images_by_rows_at_every_cpu_level(shape, zoom, mode):
+    # order 1 weighting only the last two axes (an image, its channels kept): each output row
+    # from two input rows, the channels folded into the row where the output's layout allows
+    # (docs/scipy.md); rows of odd lengths around the vector width, cval rows and taps at the
+    # edges, outputs in float64 and float32 straight into the array or through the store, in
+    # C order, reversed or transposed (no fold), every thread count and CPU level
+    from resamplex._engine import _exec
+
+    rng = np.random.default_rng(len(shape) * 5 + sum(map(ord, mode)))
+    x = rng.standard_normal(shape) * 60
+    out_shape = rn._output_shape(shape, list(zoom))
+    cases = [(x, None), (x.astype(np.float32), None), (x.astype(np.float32), np.float64),
+             (x, np.float32), (x, np.uint8), (x.astype(np.int16), None),
+             (np.abs(x).astype(np.uint8), np.float32)]
+    layouts = [lambda a: a, lambda a: a[::-1], lambda a: a.T.copy().T,
+               lambda a: np.swapaxes(np.swapaxes(a, 0, -1).copy(), 0, -1)]
+    before = _exec.cpu_level()
+    try:
+        for level in _exec.cpu_levels():
+            _exec.set_cpu_level(level)
+            for (data, output), threads in zip(cases, [1, 2, 3, 1, 2, 3, 2]):
+                for grid_mode in (False, True):
+                    for layout in layouts:
+                        dtype = data.dtype if output is None else np.dtype(output)
+                        expected = layout(np.zeros(out_shape, dtype))
+                        got = layout(np.ones(out_shape, dtype))
+                        with warnings.catch_warnings():
+                            warnings.simplefilter("ignore")
+                            sn.zoom(data, zoom, output=expected, order=1, mode=mode,
+                                    cval=-3.25, grid_mode=grid_mode)
+                            rn.zoom(data, zoom, output=got, order=1, mode=mode, cval=-3.25,
+                                    grid_mode=grid_mode, threads=threads)
+                        assert_same(expected, got)
+    finally:
+        _exec.set_cpu_level(before)
+
+
 def test_grid_mode_warns_for_constant_and_wrap():
     x = np.arange(6.0)
     for mode, suggestion in (("constant", "grid-constant"), ("wrap", "grid-wrap")):

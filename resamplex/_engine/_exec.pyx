@@ -45,7 +45,7 @@ from resamplex._engine._pass cimport (
     OP_SPLINE, OP_STORE, OP_TENSOR, OP_WEIGHTED,
     PAIRS_MAX, PassDesc, PHASE_DOWN2, PHASE_DOWN32, PHASE_NONE, PHASE_RUN, PHASE_UP2,
     ProductArgs, SHAPE_LAST,
-    SHAPE_LAST_CSR, SHAPE_MID, SHAPE_OUTER,
+    SHAPE_LAST_CSR, SHAPE_MID, SHAPE_OUTER, TENSOR_ROWS2,
 )
 
 cnp.import_array()
@@ -67,8 +67,9 @@ OPS = {"gather": OP_GATHER, "weighted": OP_WEIGHTED, "fused": OP_FUSED, "fixed":
        "block": OP_BLOCK, "product": OP_PRODUCT}
 #: Accumulator types.
 COMPUTES = {"float64": C_DOUBLE, "float32": C_FLOAT}
-#: Loop shapes of weighted and fixed-point passes.
-LOOPS = {"last": SHAPE_LAST, "mid": SHAPE_MID, "outer": SHAPE_OUTER, "last_csr": SHAPE_LAST_CSR}
+#: Loop shapes of weighted and fixed-point passes (and the tensor pass's two-row form).
+LOOPS = {"last": SHAPE_LAST, "mid": SHAPE_MID, "outer": SHAPE_OUTER, "last_csr": SHAPE_LAST_CSR,
+         "tensor_rows2": TENSOR_ROWS2}
 PHASES = {"none": PHASE_NONE, "up2": PHASE_UP2, "down2": PHASE_DOWN2,
           "down32": PHASE_DOWN32, "run": PHASE_RUN}
 #: Elements per block of the long-row loop shapes; longest row a pass loads into scratch;

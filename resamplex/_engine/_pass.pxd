@@ -41,6 +41,8 @@ cdef enum LoopShape:  # how a weighted or fixed-point pass walks its rows (_taps
     SHAPE_MID = 1       # second-innermost with a short innermost axis: blend short rows
     SHAPE_OUTER = 2     # further out: blend whole rows
     SHAPE_LAST_CSR = 3  # innermost, rows too long to load into scratch: taps read in place
+    TENSOR_ROWS2 = 4    # OP_TENSOR at order 1 weighting the last two axes only: each output
+                        # row from two input rows (_spline.pyx _rows2)
 
 
 cdef enum PhaseKind:

@@ -154,4 +154,100 @@ static inline void rx_spline_sum4x8(double* rows, ptrdiff_t rs, ptrdiff_t ts, pt
             rows[l * rs + j + t] = acc[t][l];
 }
 
+/* One output row of an order-1 evaluation whose only weighted axes are the last two (OP_TENSOR,
+ * loop TENSOR_ROWS2): the two taps of the axis before the last read rows r0 and r1 (weights
+ * a0, a1), the two taps of the last axis the elements at byte offsets g0[j] and g1[j] of
+ * those rows (weights b0[j], b1[j]). SciPy's order: the outer tap, then the last-axis tap,
+ *     out[j] = (((0.0 + (x0[g0] * a0) * b0) + (x0[g1] * a0) * b1)
+ *                     + (x1[g0] * a1) * b0) + (x1[g1] * a1) * b1
+ * with x read as float32 (f32 = 1) or float64, out[j] a double, or a float (out_f32 = 1: the
+ * C cast of the sum, as the float32 store takes it); each multiplication and addition rounded
+ * (-ffp-contract=off), so the vectors, which hold independent outputs side by side, give the
+ * scalar loop's bits. The integer types take the caller's scalar loop. */
+static inline double rx_zoom1_load(const char* p, int f32) {
+    if (f32) {
+        float f;
+        memcpy(&f, p, sizeof f);
+        return (double)f;
+    }
+    double v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+static inline void rx_zoom1_row(const char* r0, const char* r1, double a0, double a1,
+                                const int64_t* g0, const int64_t* g1, const double* b0,
+                                const double* b1, ptrdiff_t n, int f32, int out_f32,
+                                void* out) {
+    ptrdiff_t j = 0;
+#if defined(__AVX512F__)
+    const __m512d va0 = _mm512_set1_pd(a0), va1 = _mm512_set1_pd(a1);
+    const __m512d zero = _mm512_setzero_pd();
+    for (; j + 8 <= n; j += 8) {
+        __m512i i0 = _mm512_loadu_si512((const void*)(g0 + j));
+        __m512i i1 = _mm512_loadu_si512((const void*)(g1 + j));
+        __m512d w0 = _mm512_loadu_pd(b0 + j), w1 = _mm512_loadu_pd(b1 + j);
+        __m512d x00, x01, x10, x11;
+        if (f32) {
+            x00 = _mm512_cvtps_pd(_mm512_i64gather_ps(i0, (const void*)r0, 1));
+            x01 = _mm512_cvtps_pd(_mm512_i64gather_ps(i1, (const void*)r0, 1));
+            x10 = _mm512_cvtps_pd(_mm512_i64gather_ps(i0, (const void*)r1, 1));
+            x11 = _mm512_cvtps_pd(_mm512_i64gather_ps(i1, (const void*)r1, 1));
+        } else {
+            x00 = _mm512_i64gather_pd(i0, (const void*)r0, 1);
+            x01 = _mm512_i64gather_pd(i1, (const void*)r0, 1);
+            x10 = _mm512_i64gather_pd(i0, (const void*)r1, 1);
+            x11 = _mm512_i64gather_pd(i1, (const void*)r1, 1);
+        }
+        __m512d t = _mm512_add_pd(zero, _mm512_mul_pd(_mm512_mul_pd(x00, va0), w0));
+        t = _mm512_add_pd(t, _mm512_mul_pd(_mm512_mul_pd(x01, va0), w1));
+        t = _mm512_add_pd(t, _mm512_mul_pd(_mm512_mul_pd(x10, va1), w0));
+        t = _mm512_add_pd(t, _mm512_mul_pd(_mm512_mul_pd(x11, va1), w1));
+        if (out_f32)
+            _mm256_storeu_ps((float*)out + j, _mm512_cvtpd_ps(t));
+        else
+            _mm512_storeu_pd((double*)out + j, t);
+    }
+#elif defined(__AVX2__)
+    const __m256d va0 = _mm256_set1_pd(a0), va1 = _mm256_set1_pd(a1);
+    const __m256d zero = _mm256_setzero_pd();
+    for (; j + 4 <= n; j += 4) {
+        __m256i i0 = _mm256_loadu_si256((const __m256i*)(g0 + j));
+        __m256i i1 = _mm256_loadu_si256((const __m256i*)(g1 + j));
+        __m256d w0 = _mm256_loadu_pd(b0 + j), w1 = _mm256_loadu_pd(b1 + j);
+        __m256d x00, x01, x10, x11;
+        if (f32) {
+            x00 = _mm256_cvtps_pd(_mm256_i64gather_ps((const float*)r0, i0, 1));
+            x01 = _mm256_cvtps_pd(_mm256_i64gather_ps((const float*)r0, i1, 1));
+            x10 = _mm256_cvtps_pd(_mm256_i64gather_ps((const float*)r1, i0, 1));
+            x11 = _mm256_cvtps_pd(_mm256_i64gather_ps((const float*)r1, i1, 1));
+        } else {
+            x00 = _mm256_i64gather_pd((const double*)r0, i0, 1);
+            x01 = _mm256_i64gather_pd((const double*)r0, i1, 1);
+            x10 = _mm256_i64gather_pd((const double*)r1, i0, 1);
+            x11 = _mm256_i64gather_pd((const double*)r1, i1, 1);
+        }
+        __m256d t = _mm256_add_pd(zero, _mm256_mul_pd(_mm256_mul_pd(x00, va0), w0));
+        t = _mm256_add_pd(t, _mm256_mul_pd(_mm256_mul_pd(x01, va0), w1));
+        t = _mm256_add_pd(t, _mm256_mul_pd(_mm256_mul_pd(x10, va1), w0));
+        t = _mm256_add_pd(t, _mm256_mul_pd(_mm256_mul_pd(x11, va1), w1));
+        if (out_f32)
+            _mm_storeu_ps((float*)out + j, _mm256_cvtpd_ps(t));
+        else
+            _mm256_storeu_pd((double*)out + j, t);
+    }
+#endif
+    for (; j < n; j++) {
+        double t = 0.0;
+        t = t + (rx_zoom1_load(r0 + g0[j], f32) * a0) * b0[j];
+        t = t + (rx_zoom1_load(r0 + g1[j], f32) * a0) * b1[j];
+        t = t + (rx_zoom1_load(r1 + g0[j], f32) * a1) * b0[j];
+        t = t + (rx_zoom1_load(r1 + g1[j], f32) * a1) * b1[j];
+        if (out_f32)
+            ((float*)out)[j] = (float)t;
+        else
+            ((double*)out)[j] = t;
+    }
+}
+
 #endif

@@ -29,7 +29,11 @@ indices (``n_in`` for a cval tap and for an output flagged cval); orders 1-5: ti
 ``off[ptr[ndim]:]``), each tap the position of its input among the tile's distinct inputs
 (their count for cval), tap-major within the tile. ``n_in``: the source's length along the
 last axis (order 0), or the most distinct inputs of a tile; ``pw[0]``: cval; ``units``:
-``tensor_units``; ``buf_len``: ``tensor_scratch``.
+``tensor_units``; ``buf_len``: ``tensor_scratch``. ``loop == TENSOR_ROWS2`` (order 1, the
+axes before the last two read at their one tap of weight 1.0): each output row from two
+input rows (``_rows2``); the last axis's entries are then byte offsets into those rows
+(``CVAL_TAP``: cval; none in outputs ``[lo, hi)``) and weights, tap-major, its flags the
+``n_in`` outputs that are cval, listed.
 
 Preconditions (the planner guarantees them; nothing here is checked): every shape entry >= 1,
 offsets inside the source, source and destination do not overlap (tensor), aligned native
@@ -43,7 +47,7 @@ from libc.stdint cimport (int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, 
 
 from cpython.pycapsule cimport PyCapsule_New
 
-from resamplex._engine._pass cimport KernelTable, PassDesc
+from resamplex._engine._pass cimport KernelTable, PassDesc, TENSOR_ROWS2
 
 
 cdef extern from "_spline.h" nogil:
@@ -54,6 +58,9 @@ cdef extern from "_spline.h" nogil:
     void rx_spline_sum4x8(double* rows, Py_ssize_t rs, Py_ssize_t ts, Py_ssize_t j,
                           const double* u, Py_ssize_t combos, Py_ssize_t slot, Py_ssize_t k,
                           const int64_t* li, const double* lw)
+    void rx_zoom1_row(const char* r0, const char* r1, double a0, double a1, const int64_t* g0,
+                      const int64_t* g1, const double* b0, const double* b1, Py_ssize_t n,
+                      int f32, int out_f32, void* out)
 
 
 cdef enum Elem:
@@ -553,6 +560,95 @@ cdef inline void _products2(const elem_t* row, int64_t ss, const int64_t* at, Py
         out[i * LANES] = (<double>(<const elem_t*>(r + at[i] * ss))[0] * w0) * w1
 
 
+cdef inline double _tap(const elem_t* tag, const char* row, int64_t at, double cval) noexcept nogil:
+    # the element at byte offset ``at`` of ``row``, or cval (a cval row, a cval tap)
+    if row == NULL or at == INT64_MIN:
+        return cval
+    return <double>(<const elem_t*>(row + at))[0]
+
+
+cdef inline void _put(char* row, Py_ssize_t j, double v, bint f32) noexcept nogil:
+    if f32:
+        (<float*>row)[j] = <float>v
+    else:
+        (<double*>row)[j] = v
+
+
+cdef inline void _rows2_span(const elem_t* tag, const char* r0, const char* r1, double a0,
+                             double a1, const int64_t* g0, const int64_t* g1, const double* b0,
+                             const double* b1, Py_ssize_t j0, Py_ssize_t j1, double cval,
+                             char* out, bint f32) noexcept nogil:
+    # outputs [j0, j1) of one row of _rows2, one at a time (rx_zoom1_row's scalar loop, with
+    # cval rows and taps)
+    cdef Py_ssize_t j
+    cdef double v
+    for j in range(j0, j1):
+        v = 0.0
+        v = v + (_tap(tag, r0, g0[j], cval) * a0) * b0[j]
+        v = v + (_tap(tag, r0, g1[j], cval) * a0) * b1[j]
+        v = v + (_tap(tag, r1, g0[j], cval) * a1) * b0[j]
+        v = v + (_tap(tag, r1, g1[j], cval) * a1) * b1[j]
+        _put(out, j, v, f32)
+
+
+cdef void _rows2(const elem_t* tag, const PassDesc* p, const char* src, const Py_ssize_t* o,
+                 Py_ssize_t at, Py_ssize_t nl, const bint* lane_out, char* rows,
+                 Py_ssize_t rs, bint f32) noexcept nogil:
+    # loop TENSOR_ROWS2: order 1, the leading axes at their one tap (weight 1.0: no product
+    # changes by it), so an output reads two rows along the axis before the last (a0, a1) at
+    # the last axis's two taps (b0, b1): t = 0.0, then ((x * a) * b) over (row, tap) in that
+    # order, as the general walk adds them. The last axis's taps: byte offsets g0/g1 into the
+    # rows (CVAL_TAP outside [lo, hi)) and weights b0/b1, tap-major at ptr[last]; its n_in
+    # outputs flagged cval listed at idx2[ptr[last] // 2]. Lane l's row: rows + l * rs bytes,
+    # doubles or floats (f32: the float32 store's C cast), cval where flagged.
+    cdef int mid = p.ndim - 2, d
+    cdef Py_ssize_t n = p.shape[p.ndim - 1], l, m0, j
+    cdef int64_t lo
+    cdef const int64_t* off = p.off
+    cdef const double* w = <const double*>p.w
+    cdef const int64_t* g0 = off + p.ptr[p.ndim - 1]
+    cdef const int64_t* g1 = g0 + n
+    cdef const double* b0 = w + p.ptr[p.ndim - 1]
+    cdef const double* b1 = b0 + n
+    cdef const int64_t* cval_at = p.idx2 + p.ptr[p.ndim - 1] // 2
+    cdef const char* r0
+    cdef const char* r1
+    cdef const char* lead = src
+    cdef double a0, a1, cval = p.pw[0]
+    cdef char* out
+    for d in range(mid):
+        lo = off[p.ptr[d] + o[d] * 2]
+        if lo == INT64_MIN:
+            lead = NULL
+            break
+        lead += lo
+    for l in range(nl):
+        out = rows + l * rs
+        if lane_out[l]:
+            for j in range(n):
+                _put(out, j, cval, f32)
+            continue
+        m0 = p.ptr[mid] + (at + l) * 2
+        r0 = NULL
+        r1 = NULL
+        if lead != NULL and off[m0] != INT64_MIN:
+            r0 = lead + off[m0]
+        if lead != NULL and off[m0 + 1] != INT64_MIN:
+            r1 = lead + off[m0 + 1]
+        a0 = w[m0]
+        a1 = w[m0 + 1]
+        if (elem_t is float or elem_t is double) and r0 != NULL and r1 != NULL:
+            rx_zoom1_row(r0, r1, a0, a1, g0 + p.lo, g1 + p.lo, b0 + p.lo, b1 + p.lo,
+                         p.hi - p.lo, elem_t is float, f32,
+                         out + p.lo * (4 if f32 else 8))
+            _rows2_span(tag, r0, r1, a0, a1, g0, g1, b0, b1, 0, p.lo, cval, out, f32)
+            _rows2_span(tag, r0, r1, a0, a1, g0, g1, b0, b1, p.hi, n, cval, out, f32)
+        else:
+            _rows2_span(tag, r0, r1, a0, a1, g0, g1, b0, b1, 0, n, cval, out, f32)
+        for j in range(p.n_in):
+            _put(out, cval_at[j], cval, f32)
+
+
 cdef void _tensor_group(const elem_t* tag, const PassDesc* p, const char* src, char* dst,
                         Py_ssize_t g, double* buf) noexcept nogil:
     cdef int nd = p.ndim, last = p.ndim - 1, d, mid = p.ndim - 2
@@ -585,9 +681,14 @@ cdef void _tensor_group(const elem_t* tag, const PassDesc* p, const char* src, c
     cdef Py_ssize_t digit[64]
     for d in range(p.lead, last):
         combos *= k
-    # the group: outer index (axes before mid) and its first row along mid
-    rem = g // per
-    o[mid if nd >= 2 else 0] = (g % per) * LANES
+    # the group: outer index (axes before mid) and its first row along mid; the two-row form
+    # takes the outer index fastest (a thread's groups then read the same input rows in turn)
+    if p.loop == TENSOR_ROWS2:
+        rem = g % (p.units // per)
+        o[mid] = (g // (p.units // per)) * LANES
+    else:
+        rem = g // per
+        o[mid if nd >= 2 else 0] = (g % per) * LANES
     for d in range(mid - 1, -1, -1):
         oq = rem % p.shape[d]
         rem = rem // p.shape[d]
@@ -599,6 +700,18 @@ cdef void _tensor_group(const elem_t* tag, const PassDesc* p, const char* src, c
     nl = min(<Py_ssize_t>LANES, m - at)
     for l in range(LANES):
         lane_out[l] = outer_out or l >= nl or (nd >= 2 and flags[p.ptr[mid] // k + at + l] != 0)
+    if p.loop == TENSOR_ROWS2:
+        if (p.dst_kind == E_F64 or p.dst_kind == E_F32) and p.dstr[last] == (
+                8 if p.dst_kind == E_F64 else 4):
+            # float rows: straight into the output
+            _rows2(tag, p, src, o, at, nl, lane_out, dst + do + at * p.dstr[mid], p.dstr[mid],
+                   p.dst_kind == E_F32)
+        else:
+            _rows2(tag, p, src, o, at, nl, lane_out, <char*>rows, n * 8, False)
+            for l in range(nl):
+                _store_row(rows + l * n, dst + do + (at + l) * p.dstr[mid], n, p.dstr[last],
+                           p.dst_kind, p.rounding)
+        return
     if k == 1:
         # order 0: one tap per axis, no weights: t = 0.0 + x (or cval), straight into the row
         for l in range(nl):

@@ -27,6 +27,7 @@ from . import _exec, _spline
 from ._exec import Program, threads_for
 
 OP_SPLINE, OP_TENSOR = _exec.OPS["spline"], _exec.OPS["tensor"]
+TENSOR_ROWS2 = _exec.LOOPS["tensor_rows2"]
 ELEMS: dict[str, int] = _spline.ELEMS
 STORES: dict[str, int] = _spline.STORES
 INITS: dict[str, int] = _spline.INITS
@@ -114,6 +115,22 @@ class Tiles:
     most: int
 
 
+def _fold_order(lengths: Sequence[int], strides: Sequence[int],
+                most: int = 1 << 16) -> tuple[list[int], int] | None:
+    """The axes (of ``lengths``, byte ``strides``) in an order whose row-major walk is one
+    stride (returned with it), if there is one: by stride, each the next one's stride times
+    its length, none negative (axes of length 1 anywhere). None where there is none or the
+    walk is longer than ``most``."""
+    if math.prod(lengths) > most:
+        return None
+    long = sorted((a for a, n in enumerate(lengths) if n > 1), key=lambda a: -strides[a])
+    if any(strides[a] <= 0 for a in long) or any(
+            strides[a] != strides[b] * lengths[b] for a, b in zip(long, long[1:])):
+        return None
+    order = long + [a for a, n in enumerate(lengths) if n == 1]
+    return order, (strides[long[-1]] if long else strides[-1])
+
+
 def last_axis_tiles(t: SplineTable, combos: int) -> Tiles:
     """Tiles of ``t``'s outputs small enough that the products of a tile (8 lanes per
     combination of the outer axes' taps and distinct input) stay about 8 MiB at most,
@@ -194,6 +211,19 @@ class SplinePlan:
                                      strides, ELEMS["float64"], "cast")
             work += _spline_work(shape, self.order)
             src, src_strides, src_kind = 0, strides, ELEMS["float64"]
+        if k == 2 and len(shape) >= 2 and self.lead == len(shape) - 2:
+            passes.append(self._rows2_pass(src, src_strides, src_kind, list(out.strides),
+                                           elem_code(out.dtype)))
+        else:
+            passes.append(self._tensor_pass(src, src_strides, src_kind, list(out.strides),
+                                            elem_code(out.dtype)))
+        work += float(math.prod(self.out_shape)) * k ** (len(shape) - self.lead)
+        return Program(passes, scratch, work)
+
+    def _tensor_pass(self, src: int, sstr: list[int], src_kind: int, dstr: list[int],
+                     dst_kind: int) -> dict[str, Any]:
+        """The general evaluation: groups of rows, the last axis in tiles."""
+        k = self.k
         off, w, flags, ptr = [], [], [], [0]
         last = len(self.tables) - 1
         tiles = None
@@ -207,7 +237,7 @@ class SplinePlan:
                 off.append(tiles.local)
                 w.append(tiles.w)
             else:                       # byte offsets (CVAL_TAP: cval), output-major
-                byte = np.where(t.idx < 0, CVAL_TAP, t.idx * src_strides[a])
+                byte = np.where(t.idx < 0, CVAL_TAP, t.idx * sstr[a])
                 off.append(byte.astype(np.int64).reshape(-1))
                 w.append(t.w.reshape(-1))
             flags.append(t.outside.astype(np.int64))
@@ -216,16 +246,68 @@ class SplinePlan:
             off.append(tiles.data)
         n_last = self.out_shape[-1]
         n_in_last = self.tables[last].n_in if tiles is None else tiles.most
-        size = math.prod(self.out_shape)
-        passes.append(dict(
-            op=OP_TENSOR, src=src, dst=-2, shape=list(self.out_shape), sstr=src_strides,
-            dstr=list(out.strides), src_kind=src_kind, dst_kind=elem_code(out.dtype),
-            rounding=STORES["interp"], k=k, ptr=ptr, off=np.concatenate(off),
-            w=np.concatenate(w), idx2=np.concatenate(flags), pw=[self.cval], n_in=n_in_last,
-            lead=self.lead, buf_len=_spline.tensor_scratch(len(shape), k, n_last, n_in_last),
-            units=_spline.tensor_units(self.out_shape)))
-        work += float(size) * k ** (len(shape) - self.lead)
-        return Program(passes, scratch, work)
+        return dict(
+            op=OP_TENSOR, src=src, dst=-2, shape=list(self.out_shape), sstr=sstr, dstr=dstr,
+            src_kind=src_kind, dst_kind=dst_kind, rounding=STORES["interp"], k=k, ptr=ptr,
+            off=np.concatenate(off), w=np.concatenate(w), idx2=np.concatenate(flags),
+            pw=[self.cval], n_in=n_in_last, lead=self.lead,
+            buf_len=_spline.tensor_scratch(len(self.tables), k, n_last, n_in_last),
+            units=_spline.tensor_units(self.out_shape))
+
+    def _rows2_pass(self, src: int, sstr: list[int], src_kind: int, dstr: list[int],
+                    dst_kind: int) -> dict[str, Any]:
+        """The evaluation at order 1 where only the last two axes are weighted (the leading
+        ones read at their one tap of weight 1.0): every output row from two input rows
+        (``TENSOR_ROWS2``). The last axis's entries are byte offsets into those rows
+        (``CVAL_TAP``: cval) and weights, tap-major (``[q * n + j]``), its outputs that are
+        cval listed (``n_in`` of them) where the other axes have flags; ``[lo, hi)``: the
+        outputs whose taps all read the input. Where the output's strides allow, the leading
+        axes fold into the last (an image's channels into its rows: one row of pixels, each
+        input row read once for all of them, the output row contiguous)."""
+        mid = len(self.tables) - 2
+        t = self.tables[-1]
+        g = np.where(t.idx < 0, CVAL_TAP, t.idx * sstr[-1]).astype(np.int64)
+        b, flag = t.w, t.outside
+        shape, tables = list(self.out_shape), self.tables[:mid + 1]
+        lead = self.lead
+        fold = _fold_order(shape[:mid] + shape[-1:], dstr[:mid] + dstr[-1:])
+        if lead and fold is not None:
+            order, step = fold
+            lengths = shape[:mid] + shape[-1:]
+            walk = np.indices([lengths[a] for a in order]).reshape(len(order), -1)
+            grid = np.empty_like(walk)
+            grid[order] = walk              # each output's index on every folded axis
+            base = sum((tb.idx[grid[a], 0] * sstr[a] for a, tb in enumerate(tables[:mid])),
+                       np.zeros(grid.shape[1], np.int64))
+            j = grid[mid]
+            g = np.where(g[j] == CVAL_TAP, CVAL_TAP, base[:, None] + g[j])
+            b, flag = b[j], flag[j]
+            shape = [shape[mid], len(j)]
+            sstr, dstr = [sstr[mid], 0], [dstr[mid], step]
+            tables, lead = tables[mid:], 0
+        off, w, flags, ptr = [], [], [], [0]
+        for a, tb in enumerate(tables):     # byte offsets (CVAL_TAP: cval), output-major
+            off.append(np.where(tb.idx < 0, CVAL_TAP, tb.idx * sstr[a]).astype(np.int64)
+                       .reshape(-1))
+            w.append(tb.w.reshape(-1))
+            flags.append(tb.outside.astype(np.int64))
+            ptr.append(ptr[-1] + tb.n_out * 2)
+        off.append(g.T.reshape(-1))
+        w.append(np.ascontiguousarray(b.T).reshape(-1))
+        flags.append(np.flatnonzero(flag).astype(np.int64))     # the outputs that are cval
+        ptr.append(ptr[-1] + len(flag) * 2)
+        inside = np.flatnonzero((g != CVAL_TAP).all(axis=1))
+        lo, hi = (int(inside[0]), int(inside[-1]) + 1) if inside.size else (0, 0)
+        if inside.size != hi - lo:      # a cval tap between: the whole row one at a time
+            lo = hi = 0
+        return dict(
+            op=OP_TENSOR, loop=TENSOR_ROWS2, src=src, dst=-2, shape=shape, sstr=sstr,
+            dstr=dstr, src_kind=src_kind, dst_kind=dst_kind, rounding=STORES["interp"], k=2,
+            ptr=ptr, off=np.concatenate(off), w=np.concatenate(w),
+            idx2=np.concatenate(flags), pw=[self.cval], n_in=len(flags[-1]), lead=lead,
+            lo=lo, hi=hi,
+            buf_len=_spline.tensor_scratch(len(shape), 2, shape[-1], 0),
+            units=_spline.tensor_units(tuple(shape)))
 
     def __call__(self, x: np.ndarray, out: np.ndarray, threads: int | None) -> np.ndarray:
         """Evaluate into ``out`` (native, aligned, not overlapping ``x``: the facade's)."""
