@@ -462,7 +462,7 @@ MUTANTS = [
         ("tests/test_compat_cv2.py",)),
     Mutant(
         "zoom-kept-axes-unchecked", "resamplex/compat/scipy.py",
-        (("            if dst.dtype.kind == \"f\" and not all_finite(dst):\n",
+        (("            if dst.dtype.kind == \"f\" and not np.isfinite(dst).all():\n",
           "            if False:\n"),),
         "scipy.zoom reads the axes that keep their length at one tap without checking that "
         "the dropped +-0 products hold no NaN",

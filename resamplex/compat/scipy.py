@@ -360,14 +360,6 @@ def lead_axes(shape: Sequence[int], out_shape: Sequence[int], order: int, cval: 
     return min(sum(n == m for n, m in zip(shape, out_shape)), len(shape) - 1)
 
 
-def all_finite(a: np.ndarray) -> bool:
-    """Whether every element of the float array ``a`` is finite (the check after a run with
-    :func:`lead_axes`): a finite sum says so at the cost of one read (an infinite or NaN
-    element makes the sum infinite or NaN); an infinite or NaN sum, which finite elements
-    may also give by overflowing it, is settled element by element."""
-    return math.isfinite(float(np.sum(a))) or bool(np.isfinite(a).all())
-
-
 def _kept_axes_first(shape: Sequence[int], out_shape: Sequence[int],
                      order: int) -> tuple[int, ...]:
     """The axes in the order the evaluation runs them: at orders 0 and 1, the axes that keep
@@ -507,7 +499,7 @@ def zoom(input: npt.ArrayLike, zoom: Any, output: Any = None, order: int = 3,
 
         def compute(dst: np.ndarray) -> None:
             fast(x, dst.transpose(perm), threads)
-            if dst.dtype.kind == "f" and not all_finite(dst):
+            if dst.dtype.kind == "f" and not np.isfinite(dst).all():
                 _zoom_plan(*args)(x, dst.transpose(perm), threads)
 
         return _write(out, compute)

@@ -321,7 +321,7 @@ def _smooth_zoom_bands(image: np.ndarray, preserve_range: bool, sigmas: np.ndarr
             fast = PLANS.get_or_build(key + ("zoom", p, lead),
                                       functools.partial(zoomer, lead, p, q, ga, gb))
             fast(g.transpose(perm), dst.transpose(perm), threads)
-            if lead and not ndi.all_finite(dst):
+            if lead and not np.isfinite(dst).all():
                 full = PLANS.get_or_build(key + ("zoom", p, 0),
                                           functools.partial(zoomer, 0, p, q, ga, gb))
                 full(g.transpose(perm), dst.transpose(perm), threads)
