@@ -220,6 +220,15 @@ MUTANTS = [
         "computed instead of cval",
         ("tests/test_compat_scipy.py",)),
     Mutant(
+        "order-zero-rows-keep-negative-zero", "resamplex/_engine/_spline.h",
+        (("            _mm256_storeu_ps((float*)out + j, _mm256_mask_add_ps(vc, in, v, z));\n",
+          "            _mm256_storeu_ps((float*)out + j, _mm256_mask_mov_ps(vc, in, v));\n"),
+         ("            _mm512_storeu_pd((double*)out + j, _mm512_mask_add_pd(vc, in, v, z));\n",
+          "            _mm512_storeu_pd((double*)out + j, _mm512_mask_mov_pd(vc, in, v));\n")),
+        "the vector rows of SciPy's order-0 zoom store the elements as they are, not as "
+        "0.0 + x (-0.0 stays -0.0)",
+        ("tests/test_compat_scipy.py",)),
+    Mutant(
         "two-row-zoom-folds-channels-in-axis-order", "resamplex/_engine/splines.py",
         (("            grid[order] = walk              # each output's index on every folded axis\n",
           "            grid = walk\n"),),

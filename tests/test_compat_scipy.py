@@ -256,6 +256,33 @@ def test_order_one_images_by_rows_at_every_cpu_level(shape, zoom, mode):
         _exec.set_cpu_level(before)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_order_zero_float_rows_at_every_cpu_level(dtype):
+    # order 0 into the input's float type: each output row gathered straight into the output
+    # as 0.0 + x (-0.0 comes out +0.0), cval where a tap or an output reads it; rows of odd
+    # lengths around the vector width, contiguous and strided sources, every CPU level
+    from resamplex._engine import _exec
+
+    rng = np.random.default_rng(11)
+    x = rng.standard_normal((6, 11, 23)).astype(dtype)
+    x.reshape(-1)[::5] = -0.0
+    x.reshape(-1)[3::17] = np.inf
+    strided = np.repeat(x, 2, axis=2)[:, :, ::2]
+    calls = [(x, 2.0, "constant", True), (x, (1.5, 0.7, 2.6), "grid-constant", False),
+             (x, (1, 1, 0.45), "mirror", False), (strided, 1.7, "nearest", False),
+             (x[:, :, ::-1], (0.8, 1.9, 1.3), "wrap", True)]
+    before = _exec.cpu_level()
+    try:
+        for level in _exec.cpu_levels():
+            _exec.set_cpu_level(level)
+            for data, zoom, mode, grid_mode in calls:
+                for cval in (-0.0, 2.5):
+                    assert_same(*both("zoom", data, zoom, order=0, mode=mode, cval=cval,
+                                      grid_mode=grid_mode))
+    finally:
+        _exec.set_cpu_level(before)
+
+
 def test_grid_mode_warns_for_constant_and_wrap():
     x = np.arange(6.0)
     for mode, suggestion in (("constant", "grid-constant"), ("wrap", "grid-wrap")):

@@ -250,4 +250,41 @@ static inline void rx_zoom1_row(const char* r0, const char* r1, double a0, doubl
     }
 }
 
+/* One output row of an order-0 evaluation (OP_TENSOR, k == 1) stored in the input's own float
+ * type: out[j] = 0.0 + x[li[j]] (SciPy's t = 0.0, then the element: -0.0 becomes +0.0, a
+ * signalling NaN quiet; the same in float as in double), or cval (as the store casts it) where
+ * li[j] == n_in. The row's elements are ss bytes apart; in vectors where they are adjacent. */
+static inline void rx_zoom0_row(const char* row, int64_t ss, const int64_t* li, ptrdiff_t n,
+                                int64_t n_in, double cval, int f32, void* out) {
+    ptrdiff_t j = 0;
+#if defined(__AVX512F__)
+    const __m512i vn = _mm512_set1_epi64(n_in);
+    if (f32 && ss == 4) {
+        const __m256 vc = _mm256_set1_ps((float)cval), z = _mm256_setzero_ps();
+        for (; j + 8 <= n; j += 8) {
+            __m512i ix = _mm512_loadu_si512((const void*)(li + j));
+            __mmask8 in = _mm512_cmplt_epi64_mask(ix, vn);
+            __m256 v = _mm512_mask_i64gather_ps(vc, in, ix, (const void*)row, 4);
+            _mm256_storeu_ps((float*)out + j, _mm256_mask_add_ps(vc, in, v, z));
+        }
+    } else if (!f32 && ss == 8) {
+        const __m512d vc = _mm512_set1_pd(cval), z = _mm512_setzero_pd();
+        for (; j + 8 <= n; j += 8) {
+            __m512i ix = _mm512_loadu_si512((const void*)(li + j));
+            __mmask8 in = _mm512_cmplt_epi64_mask(ix, vn);
+            __m512d v = _mm512_mask_i64gather_pd(vc, in, ix, (const void*)row, 8);
+            _mm512_storeu_pd((double*)out + j, _mm512_mask_add_pd(vc, in, v, z));
+        }
+    }
+#endif
+    for (; j < n; j++) {
+        int64_t i = li[j];
+        if (f32)
+            ((float*)out)[j] = i == n_in ? (float)cval
+                                         : (float)(0.0 + rx_zoom1_load(row + i * ss, 1));
+        else
+            ((double*)out)[j] = i == n_in ? cval : 0.0 + rx_zoom1_load(row + i * ss, 0);
+    }
+}
+
 #endif

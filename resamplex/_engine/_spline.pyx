@@ -61,6 +61,8 @@ cdef extern from "_spline.h" nogil:
     void rx_zoom1_row(const char* r0, const char* r1, double a0, double a1, const int64_t* g0,
                       const int64_t* g1, const double* b0, const double* b1, Py_ssize_t n,
                       int f32, int out_f32, void* out)
+    void rx_zoom0_row(const char* row, int64_t ss, const int64_t* li, Py_ssize_t n,
+                      int64_t n_in, double cval, int f32, void* out)
 
 
 cdef enum Elem:
@@ -677,7 +679,7 @@ cdef void _tensor_group(const elem_t* tag, const PassDesc* p, const char* src, c
     cdef double lw8[64 * LANES]     # [d][lane]
     cdef int64_t lbase[LANES]
     cdef bint lcval[LANES]
-    cdef bint every
+    cdef bint every, direct
     cdef Py_ssize_t digit[64]
     for d in range(p.lead, last):
         combos *= k
@@ -714,6 +716,9 @@ cdef void _tensor_group(const elem_t* tag, const PassDesc* p, const char* src, c
         return
     if k == 1:
         # order 0: one tap per axis, no weights: t = 0.0 + x (or cval), straight into the row
+        # (float outputs of the input's type: straight into the output, rx_zoom0_row)
+        direct = ((elem_t is float and p.dst_kind == E_F32 and p.dstr[last] == 4)
+                  or (elem_t is double and p.dst_kind == E_F64 and p.dstr[last] == 8))
         for l in range(nl):
             outrow = rows + l * n
             if lane_out[l]:
@@ -731,6 +736,10 @@ cdef void _tensor_group(const elem_t* tag, const PassDesc* p, const char* src, c
                     else:
                         base += lo
                 row = src + base
+                if direct and not cflag:
+                    rx_zoom0_row(row, ss, li, n, n_in, cval, elem_t is float,
+                                 dst + do + (at + l) * (p.dstr[mid] if nd >= 2 else 0))
+                    continue
                 # the source row as t = 0.0 + x, and cval after it (for taps and outputs that
                 # read cval: the planner points them there); then a gather
                 if cflag:
