@@ -236,6 +236,13 @@ MUTANTS = [
         "output's memory order",
         ("tests/test_compat_scipy.py", "tests/test_compat_skimage.py")),
     Mutant(
+        "bands-left-unclipped", "resamplex/compat/skimage.py",
+        (("            if clip is not None:    # elementwise: the band's part of the whole output's clip\n",
+          "            if False:\n"),),
+        "the scikit-image door in bands of rows leaves its output unclipped to the input's "
+        "range",
+        ("tests/test_compat_skimage.py",)),
+    Mutant(
         "fixed-pixels-skip-last-tap", "resamplex/_engine/_fixed.pyx",
         (("        for t in range(ptr[j], ptr[j + 1]):\n            x = s + off[t]\n",
           "        for t in range(ptr[j], ptr[j + 1] - 1):\n            x = s + off[t]\n"),),

@@ -166,25 +166,32 @@ def _sigma(sigma: Any, factors: np.ndarray) -> np.ndarray:
     return sigmas
 
 
-def _clip(image: np.ndarray | None, out: np.ndarray, mode: str, cval: Any,
-          source: np.ndarray | None = None, preserve_range: bool = False) -> None:
-    """``_clip_warp_output`` with ``clip=True``: clip ``out`` in place to ``image``'s range.
+def _clip_range(image: np.ndarray | None, dtype: np.dtype, source: np.ndarray | None = None,
+                preserve_range: bool = False) -> tuple[Any, Any, bool]:
+    """The range ``_clip_warp_output`` clips to: ``image``'s minimum and maximum (ignoring
+    NaN if there is one; the third value says so), as ``dtype`` (the output's).
 
     ``source``: the integer or bool image that ``image`` was converted from
-    (:func:`_to_float`, a non-decreasing map, to float64 or float32 as ``out``): its
+    (:func:`_to_float`, a non-decreasing map, to float64 or float32 as the output): its
     minimum and maximum, converted, are ``image``'s, found in the smaller array; ``image``
     may then be None (not converted as a whole)."""
-    find_lo, find_hi = np.min, np.max
     if source is not None and source.size:
         ends = np.array([np.min(source), np.max(source)], dtype=source.dtype)
-        lo, hi = _to_float(ends, preserve_range).astype(out.dtype)
-    else:
-        assert image is not None
-        lo = np.min(image)
-        if np.isnan(lo):
-            find_lo, find_hi = np.nanmin, np.nanmax
-            lo = find_lo(image)
-        hi = find_hi(image)
+        lo, hi = _to_float(ends, preserve_range).astype(dtype)
+        return lo, hi, False
+    assert image is not None
+    lo = np.min(image)
+    if np.isnan(lo):
+        return np.nanmin(image), np.nanmax(image), True
+    return lo, np.max(image), False
+
+
+def _clip(image: np.ndarray | None, out: np.ndarray, mode: str, cval: Any,
+          source: np.ndarray | None = None, preserve_range: bool = False) -> None:
+    """``_clip_warp_output`` with ``clip=True``: clip ``out`` in place to ``image``'s range
+    (:func:`_clip_range`), widened to ``cval`` in constant mode where the output holds it."""
+    lo, hi, nan = _clip_range(image, out.dtype, source, preserve_range)
+    find_lo, find_hi = (np.nanmin, np.nanmax) if nan else (np.min, np.max)
     if (mode == "constant" and not lo <= cval <= hi
             and find_lo(out) <= cval <= find_hi(out)):
         c = out.dtype.type(cval)
@@ -241,8 +248,8 @@ def _csr_rows(t: AxisTable, a: int, b: int) -> tuple[AxisTable, int, int]:
 
 
 def _smooth_zoom_bands(image: np.ndarray, preserve_range: bool, sigmas: np.ndarray,
-                       factors: np.ndarray, order: int, mode: str,
-                       cval: float) -> np.ndarray:
+                       factors: np.ndarray, order: int, mode: str, cval: float,
+                       clip: tuple[Any, Any] | None) -> np.ndarray:
     """The Gaussian, then the zoom, as the whole-image path computes them
     (``_to_float``, ``gaussian_filter(image, sigmas, mode=mode)``, ``zoom(filtered, ...,
     order, mode, grid_mode=True)``), band of output rows by band: each band converts the
@@ -325,6 +332,8 @@ def _smooth_zoom_bands(image: np.ndarray, preserve_range: bool, sigmas: np.ndarr
                 full = PLANS.get_or_build(key + ("zoom", p, 0),
                                           functools.partial(zoomer, 0, p, q, ga, gb))
                 full(g.transpose(perm), dst.transpose(perm), threads)
+            if clip is not None:    # elementwise: the band's part of the whole output's clip
+                np.clip(dst, np.asarray(clip[0]), np.asarray(clip[1]), out=dst)
 
     # Bands in turn to each of the library's threads, each band on one thread (the passes
     # of a band are too short to share; NumPy and the engine let go of the GIL).
@@ -403,12 +412,11 @@ def resize(image: Any, output_shape: Any, order: int | None = None, mode: str = 
     if order > 0:
         source = image if image.dtype.kind in "biu" else None
         if sigmas is not None and _banded(image, order, ndi_mode):
-            out = _smooth_zoom_bands(image, bool(preserve_range), sigmas, factors, order,
-                                     ndi_mode, float(cval))
-            if clip:
-                _clip(image if source is None else None, out, mode, cval, source,
-                      bool(preserve_range))
-            return out
+            # no cval in these modes: the range is the input's alone, each band clipped
+            bounds = _clip_range(image if source is None else None,
+                                 _float_type(image.dtype), source, bool(preserve_range))
+            return _smooth_zoom_bands(image, bool(preserve_range), sigmas, factors, order,
+                                      ndi_mode, float(cval), bounds[:2] if clip else None)
         image = _to_float(image, bool(preserve_range))
     if sigmas is not None:
         filtered = _gaussian.gaussian_filter(image, [float(s) for s in sigmas], cval=cval,
