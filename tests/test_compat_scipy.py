@@ -256,6 +256,20 @@ def test_order_one_images_by_rows_at_every_cpu_level(shape, zoom, mode):
         _exec.set_cpu_level(before)
 
 
+def test_many_kept_axes_at_order_one():
+    # up to 62 axes of length 1 kept beside one or two zoomed axes: read at their one tap, so
+    # the scratch holds the products of the zoomed axes' taps only (2^40 combinations would
+    # not fit); the values are SciPy's zoom of the array without those axes (their other
+    # taps' products are +-0, docs/scipy.md), which SciPy itself cannot run at this rank
+    rng = np.random.default_rng(12)
+    line, image = rng.standard_normal(7), rng.standard_normal((5, 6))
+    for nd in (20, 40, 62):
+        got = rn.zoom(line.reshape((1,) * nd + (7,)), (1,) * nd + (2.3,), order=1)
+        assert_same(sn.zoom(line, 2.3, order=1), got.reshape(-1))
+        got = rn.zoom(image.reshape((1,) * nd + (5, 6)), (1,) * nd + (1.5, 0.7), order=1)
+        assert_same(sn.zoom(image, (1.5, 0.7), order=1), got.reshape(8, 4))
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_order_zero_float_rows_at_every_cpu_level(dtype):
     # order 0 into the input's float type: each output row gathered straight into the output

@@ -251,7 +251,8 @@ class SplinePlan:
             src_kind=src_kind, dst_kind=dst_kind, rounding=STORES["interp"], k=k, ptr=ptr,
             off=np.concatenate(off), w=np.concatenate(w), idx2=np.concatenate(flags),
             pw=[self.cval], n_in=n_in_last, lead=self.lead,
-            buf_len=_spline.tensor_scratch(len(self.tables), k, n_last, n_in_last),
+            # the products of the taps of the axes after the leading ones only
+            buf_len=_spline.tensor_scratch(len(self.tables) - self.lead, k, n_last, n_in_last),
             units=_spline.tensor_units(self.out_shape))
 
     def _rows2_pass(self, src: int, sstr: list[int], src_kind: int, dstr: list[int],
@@ -306,7 +307,7 @@ class SplinePlan:
             ptr=ptr, off=np.concatenate(off), w=np.concatenate(w),
             idx2=np.concatenate(flags), pw=[self.cval], n_in=len(flags[-1]), lead=lead,
             lo=lo, hi=hi,
-            buf_len=_spline.tensor_scratch(len(shape), 2, shape[-1], 0),
+            buf_len=_spline.tensor_scratch(2, 2, shape[-1], 0),    # LANES rows of the last axis
             units=_spline.tensor_units(tuple(shape)))
 
     def __call__(self, x: np.ndarray, out: np.ndarray, threads: int | None) -> np.ndarray:
