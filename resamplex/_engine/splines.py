@@ -118,9 +118,9 @@ class Tiles:
 def _fold_order(lengths: Sequence[int], strides: Sequence[int],
                 most: int = 1 << 16) -> tuple[list[int], int] | None:
     """The axes (of ``lengths``, byte ``strides``) in an order whose row-major walk is one
-    stride (returned with it), if there is one: by stride, each the next one's stride times
-    its length, none negative (axes of length 1 anywhere). None where there is none or the
-    walk is longer than ``most``."""
+    stride (returned with it), if there is one: by stride, each axis's stride the next
+    one's times the next one's length, none negative or zero (axes of length 1 anywhere).
+    None where there is none or the walk is longer than ``most``."""
     if math.prod(lengths) > most:
         return None
     long = sorted((a for a, n in enumerate(lengths) if n > 1), key=lambda a: -strides[a])
@@ -260,9 +260,9 @@ class SplinePlan:
         """The evaluation at order 1 where only the last two axes are weighted (the leading
         ones read at their one tap of weight 1.0): every output row from two input rows
         (``TENSOR_ROWS2``). The last axis's entries are byte offsets into those rows
-        (``CVAL_TAP``: cval) and weights, tap-major (``[q * n + j]``), its outputs that are
-        cval listed (``n_in`` of them) where the other axes have flags; ``[lo, hi)``: the
-        outputs whose taps all read the input. Where the output's strides allow, the leading
+        (``CVAL_TAP``: cval) and weights, tap-major (``[q * n + j]``), and its outputs that
+        are cval as a list of positions (``n_in`` of them; the other axes have a flag per
+        output); ``[lo, hi)``: the outputs whose taps all read the input. Where the output's strides allow, the leading
         axes fold into the last (an image's channels into its rows: one row of pixels, each
         input row read once for all of them, the output row contiguous)."""
         mid = len(self.tables) - 2
