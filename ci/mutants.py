@@ -229,6 +229,13 @@ MUTANTS = [
         "0.0 + x (-0.0 stays -0.0)",
         ("tests/test_compat_scipy.py",)),
     Mutant(
+        "tensor-scratch-counts-kept-axes", "resamplex/_engine/splines.py",
+        (("            buf_len=_spline.tensor_scratch(len(self.tables) - self.lead, k, n_last, n_in_last),\n",
+          "            buf_len=_spline.tensor_scratch(len(self.tables), k, n_last, n_in_last),\n"),),
+        "the SciPy tensor pass sizes its products' scratch by every axis, the kept ones read "
+        "at one tap included (2^(ndim - 1) products at order 1)",
+        ("tests/test_compat_scipy.py",)),
+    Mutant(
         "two-row-zoom-folds-channels-in-axis-order", "resamplex/_engine/splines.py",
         (("            grid[order] = walk              # each output's index on every folded axis\n",
           "            grid = walk\n"),),
