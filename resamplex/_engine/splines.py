@@ -115,6 +115,12 @@ class Tiles:
     most: int
 
 
+def _byte_taps(t: SplineTable, stride: int) -> np.ndarray:
+    """An axis's taps as byte offsets ``stride`` apart, ``CVAL_TAP`` where a tap reads cval
+    (``[output, tap]``)."""
+    return np.where(t.idx < 0, CVAL_TAP, t.idx * stride).astype(np.int64)
+
+
 def _fold_order(lengths: Sequence[int], strides: Sequence[int],
                 most: int = 1 << 16) -> tuple[list[int], int] | None:
     """The axes (of ``lengths``, byte ``strides``) in an order whose row-major walk is one
@@ -237,8 +243,7 @@ class SplinePlan:
                 off.append(tiles.local)
                 w.append(tiles.w)
             else:                       # byte offsets (CVAL_TAP: cval), output-major
-                byte = np.where(t.idx < 0, CVAL_TAP, t.idx * sstr[a])
-                off.append(byte.astype(np.int64).reshape(-1))
+                off.append(_byte_taps(t, sstr[a]).reshape(-1))
                 w.append(t.w.reshape(-1))
             flags.append(t.outside.astype(np.int64))
             ptr.append(ptr[-1] + t.n_out * k)
@@ -267,7 +272,7 @@ class SplinePlan:
         input row read once for all of them, the output row contiguous)."""
         mid = len(self.tables) - 2
         t = self.tables[-1]
-        g = np.where(t.idx < 0, CVAL_TAP, t.idx * sstr[-1]).astype(np.int64)
+        g = _byte_taps(t, sstr[-1])
         b, flag = t.w, t.outside
         shape, tables = list(self.out_shape), self.tables[:mid + 1]
         lead = self.lead
@@ -288,8 +293,7 @@ class SplinePlan:
             tables, lead = tables[mid:], 0
         off, w, flags, ptr = [], [], [], [0]
         for a, tb in enumerate(tables):     # byte offsets (CVAL_TAP: cval), output-major
-            off.append(np.where(tb.idx < 0, CVAL_TAP, tb.idx * sstr[a]).astype(np.int64)
-                       .reshape(-1))
+            off.append(_byte_taps(tb, sstr[a]).reshape(-1))
             w.append(tb.w.reshape(-1))
             flags.append(tb.outside.astype(np.int64))
             ptr.append(ptr[-1] + tb.n_out * 2)
