@@ -250,6 +250,20 @@ MUTANTS = [
         "range",
         ("tests/test_compat_skimage.py",)),
     Mutant(
+        "loading-pass-skips-the-floor", "resamplex/_engine/_floatpass.pyx",
+        (("    if floor > -INFINITY:\n", "    if False:\n"),),
+        "the float pass that reads integers as img_as_float leaves signed values below -1",
+        ("tests/test_executor.py", "tests/test_compat_skimage.py")),
+    Mutant(
+        "loading-ring-tags-ignore-the-outer-row", "resamplex/_engine/_floatpass.pyx",
+        (("                if tags[slot] != key:\n",
+          "                if tags[slot] != p.off[t] * p.sstr[1]:\n"),
+         ("                    tags[slot] = key\n",
+          "                    tags[slot] = p.off[t] * p.sstr[1]\n")),
+        "the loading float pass's ring keeps a row by its index alone, reusing it for the "
+        "next outer row",
+        ("tests/test_executor.py", "tests/test_compat_skimage.py")),
+    Mutant(
         "fixed-pixels-skip-last-tap", "resamplex/_engine/_fixed.pyx",
         (("        for t in range(ptr[j], ptr[j + 1]):\n            x = s + off[t]\n",
           "        for t in range(ptr[j], ptr[j + 1] - 1):\n            x = s + off[t]\n"),),

@@ -393,6 +393,93 @@ def test_two_float_passes_in_one_sweep(monkeypatch, fresh_cache, src, compute, c
             assert program is not None and (core or program.npass == (1 if scale == 1 else 3))
 
 
+@pytest.mark.parametrize("src", ["uint8", "int8", "uint16", "int16", "int32"])
+def test_loading_float_pass_at_every_cpu_level(fresh_cache, src):
+    """A float pass that reads its integer source as ``max(float64(x) * scale, floor)``
+    (``FloatPass.load``: scikit-image's img_as_float in its Gaussian's first pass, each row
+    made once into a ring) gives SciPy's correlate1d of the array converted first, bit for
+    bit: symmetric and antisymmetric pairs, each mode's folded taps (a row read twice by one
+    output, rows read from the far end), rows of 16 to 67 elements around the vector widths,
+    two outer rows, float64 outputs summed in place and float32 ones stored, 1-3 threads,
+    every CPU level. Refused (before anything runs) where it cannot run."""
+    import dataclasses
+
+    from scipy import ndimage
+
+    from resamplex._engine import _pipeline
+    from resamplex._engine._pipeline import FloatPass
+    from resamplex._engine.plan import Plan
+    from resamplex._tables import AxisTable
+    from resamplex.compat import _gaussian
+
+    rng = np.random.default_rng(len(src) + 17)
+    info = np.iinfo(src)
+    lo, hi = max(int(info.min), -(1 << 20)), min(int(info.max), 1 << 20)
+    loads = [(1.0 / float(info.max), -1.0 if info.min < 0 else -np.inf), (1.0, -np.inf)]
+    cases = [((2, 29, 16, 1), "reflect", 0.9, 0), ((2, 40, 7, 3), "mirror", 2.3, 1),
+             ((2, 9, 67, 1), "nearest", 1.6, 0), ((2, 35, 11, 2), "wrap", 0.6, 1),
+             ((2, 5, 9, 2), "reflect", 3.0, 0), ((2, 33, 8, 2), "wrap", 0.6, 0)]
+    before = _exec.cpu_level()
+    try:
+        for level in _exec.cpu_levels():
+            _exec.set_cpu_level(level)
+            for i, (shape, mode, sigma, deriv) in enumerate(cases):
+                x = rng.integers(lo, hi, shape, dtype=src, endpoint=True)
+                x[0, 0, :3] = info.min
+                x[1, -1, -3:] = info.max
+                w = _gaussian._kernel(sigma, deriv, 4.0, None)
+                table = _gaussian.correlate_table(w, shape[1], _gaussian._mode(mode))
+                for j, (scale, floor) in enumerate(loads):
+                    conv = np.maximum(np.multiply(x, scale, dtype=np.float64), floor)
+                    want = ndimage.correlate1d(conv, w, axis=1, mode=mode)
+                    for store in ("float64", "float32"):
+                        plan = Plan(shape, [None, table, None, None], weighted=True,
+                                    order=[1], keep_order=True,
+                                    passes=[FloatPass(store, "float64", "pairs",
+                                                      load=(scale, floor))])
+                        got = np.empty(shape, store)
+                        if i == len(cases) - 1:   # 31 and 32 in the slots of 1 and 2
+                            assert _pipeline.ring_slots(table, 16) is None
+                            with pytest.raises(ValueError, match="loading float pass"):
+                                _pipeline.run(plan, x, got, 1)
+                            continue
+                        _pipeline.run(plan, x, got, 1 + (i + j) % 3)
+                        assert np.array_equal(got.view(np.uint8),
+                                              want.astype(store).view(np.uint8)), \
+                            (level, shape, mode, scale, store)
+                        assert plan._prepared[x.dtype].program.npass == 1
+    finally:
+        _exec.set_cpu_level(before)
+
+    x = rng.integers(0, 100, (4, 6, 20), dtype=src)
+    load = FloatPass("float64", "float64", "pairs", load=(0.5, -np.inf))
+    pair = AxisTable(6, 3, np.array([0, 2, 4, 6]), np.array([0, 1, 2, 2, 4, 5]),
+                     np.full(6, 0.5))
+    collide = AxisTable(6, 3, np.array([0, 2, 4, 6]), np.array([0, 2, 2, 3, 3, 5]),
+                        np.full(6, 0.5))
+    refused = [
+        (x, [None, pair, None], [1], [load]),                               # ok: below
+        (x.astype(np.float64), [None, pair, None], [1], [load]),            # a float source
+        (x, [None, pair, None], [1], [dataclasses.replace(load, order="sequential")]),
+        (x, [None, pair, None], [1], [dataclasses.replace(load, compute="float32")]),
+        (x, [None, collide, None], [1], [load]),                            # taps in one slot
+        (x, [None, pair, None], [1], [dataclasses.replace(load, load=(0.0, -np.inf))]),
+        (x, [None, pair, None], [1], [dataclasses.replace(load, load=(np.inf, -np.inf))]),
+        (x[..., :8], [None, pair, None], [1], [load]),                      # rows of 8
+        (x, [AxisTable(4, 2, np.array([0, 1, 2]), np.array([0, 3]), np.ones(2)), pair, None],
+         [0, 1], [FloatPass("float64", "float64"), load]),                  # not the first
+    ]
+    for k, (data, tables, order, passes) in enumerate(refused):
+        plan = Plan(data.shape, tables, weighted=True, order=order, keep_order=True,
+                    passes=passes)
+        out = np.empty(plan.out_shape)
+        if k == 0:
+            _pipeline.run(plan, data, out, 1)
+            continue
+        with pytest.raises(ValueError, match="loading float pass"):
+            _pipeline.run(plan, data, out, 1)
+
+
 def test_remembered_calls_follow_the_cache(fresh_cache):
     # A facade's remembered call holds its plan; once the cache has dropped the plan, the
     # call finds (and the cache holds) a plan again, with the same result.

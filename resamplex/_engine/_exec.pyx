@@ -480,6 +480,9 @@ cdef class Program:
             p.ptr2 = _i64(self._keep, spec.get("ptr2", ()))
             p.head = spec.get("head", 0)
             p.hscale = spec.get("hscale", 0.0)
+            p.lscale = spec.get("lscale", 0.0)
+            p.lfloor = spec.get("lfloor", -np.inf)
+            p.ring = spec.get("ring", 0)
             if spec.get("astr") is not None:   # a and b themselves come with each run
                 p.aff.astr = _i64(self._keep, spec["astr"])
                 p.aff.bstr = _i64(self._keep, spec["bstr"])

@@ -35,6 +35,7 @@ or ``n_out * inner`` (``loop == 1``) elements of ``acc_t``.
 
 from cython.parallel cimport prange, threadid
 from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int32_t, int64_t
+from libc.math cimport INFINITY
 from libc.string cimport memmove
 
 from cpython.pycapsule cimport PyCapsule_New
@@ -431,6 +432,83 @@ cdef void _pairs_runs(const PassDesc* p, const char* src, char* dst, double* b,
         _pairs_run_row(p, src, dst, q, b + threadid() * p.buf_len)
 
 
+cdef void _load_row(int kind, const char* x, double* out, Py_ssize_t n, double scale,
+                    double floor) noexcept nogil:
+    # one integer source row as a loading pass reads it: max(double(x) * scale, floor)
+    cdef Py_ssize_t j
+    if kind == E_U8:
+        for j in range(n):
+            out[j] = <double>(<const uint8_t*>x)[j] * scale
+    elif kind == E_I8:
+        for j in range(n):
+            out[j] = <double>(<const int8_t*>x)[j] * scale
+    elif kind == E_U16:
+        for j in range(n):
+            out[j] = <double>(<const uint16_t*>x)[j] * scale
+    elif kind == E_I16:
+        for j in range(n):
+            out[j] = <double>(<const int16_t*>x)[j] * scale
+    else:
+        for j in range(n):
+            out[j] = <double>(<const int32_t*>x)[j] * scale
+    if floor > -INFINITY:
+        for j in range(n):
+            if out[j] < floor:
+                out[j] = floor
+
+
+cdef void _ring_rows(const PassDesc* p, const char* src, char* dst, Py_ssize_t r0,
+                     Py_ssize_t r1, double* b) noexcept nogil:
+    # Output rows [r0, r1) of a loading pass (loop 0, pairs, float64; _pass.pxd lscale):
+    # each tap's source row is made once into slot (index mod ring) of the ring and the
+    # output row summed from the slots by rx_pairs_f64, as _item sums float64 rows. The
+    # planner checked that the taps of one output fall in distinct slots (or share a row).
+    cdef Py_ssize_t n_out = p.shape[1], inner = p.shape[2], K = p.ring
+    cdef Py_ssize_t r, q, o, t, ta, tb, slot
+    cdef int64_t key
+    cdef const double* w = <const double*>p.w
+    cdef double* ring = b + inner
+    cdef int64_t* tags = <int64_t*>(ring + K * inner)
+    cdef double* row
+    cdef const double* rows[PAIRS_MAX]
+    cdef int signs[PAIRS_MAX]
+    cdef bint direct = p.dst_kind == E_F64
+    for slot in range(K):
+        tags[slot] = -1
+    for r in range(r0, r1):
+        q = r // n_out
+        o = r - q * n_out
+        ta = p.ptr[o]
+        tb = p.ptr[o + 1]
+        row = <double*>(dst + q * p.dstr[0] + o * p.dstr[1]) if direct else b
+        if tb == ta:
+            for t in range(inner):
+                row[t] = 0
+        else:
+            for t in range(ta, tb):
+                slot = p.off[t] % K
+                key = q * p.sstr[0] + p.off[t] * p.sstr[1]
+                if tags[slot] != key:
+                    _load_row(p.src_kind, src + key, ring + slot * inner, inner, p.lscale,
+                              p.lfloor)
+                    tags[slot] = key
+                rows[t - ta] = ring + slot * inner
+                signs[t - ta] = _pair_sign(w, t) if t + 1 < tb else 0
+            rx_pairs_f64(row, rows, w + ta, signs, tb - ta, inner)
+        if not direct:
+            store_f_row(b, dst + q * p.dstr[0] + o * p.dstr[1], inner, p.dst_kind, p.rounding)
+
+
+cdef void _ring_runs(const PassDesc* p, const char* src, char* dst, double* b,
+                     int nthreads) noexcept nogil:
+    # each thread one contiguous run of output rows (its ring follows the rows it reads)
+    cdef Py_ssize_t items = p.shape[0] * p.shape[1], t
+    cdef int nt = nthreads if nthreads < items else <int>max(1, items)
+    for t in prange(nt, num_threads=nt, schedule="static"):
+        _ring_rows(p, src, dst, items * t // nt, items * (t + 1) // nt,
+                   b + threadid() * p.buf_len)
+
+
 # ---- the executor's entry point (the kernel contract, _pass.pxd: OP_FLOAT) ----
 
 cdef void float_run(const PassDesc* p, const char* src, char* dst, void* bufs,
@@ -445,6 +523,8 @@ cdef void float_run(const PassDesc* p, const char* src, char* dst, void* bufs,
     cdef Py_ssize_t items = p.shape[0] * n_out if p.loop == 0 else p.shape[0]
     if p.phase == PHASE_RUN:
         _pairs_runs(p, src, dst, <double*>bufs, nthreads)
+    elif p.lscale != 0:
+        _ring_runs(p, src, dst, <double*>bufs, nthreads)
     elif p.compute == C_DOUBLE:
         _run(<const double*>p.w, src, dst, items, p.loop, n_out, p.shape[2], p.sstr[0],
              p.sstr[1], p.dstr[0], p.dstr[1], p.ptr, p.off, p.finish, p.src_kind, p.dst_kind,

@@ -192,6 +192,13 @@ cdef struct PassDesc:
     Py_ssize_t head       # OP_INT_FUSED: the first `head` elements of each output row are
     float hscale          # float32 sums instead, right to left, of (w * hscale) * (float)x,
                           # rounded half to even (OpenCV's vector head of a split pass)
+    # OP_FLOAT loop 0, pairs, float64, integer source (_pipeline.FloatPass.load): lscale != 0
+    # reads each source element as max(double(x) * lscale, lfloor), every source row made so
+    # once into a per-thread ring of `ring` rows (slot: input index mod ring) and summed from
+    # there (scikit-image's img_as_float folded into its Gaussian's first pass)
+    double lscale
+    double lfloor
+    Py_ssize_t ring
     # The last pass of a program whose output gets `v * a + b` (weighted, fused and store
     # passes only; aff.astr == NULL otherwise).
     Affine aff

@@ -77,7 +77,12 @@ class FloatPass:
     (``(w * x) / d``, two roundings). ``order="pairs"``: the first tap, then the taps two by
     two, each pair summed (or subtracted, when its second weight is the negated first) before
     it is weighted by its first weight, as SciPy's symmetric correlation does; a pair whose
-    second weight is neither is its first tap alone (no divisors with this order)."""
+    second weight is neither is its first tap alone (no divisors with this order).
+
+    ``load=(scale, floor)``: the pass reads each element ``x`` of its (integer) source as
+    ``max(float64(x) * scale, floor)``, as if the source had been converted so first
+    (scikit-image's ``img_as_float``); only on a program's first pass, ``"pairs"`` in
+    float64 over rows (:func:`ring_slots`), on 8-, 16- or 32-bit integers."""
 
     store: str
     compute: str = "float32"
@@ -85,6 +90,7 @@ class FloatPass:
     rounding: str = "half_even"
     weight_scale: float = 1.0
     divisors: tuple[float, ...] | None = None
+    load: tuple[float, float] | None = None
 
 
 @dataclass(frozen=True)
@@ -677,6 +683,9 @@ def _program(plan: "Plan", dtype: np.dtype) -> Any:
     integer and float tap passes (OP_INT, OP_FLOAT; a split pass as its two halves), block
     passes (OP_BLOCK) and product passes (OP_PRODUCT), scratch arrays between them."""
     steps = _steps(plan)
+    if any(isinstance(p, FloatPass) and p.load is not None
+           for _, spec in steps for p in _parts(spec)):
+        return _pass_program(plan, dtype, steps)   # the loading pass is OP_FLOAT's alone
     fused = _int_fused(plan, dtype, steps) or _float_fused(plan, dtype, steps)
     if fused is not None and fused[0].get("phase"):
         # a x2 enlargement of float rows: the fused sweep's even/odd rows beat the core's
@@ -687,6 +696,12 @@ def _program(plan: "Plan", dtype: np.dtype) -> Any:
         return core
     if fused is not None:
         return _exec.Program([fused[0]], [], fused[1])
+    return _pass_program(plan, dtype, steps)
+
+
+def _pass_program(plan: "Plan", dtype: np.dtype,
+                  steps: list[tuple[tuple[int, ...], Any]]) -> Any:
+    """``plan``'s passes as one executor pass per step, scratch arrays between them."""
     if not steps:
         raise ValueError("passes: a plan of exact passes without a pass")
     shape = list(plan.in_shape)
@@ -713,7 +728,7 @@ def _program(plan: "Plan", dtype: np.dtype) -> Any:
             made, after = _block_specs(src_shape, src_dtype, store, axes, plan, spec)
         else:
             made, after = _tap_specs(src_shape, src_dtype, store, axes[0], plan.tables[axes[0]],
-                                     spec, bounds)
+                                     spec, bounds, first=k == 0)
         for m in made:
             passes.append(dict(m, **where))
             work += m.pop("work")
@@ -725,9 +740,23 @@ def _program(plan: "Plan", dtype: np.dtype) -> Any:
     return _exec.Program(passes, scratch, work)
 
 
+def _load_fields(table: "AxisTable", width: int, src_dtype: np.dtype, part: FloatPass,
+                 first: bool) -> dict[str, Any]:
+    """The fields of a loading float pass (``FloatPass.load``), checked."""
+    k = ring_slots(table, width)
+    scale, floor = (float(v) for v in part.load or ())
+    if not first or src_dtype.name not in LOAD_SOURCES or part.order != "pairs" \
+            or part.compute != "float64" or part.divisors is not None or k is None \
+            or not math.isfinite(scale) or scale == 0 or math.isnan(floor):
+        raise ValueError("passes: a loading float pass is the first, pairs in float64 over "
+                         f"rows of {'/'.join(LOAD_SOURCES)} taps in distinct ring slots, "
+                         "with a finite nonzero scale and a floor")
+    return dict(lscale=scale, lfloor=floor, ring=k, buf_len=width * (k + 1) + k)
+
+
 def _tap_specs(src_shape: Sequence[int], src_dtype: np.dtype, store: np.dtype, a: int,
-               table: "AxisTable", spec: Any,
-               bounds: tuple[int, int] | None) -> tuple[list[dict[str, Any]], list[Any]]:
+               table: "AxisTable", spec: Any, bounds: tuple[int, int] | None,
+               first: bool = False) -> tuple[list[dict[str, Any]], list[Any]]:
     """The OP_INT / OP_FLOAT passes of one tap step over axis ``a`` (a split pass: its head
     on the first elements of every row, its tail on the rest, two passes between the same
     arrays, the second's offsets past the head), and the range each stores (int passes)."""
@@ -771,13 +800,37 @@ def _tap_specs(src_shape: Sequence[int], src_dtype: np.dtype, store: np.dtype, a
                 finish=ORDERS[part.order], rounding=ROUNDING[part.rounding],
                 w2=None if part.divisors is None
                 else np.asarray(part.divisors, part.compute)))
-            if part.order == "pairs" and part.compute == "float64" and part.divisors is None \
-                    and src_dtype == np.float64 and loop == 1 and width == inner <= 4:
+            if part.load is not None:
+                made[-1].update(_load_fields(table, width, src_dtype, part, first))
+            elif part.order == "pairs" and part.compute == "float64" \
+                    and part.divisors is None and src_dtype == np.float64 and loop == 1 \
+                    and width == inner <= 4:
                 run = _pairs_run(table)
                 if run is not None:
                     made[-1].update(phase=_exec.PHASES["run"], lo=run[0], hi=run[1])
             after.append(_int_range(store) if store.kind in "iu" else None)
     return made, after
+
+
+#: The integer sources a loading float pass reads (FloatPass.load).
+LOAD_SOURCES = ("uint8", "int8", "uint16", "int16", "int32")
+
+
+def ring_slots(table: "AxisTable", inner: int) -> int | None:
+    """The rows of the ring in which a loading float pass (``FloatPass.load``) over an axis
+    with this table keeps its converted source rows, or None where it cannot run: rows of at
+    least ``_ROW_LOOP_MIN`` elements (``inner``), every output at most
+    ``_exec.LIMITS["pairs_max"]`` taps, and the taps of one output in distinct slots (input
+    index mod the ring's rows, the most taps of an output) or on the same input."""
+    counts = np.diff(table.ptr)
+    k = int(counts.max()) if counts.size else 0
+    if inner < _ROW_LOOP_MIN or not 1 <= k <= _exec.LIMITS["pairs_max"]:
+        return None
+    out = np.repeat(np.arange(table.n_out), counts)
+    idx = np.asarray(table.idx, np.int64)
+    pairs = np.unique(np.stack([out, idx % k, idx]), axis=1)   # (output, slot, input)
+    same = (pairs[0, 1:] == pairs[0, :-1]) & (pairs[1, 1:] == pairs[1, :-1])
+    return None if same.any() else k
 
 
 def _pairs_run(table: "AxisTable") -> tuple[int, int] | None:
