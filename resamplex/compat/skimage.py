@@ -35,6 +35,7 @@ package; each lives in one small function below:
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 import numbers
@@ -276,7 +277,16 @@ def _smooth_zoom_bands(image: np.ndarray, preserve_range: bool, sigmas: np.ndarr
     out = np.empty(out_shape, fdtype)
     row_bytes = math.prod(in_shape[1:]) * fdtype.itemsize
     rows = max(1, int(_BAND_BYTES // max(1, row_bytes * in_shape[0] / out_shape[0])))
-    key = ("skimage.bands", in_shape, out_shape, fdtype, keyed, fmode, mode, cval, rows)
+    key = ("skimage.bands", in_shape, out_shape, fdtype, keyed, fmode, mode, cval, rows,
+           image.dtype, preserve_range)
+    # img_as_float read by the Gaussian's first pass, where it runs along the rows
+    # (FloatPass.load), instead of a converted copy of the band's rows
+    load: tuple[float, float] | None = None
+    if image.dtype.name in _pipeline.LOAD_SOURCES and steps and steps[0][0] == 0 \
+            and _gaussian._symmetry(steps[0][1]):
+        top = 1.0 if preserve_range else float(np.iinfo(image.dtype).max)
+        signed = image.dtype.kind == "i" and not preserve_range
+        load = (1.0 / top, -1.0 if signed else -math.inf)
 
     gauss, zoom = _band_tables(in_shape, out_shape, keyed, fmode, mode, order, coords)
     bands = [(p, min(p + rows, out_shape[0])) for p in range(0, out_shape[0], rows)]
@@ -288,6 +298,9 @@ def _smooth_zoom_bands(image: np.ndarray, preserve_range: bool, sigmas: np.ndarr
         specs = [FloatPass(fdtype.name, compute="float64", rounding="toward_zero",
                            order="pairs" if _gaussian._symmetry(w) else "sequential")
                  for _, w in steps]
+        if load is not None and g0 is not None \
+                and _pipeline.ring_slots(g0, math.prod(in_shape[1:])) is not None:
+            specs[0] = dataclasses.replace(specs[0], load=load)
         return Plan((n,) + in_shape[1:], tabs, weighted=True, op="gaussian_filter",
                     order=[a for a, _ in steps], keep_order=True, passes=specs)
 
@@ -308,19 +321,21 @@ def _smooth_zoom_bands(image: np.ndarray, preserve_range: bool, sigmas: np.ndarr
                 g0, fa, fb = _csr_rows(gauss[0], ga, gb)
             else:
                 g0, fa, fb = None, ga, gb
-            # the rows of img_as_float (or the float image itself)
-            if image.dtype == fdtype:
+            plan = None if not steps else \
+                PLANS.get_or_build(key + ("smooth", p), functools.partial(smooth, g0, fb - fa))
+            # the rows of img_as_float (or the float image itself, or the integer rows a
+            # loading first pass reads)
+            first = plan.passes[0] if plan is not None and plan.passes else None
+            if image.dtype == fdtype or (isinstance(first, FloatPass) and first.load is not None):
                 f = image[fa:fb]
             else:
                 if fbuf is None or fbuf.shape[0] < fb - fa:
                     fbuf = np.empty((fb - fa,) + in_shape[1:], fdtype)
                 f = _to_float(image[fa:fb], preserve_range, out=fbuf[:fb - fa])
-            if steps:
+            if plan is not None:
                 if gbuf is None or gbuf.shape[0] < gb - ga:
                     gbuf = np.empty((gb - ga,) + in_shape[1:], fdtype)
                 g = gbuf[:gb - ga]
-                plan = PLANS.get_or_build(key + ("smooth", p),
-                                          functools.partial(smooth, g0, fb - fa))
                 _pipeline.run(plan, f, g, threads)
             else:
                 g = f
