@@ -264,6 +264,12 @@ MUTANTS = [
         "next outer row",
         ("tests/test_executor.py", "tests/test_compat_skimage.py")),
     Mutant(
+        "pixel-run-reads-its-float-row-at-the-source-stride", "resamplex/_engine/_floatpass.pyx",
+        (("        s_axis = c * 8\n", "        s_axis = p.sstr[1]\n"),),
+        "the pairs run over pixels of integer or float32 data reads its float64 copy of the "
+        "row with the source's pixel stride",
+        ("tests/test_compat_gaussian.py",)),
+    Mutant(
         "fixed-pixels-skip-last-tap", "resamplex/_engine/_fixed.pyx",
         (("        for t in range(ptr[j], ptr[j + 1]):\n            x = s + off[t]\n",
           "        for t in range(ptr[j], ptr[j + 1] - 1):\n            x = s + off[t]\n"),),

@@ -47,6 +47,34 @@ def test_gaussian_filter_modes_dtypes(mode, dtype):
             assert_same(got, want)
 
 
+@pytest.mark.parametrize("dtype", [np.uint8, np.int8, np.uint16, np.int16, np.int32,
+                                   np.float32, np.float64])
+def test_pixel_rows_of_every_source_at_every_cpu_level(dtype):
+    # Along an axis of pixels of 1-4 elements, the outputs whose taps are one output's taps
+    # shifted are summed as one row of the pixels' elements (docs/engine-passes.md, phase
+    # run); a source other than float64 is read as float64 row by row first, the values of
+    # SciPy's line buffer: integer and float32 images, pixel axes of 1-4 channels, rows of
+    # 9-70 pixels, a last axis and a middle one, two modes, 1 and 2 threads, every CPU level
+    from resamplex._engine import _exec
+
+    rng = np.random.default_rng(np.dtype(dtype).num)
+    before = _exec.cpu_level()
+    try:
+        for level in _exec.cpu_levels():
+            _exec.set_cpu_level(level)
+            for k, (shape, axis) in enumerate([((6, 70, 1), 1), ((5, 41, 2), 1),
+                                               ((4, 23, 3), 1), ((3, 9, 4), 1),
+                                               ((7, 33), 1), ((8, 29, 3), 0)]):
+                x = data(rng, shape, dtype)
+                for mode, sigma in (("reflect", 1.3), ("nearest", 2.2)):
+                    want = ndi.gaussian_filter1d(x, sigma, axis=axis, mode=mode)
+                    got = g.gaussian_filter1d(x, sigma, axis=axis, mode=mode,
+                                              threads=1 + k % 2)
+                    assert_same(got, want)
+    finally:
+        _exec.set_cpu_level(before)
+
+
 @pytest.mark.parametrize("mode", MODES)
 def test_radius_longer_than_the_axis(mode):
     # NI_ExtendLine repeats the extension: the index maps must follow for any radius

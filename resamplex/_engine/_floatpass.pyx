@@ -393,6 +393,35 @@ cdef void _run(const acc_t* wts, const char* s, char* d, Py_ssize_t items, int l
         _one(src_kind, wts, s, d, r, loop, n_out, inner, s_outer, s_axis, d_outer, d_axis, ptr,
              idx, order, dst_kind, rounding, div, b + threadid() * blen)
 
+cdef void _load_row(int kind, const char* x, double* out, Py_ssize_t n, double scale,
+                    double floor) noexcept nogil:
+    # one source row as float64 (integers and float32, exact), as a loading pass reads it:
+    # max(double(x) * scale, floor)
+    cdef Py_ssize_t j
+    if kind == E_U8:
+        for j in range(n):
+            out[j] = <double>(<const uint8_t*>x)[j] * scale
+    elif kind == E_I8:
+        for j in range(n):
+            out[j] = <double>(<const int8_t*>x)[j] * scale
+    elif kind == E_U16:
+        for j in range(n):
+            out[j] = <double>(<const uint16_t*>x)[j] * scale
+    elif kind == E_I16:
+        for j in range(n):
+            out[j] = <double>(<const int16_t*>x)[j] * scale
+    elif kind == E_I32:
+        for j in range(n):
+            out[j] = <double>(<const int32_t*>x)[j] * scale
+    else:
+        for j in range(n):
+            out[j] = <double>(<const float*>x)[j] * scale
+    if floor > -INFINITY:
+        for j in range(n):
+            if out[j] < floor:
+                out[j] = floor
+
+
 cdef void _pairs_run_row(const PassDesc* p, const char* src, char* dst, Py_ssize_t q,
                          double* acc) noexcept nogil:
     # Outer index q of a pairs pass on float64 pixels of c = shape[2] <= 4 elements, loop 1
@@ -400,21 +429,29 @@ cdef void _pairs_run_row(const PassDesc* p, const char* src, char* dst, Py_ssize
     # index + (o - lo), with its weights, and the pixels are contiguous along the axis, so
     # the run's elements are one row of rx_pairs_f64 whose tap rows start at output lo's
     # taps; the outputs before and after it as _item computes them. Then _item's store, or
-    # (a contiguous float64 output row) the sums go straight into the output row.
+    # (a contiguous float64 output row) the sums go straight into the output row. A source
+    # of another kind (integers, float32: contiguous pixels) is read as float64 first, its
+    # whole row (n_in pixels) into the scratch after the sums: the values SciPy's line
+    # buffer holds.
     cdef Py_ssize_t n_out = p.shape[1], c = p.shape[2], lo = p.lo, hi = p.hi
     cdef Py_ssize_t ta = p.ptr[lo], tb = p.ptr[lo + 1], o
     cdef const double* none = NULL   # _short_pairs' float64 form
     cdef const char* base = src + q * p.sstr[0]
+    cdef int64_t s_axis = p.sstr[1]
     cdef const double* w = <const double*>p.w
     cdef const double* rows[PAIRS_MAX]
     cdef int signs[PAIRS_MAX]
     cdef bint direct = p.dst_kind == E_F64 and p.dstr[1] == c * 8
+    if p.src_kind != E_F64:
+        _load_row(p.src_kind, base, acc + n_out * c, p.n_in * c, 1.0, -INFINITY)
+        base = <const char*>(acc + n_out * c)
+        s_axis = c * 8
     if direct:
         acc = <double*>(dst + q * p.dstr[0])
-    _pair_rows(base, p.off, p.sstr[1], w, ta, tb, rows, signs)
+    _pair_rows(base, p.off, s_axis, w, ta, tb, rows, signs)
     rx_pairs_f64(acc + lo * c, rows, w + ta, signs, tb - ta, (hi - lo) * c)
-    _short_pairs_c(none, w, base, lo, c, p.sstr[1], p.ptr, p.off, acc)
-    _short_pairs_c(none, w, base, n_out - hi, c, p.sstr[1], p.ptr + hi, p.off, acc + hi * c)
+    _short_pairs_c(none, w, base, lo, c, s_axis, p.ptr, p.off, acc)
+    _short_pairs_c(none, w, base, n_out - hi, c, s_axis, p.ptr + hi, p.off, acc + hi * c)
     if direct:
         return
     if p.dstr[1] == c * _ELEM_SIZE[p.dst_kind]:
@@ -430,31 +467,6 @@ cdef void _pairs_runs(const PassDesc* p, const char* src, char* dst, double* b,
     cdef Py_ssize_t q
     for q in prange(p.shape[0], num_threads=nthreads, schedule="static"):
         _pairs_run_row(p, src, dst, q, b + threadid() * p.buf_len)
-
-
-cdef void _load_row(int kind, const char* x, double* out, Py_ssize_t n, double scale,
-                    double floor) noexcept nogil:
-    # one integer source row as a loading pass reads it: max(double(x) * scale, floor)
-    cdef Py_ssize_t j
-    if kind == E_U8:
-        for j in range(n):
-            out[j] = <double>(<const uint8_t*>x)[j] * scale
-    elif kind == E_I8:
-        for j in range(n):
-            out[j] = <double>(<const int8_t*>x)[j] * scale
-    elif kind == E_U16:
-        for j in range(n):
-            out[j] = <double>(<const uint16_t*>x)[j] * scale
-    elif kind == E_I16:
-        for j in range(n):
-            out[j] = <double>(<const int16_t*>x)[j] * scale
-    else:
-        for j in range(n):
-            out[j] = <double>(<const int32_t*>x)[j] * scale
-    if floor > -INFINITY:
-        for j in range(n):
-            if out[j] < floor:
-                out[j] = floor
 
 
 cdef void _ring_rows(const PassDesc* p, const char* src, char* dst, Py_ssize_t r0,

@@ -803,11 +803,14 @@ def _tap_specs(src_shape: Sequence[int], src_dtype: np.dtype, store: np.dtype, a
             if part.load is not None:
                 made[-1].update(_load_fields(table, width, src_dtype, part, first))
             elif part.order == "pairs" and part.compute == "float64" \
-                    and part.divisors is None and src_dtype == np.float64 and loop == 1 \
-                    and width == inner <= 4:
+                    and part.divisors is None and loop == 1 and width == inner <= 4 \
+                    and src_dtype.name in ("float64", "float32") + LOAD_SOURCES:
                 run = _pairs_run(table)
                 if run is not None:
                     made[-1].update(phase=_exec.PHASES["run"], lo=run[0], hi=run[1])
+                    if src_dtype != np.float64:   # each row read as float64 first
+                        made[-1].update(n_in=n_in,
+                                        buf_len=table.n_out * width + n_in * inner)
             after.append(_int_range(store) if store.kind in "iu" else None)
     return made, after
 
