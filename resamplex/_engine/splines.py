@@ -267,9 +267,10 @@ class SplinePlan:
         (``TENSOR_ROWS2``). The last axis's entries are byte offsets into those rows
         (``CVAL_TAP``: cval) and weights, tap-major (``[q * n + j]``), and its outputs that
         are cval as a list of positions (``n_in`` of them; the other axes have a flag per
-        output); ``[lo, hi)``: the outputs whose taps all read the input. Where the output's strides allow, the leading
-        axes fold into the last (an image's channels into its rows: one row of pixels, each
-        input row read once for all of them, the output row contiguous)."""
+        output); ``[lo, hi)``: the outputs whose taps all read the input. Where the output's
+        strides allow, the leading axes fold into the last (an image's channels into its
+        rows: one row of pixels, each input row read once for all of them, the output row
+        contiguous)."""
         mid = len(self.tables) - 2
         t = self.tables[-1]
         g = _byte_taps(t, sstr[-1])

@@ -279,14 +279,6 @@ def _smooth_zoom_bands(image: np.ndarray, preserve_range: bool, sigmas: np.ndarr
     rows = max(1, int(_BAND_BYTES // max(1, row_bytes * in_shape[0] / out_shape[0])))
     key = ("skimage.bands", in_shape, out_shape, fdtype, keyed, fmode, mode, cval, rows,
            image.dtype, preserve_range)
-    # img_as_float read by the Gaussian's first pass, where it runs along the rows
-    # (FloatPass.load), instead of a converted copy of the band's rows
-    load: tuple[float, float] | None = None
-    if image.dtype.name in _pipeline.LOAD_SOURCES and steps and steps[0][0] == 0 \
-            and _gaussian._symmetry(steps[0][1]):
-        top = 1.0 if preserve_range else float(np.iinfo(image.dtype).max)
-        signed = image.dtype.kind == "i" and not preserve_range
-        load = (1.0 / top, -1.0 if signed else -math.inf)
 
     gauss, zoom = _band_tables(in_shape, out_shape, keyed, fmode, mode, order, coords)
     bands = [(p, min(p + rows, out_shape[0])) for p in range(0, out_shape[0], rows)]
@@ -298,9 +290,15 @@ def _smooth_zoom_bands(image: np.ndarray, preserve_range: bool, sigmas: np.ndarr
         specs = [FloatPass(fdtype.name, compute="float64", rounding="toward_zero",
                            order="pairs" if _gaussian._symmetry(w) else "sequential")
                  for _, w in steps]
-        if load is not None and g0 is not None \
+        # img_as_float read by the Gaussian's first pass where it runs along the rows (g0)
+        # in pairs (FloatPass.load), instead of a converted copy of the band's rows
+        if g0 is not None and specs[0].order == "pairs" \
+                and image.dtype.name in _pipeline.LOAD_SOURCES \
                 and _pipeline.ring_slots(g0, math.prod(in_shape[1:])) is not None:
-            specs[0] = dataclasses.replace(specs[0], load=load)
+            top = 1.0 if preserve_range else float(np.iinfo(image.dtype).max)
+            signed = image.dtype.kind == "i" and not preserve_range
+            specs[0] = dataclasses.replace(specs[0],
+                                           load=(1.0 / top, -1.0 if signed else -math.inf))
         return Plan((n,) + in_shape[1:], tabs, weighted=True, op="gaussian_filter",
                     order=[a for a, _ in steps], keep_order=True, passes=specs)
 
