@@ -481,6 +481,13 @@ MUTANTS = [
         "says there",
         ("tests/test_resize.py",)),
     Mutant(
+        "affine-memo-ignores-values", "resamplex/_engine/plan.py",
+        (("a.shape, b.shape, a.tobytes(),\n                   b.tobytes())",
+          "a.shape, b.shape)"),),
+        "a repeated normalising call into channels-last pixels reuses the per-channel a and b "
+        "expanded for an earlier call, whatever their values now",
+        ("tests/test_convert.py",)),
+    Mutant(
         "planes-mapped-with-the-next-channel", "resamplex/_engine/_simd.h",
         (("                g = _mm_add_ps(_mm_mul_ps(g, a1), b1);\n",
           "                g = _mm_add_ps(_mm_mul_ps(g, a2), b1);\n"),),

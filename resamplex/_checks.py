@@ -14,6 +14,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from . import _dtypes
 from ._engine import _exec
 from ._errors import ResamplexError, UnsupportedError, bad_value
 
@@ -23,7 +24,7 @@ INTP_MAX = int(np.iinfo(np.intp).max)
 
 def is_int(v: Any) -> bool:
     """An integer, not a bool (``True`` is not a length)."""
-    return isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_))
+    return type(v) is int or isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_))
 
 
 def is_real(v: Any) -> bool:
@@ -189,8 +190,35 @@ def check_conversion(in_dtype: np.dtype, dtype: Any, affine: Any, out: Any,
     anything is allocated. Returns ``(None, None)`` when nothing converts (the output has the
     input's dtype and there is no affine), else the output dtype and the affine's arrays in
     the compute type (``_dtypes.convert_compute``)."""
-    from . import _dtypes
+    out_dtype = out.dtype if isinstance(out, np.ndarray) else None
+    try:
+        known = _CONVERSIONS.get((in_dtype, dtype, out_dtype))
+    except TypeError:  # an unhashable dtype= (refused below)
+        known = None
+    if known is None:
+        known = _conversion_types(in_dtype, dtype, out_dtype)
+        if len(_CONVERSIONS) < 256:
+            _CONVERSIONS[(in_dtype, dtype, out_dtype)] = known
+    odt, compute, integer = known
+    if affine is None and (odt is None or odt == in_dtype):
+        return None, None
+    odt = in_dtype if odt is None else odt
+    if compute is None:  # a dtype outside the registry: its error
+        compute = _dtypes.convert_compute(in_dtype, odt)
+    return odt, (None if affine is None else
+                 affine_arrays(affine, tuple(out_shape), compute, integer))
 
+
+#: (input dtype, dtype=, out='s dtype) -> what ``_conversion_types`` made of them: the
+#: dtypes a program converts between, looked up on every converting call.
+_CONVERSIONS: dict[tuple[Any, Any, Any], tuple[np.dtype | None, np.dtype | None, bool]] = {}
+
+
+def _conversion_types(in_dtype: np.dtype, dtype: Any, out_dtype: np.dtype | None
+                      ) -> tuple[np.dtype | None, np.dtype | None, bool]:
+    """The output dtype (None: the input's), the compute type (None where a dtype is outside
+    the registry: an error if the call converts) and whether the output is an integer type,
+    of a call with these dtypes; errors for a ``dtype=`` or ``out=`` outside the registry."""
     odt = None
     if dtype is not None:
         try:
@@ -199,18 +227,15 @@ def check_conversion(in_dtype: np.dtype, dtype: Any, affine: Any, out: Any,
             raise UnsupportedError(
                 f"dtype: expected a NumPy dtype; got {dtype!r}") from None
         _dtypes.output_info(odt)
-        if isinstance(out, np.ndarray) and out.dtype != odt:
-            raise ResamplexError(f"out: its dtype {out.dtype} disagrees with dtype={odt}")
-    elif isinstance(out, np.ndarray) and out.dtype != in_dtype:
-        odt = out.dtype
+        if out_dtype is not None and out_dtype != odt:
+            raise ResamplexError(f"out: its dtype {out_dtype} disagrees with dtype={odt}")
+    elif out_dtype is not None and out_dtype != in_dtype:
+        odt = out_dtype
         _dtypes.output_info(odt, "out")
-    if affine is None and (odt is None or odt == in_dtype):
-        return None, None
-    odt = in_dtype if odt is None else odt
-    compute = _dtypes.convert_compute(in_dtype, odt)
-    integer = _dtypes.output_info(odt).integer
-    return odt, (None if affine is None else
-                 affine_arrays(affine, tuple(out_shape), compute, integer))
+    full = in_dtype if odt is None else odt
+    if _dtypes.registry_entry(in_dtype) is None or _dtypes.registry_entry(full) is None:
+        return odt, None, False
+    return odt, _dtypes.convert_compute(in_dtype, full), _dtypes.output_info(full).integer
 
 
 def affine_arrays(affine: Any, shape: tuple[int, ...], compute: np.dtype,
@@ -224,14 +249,13 @@ def affine_arrays(affine: Any, shape: tuple[int, ...], compute: np.dtype,
             if isinstance(affine, (tuple, list)) else type(affine).__name__
         raise ResamplexError(f"affine: expected a pair (a, b) of numbers or arrays; got {what}")
     arrays = []
+    nd = len(shape)
     for name, v in zip("ab", affine):
-        if type(v) is np.ndarray and v.dtype == compute and v.ndim <= len(shape) \
-                and v.flags.c_contiguous and not integer \
-                and all(m == 1 or m == n for m, n in zip(v.shape[::-1], shape[::-1])):
+        if type(v) is np.ndarray and not integer and v.dtype == compute \
+                and v.flags.c_contiguous and _broadcasts(v.shape, shape):
             # already of the compute type (a per-channel mean, a repeated call's arrays):
             # a view of the output's rank
-            arrays.append(v if v.ndim == len(shape) else
-                          v.reshape((1,) * (len(shape) - v.ndim) + v.shape))
+            arrays.append(v if v.ndim == nd else v.reshape((1,) * (nd - v.ndim) + v.shape))
             continue
         if isinstance(v, (str, bytes)) or v is None:
             raise ResamplexError(f"affine: {name} must be a real number or an array of them; "
@@ -243,9 +267,7 @@ def affine_arrays(affine: Any, shape: tuple[int, ...], compute: np.dtype,
                                  f"got {type(v).__name__}") from None
         if arr.dtype.kind not in "iuf":
             raise ResamplexError(f"affine: {name} must hold real numbers; got dtype {arr.dtype}")
-        # NumPy's broadcasting rule, against a fixed output shape
-        if arr.ndim > len(shape) or any(m != 1 and m != n for m, n in
-                                        zip(arr.shape[::-1], shape[::-1])):
+        if not _broadcasts(arr.shape, shape):
             raise ResamplexError(f"affine: {name} of shape {arr.shape} does not broadcast to "
                                  f"the output shape {shape}")
         if arr.dtype == compute and arr.flags.c_contiguous:
@@ -261,6 +283,17 @@ def affine_arrays(affine: Any, shape: tuple[int, ...], compute: np.dtype,
             cast = cast.reshape((1,) * (len(shape) - cast.ndim) + cast.shape)
         arrays.append(cast)
     return arrays[0], arrays[1]
+
+
+def _broadcasts(shape: tuple[int, ...], to: tuple[int, ...]) -> bool:
+    """NumPy's broadcasting rule, against a fixed output shape ``to``."""
+    d = len(to) - len(shape)
+    if d < 0:
+        return False
+    for i, m in enumerate(shape):
+        if m != 1 and m != to[d + i]:
+            return False
+    return True
 
 
 def finite_float(value: Any) -> float | None:

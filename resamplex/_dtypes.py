@@ -76,7 +76,8 @@ def weighted_info(dtype: np.dtype, mode: str) -> DtypeInfo:
 
 
 @lru_cache(maxsize=64)
-def _registry_entry(dtype: np.dtype) -> DtypeInfo | None:
+def registry_entry(dtype: np.dtype) -> DtypeInfo | None:
+    """The registry entry of ``dtype`` (either byte order), or None."""
     # (dtype.name is slow to compute; a conversion looks its dtypes up on every call)
     native = dtype.newbyteorder("=") if not dtype.isnative else dtype
     return _WEIGHTED.get(dtype_name(native)) if not dtype.hasobject else None
@@ -85,7 +86,7 @@ def _registry_entry(dtype: np.dtype) -> DtypeInfo | None:
 def output_info(dtype: np.dtype, name: str = "dtype") -> DtypeInfo:
     """The registry entry of an output dtype other than the input's (``dtype=``, or an
     ``out=`` of another dtype), or UnsupportedError naming the parameter."""
-    info = _registry_entry(dtype)
+    info = registry_entry(dtype)
     if info is None:
         raise UnsupportedError(
             f"{name}: an output dtype other than the input's must be one of "

@@ -310,6 +310,42 @@ def test_repeated_calls_follow_each_calls_arguments(layout):
                   out=out8)
 
 
+@pytest.mark.parametrize("layout", ["hwc", "chw", "F"])
+def test_repeated_fresh_calls_follow_each_calls_arguments(layout):
+    # repeated conversions into fresh arrays (no out=) take the layout compiled by the first:
+    # each call's dtype, rounding and affine still decide the values, including a and b of
+    # the compute type changed in place between calls (the same objects; the merged pixel
+    # row of "hwc" expands them over the row, which must not be kept across their values),
+    # and each result is laid out like the input
+    rng = _rng("repeat-fresh", layout)
+    img = ref.random_array(rng, (30, 41, 3), np.uint8)
+    if layout == "chw":
+        img = np.ascontiguousarray(img.transpose(2, 0, 1)).transpose(1, 2, 0)
+    elif layout == "F":
+        img = np.asfortranarray(img)
+    size = (9, 11)
+    a = np.array([0.5, -1.0, 2.0], np.float32) / 256.0
+    b = np.array([1.0, -3.0, 0.25], np.float32)
+    for i in range(4):
+        a[:] = rng.uniform(-0.02, 0.02, 3)
+        b[:] = rng.uniform(-2.0, 2.0, 3)
+        got = rx.resize(img, size, axes=(0, 1), dtype=np.float32, affine=(a, b))
+        want = ref.reference_resize(img, size, axes=(0, 1), affine=(a, b))
+        assert got.dtype == np.float32
+        assert np.argsort(got.strides).tolist() == np.argsort(img.strides).tolist()
+        _check(got, img, want, np.float32, affine=(a, b), msg=f"call {i}")
+    for dtype, rounding in [("uint8", "half_even"), ("int16", "toward_zero"),
+                            ("uint8", "half_away_from_zero"), ("float16", "half_even")]:
+        dt = np.dtype(dtype)
+        aff = _affine_for(dt)
+        got = rx.resize(img, size, axes=(0, 1), dtype=dt, affine=aff, rounding=rounding)
+        want = ref.reference_resize(img, size, axes=(0, 1), affine=aff)
+        assert got.dtype == dt
+        _check(got, img, want, dt, rounding=rounding, affine=aff, msg=f"{dtype} {rounding}")
+    with pytest.raises(rx.ResamplexError, match="not finite"):
+        rx.resize(img, size, axes=(0, 1), dtype=np.uint8, affine=(np.ones(3), np.full(3, np.nan)))
+
+
 def test_no_conversion_is_the_plain_path():
     x = ref.random_array(_rng("same"), (6, 8), np.float32)
     np.testing.assert_array_equal(rx.resize(x, (3, 5), dtype=np.float32),

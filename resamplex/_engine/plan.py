@@ -41,6 +41,9 @@ BLOCK, MAX_ROW, MAX_MERGED_CHANNELS = (_exec.LIMITS[k] for k in
                                        ("block", "max_row", "max_channels"))
 # Programs kept per plan (one per memory layout met; a layout is dtype, strides, rounding).
 MAX_PROGRAMS = 16
+# Per-channel affines of at most this many elements (a and b together) are remembered once
+# expanded over a merged pixel row, keyed by their bytes (Plan._mergeable_affine).
+_AFFINE_MEMO_ELEMENTS = 256
 # A fused pass blends only the pixels its innermost taps read where those taps read at most
 # 1 / GATHERED_READS of a row's elements (n k <= n_mid / GATHERED_READS; _gathered_fields).
 GATHERED_READS = 2
@@ -331,6 +334,8 @@ class Plan:
         #: the first call with it (``_pipeline.prepare``).
         self._prepared: dict[np.dtype, _pipeline.Prepared] = {}
         self._merged: dict[tuple[int, int, tuple[int, ...]], Plan] = {}
+        #: The last per-channel affine expanded over a merged pixel row (_mergeable_affine).
+        self._affine_memo: tuple[tuple[Any, ...], tuple[np.ndarray, np.ndarray]] | None = None
         self._adjoint: Plan | None = None
         self._owner: Plan | None = None         # the plan a merged or adjoint plan belongs to
         self._cache: PlanCache | None = None    # the cache holding this (root) plan, if any
@@ -479,26 +484,36 @@ class Plan:
         or no resampled axis) copies into scratch and a converting store pass follows."""
         if self.passes is not None or self.fixed:
             raise UnsupportedError(f"{self.op}: this plan's passes do not convert dtypes")
-        if type(x) is np.ndarray and type(out) is np.ndarray and type(rounding) is str \
+        if type(x) is np.ndarray and type(rounding) is str \
+                and (out is None or type(out) is np.ndarray) \
                 and (affine is None or (type(affine[0]) is np.ndarray
                                         and type(affine[1]) is np.ndarray)):
-            # A conversion into an out= laid out as one this plan has converted into before:
-            # its key holds both dtypes, both layouts, the rounding and the affine's shapes,
-            # all validated then (the affine's values by the facade, on this call too).
-            key = ("convert", x.dtype, x.strides, out.dtype, out.strides, rounding,
-                   None if affine is None else (affine[0].shape, affine[1].shape))
+            # A conversion of a layout this plan has converted before, into a fresh array or
+            # an out= laid out as before: its key holds both dtypes, both layouts (None: the
+            # fresh array's, made from the input's), the rounding and the affine's shapes, all
+            # validated then (the affine's values by the facade, on this call too).
+            odt = (x.dtype if dtype is None else dtype) if out is None else out.dtype
+            key = ("convert", x.dtype, x.strides, odt, None if out is None else out.strides,
+                   rounding, None if affine is None else (affine[0].shape, affine[1].shape))
             entry = self._programs.get(key)
             if (entry is not None and x.shape == self.in_shape
-                    and out.shape == self.out_shape and (dtype is None or out.dtype == dtype)
                     and (affine is None or (affine[0].dtype == entry[2]
                                             and affine[1].dtype == entry[2]))
-                    and _exec.is_aligned(x) and _exec.is_writeable_aligned(out)
-                    and not _exec.may_overlap(out, x)):
+                    and _exec.is_aligned(x)
+                    and (out is None or (out.shape == self.out_shape
+                                         and (dtype is None or out.dtype == dtype)
+                                         and _exec.is_writeable_aligned(out)
+                                         and not _exec.may_overlap(out, x)))):
                 program = entry[0]
+                merge, alloc_shape, inverse = entry[1]
+                if out is None:
+                    out = np.empty(alloc_shape, odt)
+                    if inverse is not None:
+                        out = out.transpose(inverse)
                 va = vb = None
                 if affine is not None:
                     va, vb = affine
-                    if entry[1]:
+                    if merge:
                         va, vb = self._mergeable_affine(x.strides, out.strides, va, vb)
                 program.run(x, out, threads_for(None if threads is None else
                                                 check_threads(threads), program.work), va, vb)
@@ -534,7 +549,10 @@ class Plan:
             dst = empty_like_layout(self.out_shape, odt.newbyteorder("="),
                                     layout_perm(result.shape, result.strides))
         aff_key = None if a is None or b is None else (a.shape, b.shape)
-        key = ("convert", src.dtype, src.strides, dst.dtype, dst.strides, rounding, aff_key)
+        # a fresh result laid out as this call made it is keyed by None (the fast path above)
+        fresh = out is None and dst is result and src is x
+        key = ("convert", src.dtype, src.strides, dst.dtype, None if fresh else dst.strides,
+               rounding, aff_key)
         merge = a is not None and self.weighted and self._mergeable(src.strides,
                                                                      dst.strides) is not None
         if a is not None and b is not None and merge:
@@ -543,9 +561,16 @@ class Plan:
         if entry is None:
             aff = None if a is None or b is None else (affine_strides(a, self.out_shape),
                                                        affine_strides(b, self.out_shape))
-            # (program, whether a and b expand over merged pixels, their compute dtype)
+            alloc_shape = inverse = None
+            if fresh:
+                perm = layout_perm(x.shape, x.strides)
+                alloc_shape = tuple(self.out_shape[p] for p in perm)
+                inverse = None if perm == sorted(perm) else tuple(np.argsort(perm).tolist())
+            # (program, (whether a and b expand over merged pixels, the fresh result's
+            # shape in memory order and its transposition), their compute dtype)
             entry = (self.compile(src.dtype, src.strides, dst.strides, rcode,
-                                  out_dtype=dst.dtype, affine=aff), merge, compute)
+                                  out_dtype=dst.dtype, affine=aff),
+                     (merge, alloc_shape, inverse), compute)
             self._remember(key, entry)
         program = entry[0]
         program.run(src, dst, threads_for(threads, program.work), a, b)
@@ -558,6 +583,15 @@ class Plan:
         """``a``, ``b`` expanded over a channels-last pixel row where that lets the merged
         sweep (``_merged_inner``) run: a per-channel ``(C,)`` becomes a ``(W_out, C)`` pattern
         (a few kilobytes per call), so the row is one contiguous axis for the affine too."""
+        small = a.size + b.size <= _AFFINE_MEMO_ELEMENTS
+        if small:
+            # A repeated call's per-channel values: expanded once (their bytes are the key,
+            # so a changed value is expanded anew).
+            key = (tuple(xs), tuple(os_), a.dtype, b.dtype, a.shape, b.shape, a.tobytes(),
+                   b.tobytes())
+            memo = self._affine_memo
+            if memo is not None and memo[0] == key:
+                return memo[1]
         pair = self._mergeable(xs, os_)
         if pair is None:
             return a, b
@@ -571,6 +605,8 @@ class Plan:
                 shape[w_ax], shape[c_ax] = self.out_shape[w_ax], c
                 v = np.ascontiguousarray(np.broadcast_to(v, shape))
             expanded.append(v)
+        if small:
+            self._affine_memo = (key, (expanded[0], expanded[1]))
         return expanded[0], expanded[1]
 
     def _checked_call(self, x: Any, out: np.ndarray | None, threads: int | None,
