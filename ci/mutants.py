@@ -481,6 +481,26 @@ MUTANTS = [
         "says there",
         ("tests/test_resize.py",)),
     Mutant(
+        "spline-runs-read-across-gaps", "resamplex/_engine/_spline.h",
+        (("if (runs && i + 8 <= n && at[i + 7] - at[i] == 7) {",
+          "if (runs && i + 8 <= n && at[i + 7] - at[i] <= 8) {"),),
+        "the tensor evaluation's products load eight adjacent elements where a tile's inputs "
+        "skip one (a shrinking axis), instead of gathering them",
+        ("tests/test_compat_scipy.py",)),
+    Mutant(
+        "spline-transpose-swaps-two-columns", "resamplex/_engine/_spline.h",
+        (("static const int col[4][2] = {{0, 4}, {2, 6}, {1, 5}, {3, 7}};",
+          "static const int col[4][2] = {{0, 4}, {1, 5}, {2, 6}, {3, 7}};"),),
+        "the 8 x 8 transpose of the tensor evaluation (products loaded as runs, sums of eight "
+        "outputs) puts columns 1 and 2 in each other's place",
+        ("tests/test_compat_scipy.py",)),
+    Mutant(
+        "spline-avx2-transpose-repeats-a-column", "resamplex/_engine/_spline.h",
+        (("    c[1] = _mm256_permute2f128_pd(t1, t3, 0x20);\n",
+          "    c[1] = _mm256_permute2f128_pd(t0, t2, 0x31);\n"),),
+        "the AVX2 4 x 4 transpose of the tensor evaluation gives column 2 in column 1's place",
+        ("tests/test_compat_scipy.py",)),
+    Mutant(
         "affine-memo-ignores-values", "resamplex/_engine/plan.py",
         (("a.shape, b.shape, a.tobytes(),\n                   b.tobytes())",
           "a.shape, b.shape)"),),

@@ -256,6 +256,41 @@ def test_order_one_images_by_rows_at_every_cpu_level(shape, zoom, mode):
         _exec.set_cpu_level(before)
 
 
+VOLUMES = [((5, 11, 43), (1.5, 2.0, 2.0)), ((4, 9, 70), (2.0, 1.3, 0.45)),
+           ((3, 17, 37), (1.2, 0.7, 1.37)), ((2, 6, 9, 29), (1.0, 1.5, 2.0, 2.5))]
+
+
+@pytest.mark.parametrize("shape, zoom", VOLUMES, ids=str)
+@pytest.mark.parametrize("order", [1, 2, 3])
+def test_tensor_evaluation_at_every_cpu_level(shape, zoom, order):
+    # the general evaluation (three or more weighted axes): products of the outer axes' taps
+    # for eight output rows at a time, read as runs of adjacent elements (contiguous rows:
+    # loaded and transposed) or element by element (gaps between a tile's inputs when
+    # shrinking, taps folded by the modes, strided rows), then the sums of eight outputs and
+    # of four; rows of 8k + 1..7 outputs, cval lanes, float32 and float64 sources (float64:
+    # the prefiltered scratch too), every CPU level and 1-3 threads
+    from resamplex._engine import _exec
+
+    rng = np.random.default_rng(order * 97 + len(shape) * 13 + shape[-1])
+    base = rng.standard_normal(shape) * 40
+    inputs = [base.astype(np.float32), base, np.asfortranarray(base.astype(np.float32)),
+              np.repeat(base, 2, axis=-1)[..., ::2], base[..., ::-1]]
+    before = _exec.cpu_level()
+    try:
+        for level in _exec.cpu_levels():
+            _exec.set_cpu_level(level)
+            for i, x in enumerate(inputs):
+                for mode in ("mirror", "constant", "grid-wrap"):
+                    expected, got = both("zoom", x, zoom, order=order, mode=mode, cval=-2.5)
+                    assert_same(expected, got)
+                    if i == 0 and mode == "mirror":
+                        for threads in (2, 3):
+                            assert_same(expected, rn.zoom(x, zoom, order=order, mode=mode,
+                                                          cval=-2.5, threads=threads))
+    finally:
+        _exec.set_cpu_level(before)
+
+
 def test_many_kept_axes_at_order_one():
     # up to 62 axes of length 1 kept beside one or two zoomed axes: read at their one tap, so
     # the scratch holds the products of the zoomed axes' taps only (2^40 combinations would

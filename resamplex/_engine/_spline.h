@@ -35,12 +35,50 @@ static inline void rx_store_d4(double* p, rx_d4 v) {
 }
 #endif
 
+#if defined(__AVX512F__)
+/* c[e] = (r[0][e], ..., r[7][e]): an 8 x 8 block of doubles transposed (unpack, then two
+ * rounds of 128-bit lane shuffles). Moves only. */
+static inline void rx_transpose8_pd(__m512d r[8], __m512d c[8]) {
+    __m512d a[8], b[8];
+    for (int m = 0; m < 4; m++) {
+        a[2 * m] = _mm512_unpacklo_pd(r[2 * m], r[2 * m + 1]);       /* columns 0 2 4 6 */
+        a[2 * m + 1] = _mm512_unpackhi_pd(r[2 * m], r[2 * m + 1]);   /* columns 1 3 5 7 */
+    }
+    for (int h = 0; h < 2; h++) {       /* rows 0-3, then 4-7 */
+        b[4 * h] = _mm512_shuffle_f64x2(a[4 * h], a[4 * h + 2], _MM_SHUFFLE(2, 0, 2, 0));
+        b[4 * h + 1] = _mm512_shuffle_f64x2(a[4 * h], a[4 * h + 2], _MM_SHUFFLE(3, 1, 3, 1));
+        b[4 * h + 2] = _mm512_shuffle_f64x2(a[4 * h + 1], a[4 * h + 3],
+                                            _MM_SHUFFLE(2, 0, 2, 0));
+        b[4 * h + 3] = _mm512_shuffle_f64x2(a[4 * h + 1], a[4 * h + 3],
+                                            _MM_SHUFFLE(3, 1, 3, 1));
+    }
+    /* b[0]: columns 0, 4 of rows 0-3; b[1]: 2, 6; b[2]: 1, 5; b[3]: 3, 7 (b[4..7]: rows 4-7) */
+    static const int col[4][2] = {{0, 4}, {2, 6}, {1, 5}, {3, 7}};
+    for (int q = 0; q < 4; q++) {
+        c[col[q][0]] = _mm512_shuffle_f64x2(b[q], b[q + 4], _MM_SHUFFLE(2, 0, 2, 0));
+        c[col[q][1]] = _mm512_shuffle_f64x2(b[q], b[q + 4], _MM_SHUFFLE(3, 1, 3, 1));
+    }
+}
+#elif defined(__AVX2__)
+/* c[e] = (r[0][e], ..., r[3][e]): a 4 x 4 block of doubles transposed. Moves only. */
+static inline void rx_transpose4_pd(const __m256d r[4], __m256d c[4]) {
+    __m256d t0 = _mm256_unpacklo_pd(r[0], r[1]), t1 = _mm256_unpackhi_pd(r[0], r[1]);
+    __m256d t2 = _mm256_unpacklo_pd(r[2], r[3]), t3 = _mm256_unpackhi_pd(r[2], r[3]);
+    c[0] = _mm256_permute2f128_pd(t0, t2, 0x20);
+    c[1] = _mm256_permute2f128_pd(t1, t3, 0x20);
+    c[2] = _mm256_permute2f128_pd(t0, t2, 0x31);
+    c[3] = _mm256_permute2f128_pd(t1, t3, 0x31);
+}
+#endif
+
 /* The products of one combination of the outer axes' taps for eight lanes at once:
  *     out[i * 8 + l] = ((x_l[at[i]] * w[0][l]) * w[1][l]) * ... * w[nw - 1][l]
  * with x_l the element at byte offset base[l] + at[i] * ss of src, read as float32 (f32 = 1)
  * or float64. The same multiplications in the same order as the scalar loop of _spline.pyx,
  * in vectors where the CPU level has gathers (the build passes -ffp-contract=off); the
- * caller takes its own per-lane loop where it has none (RX_SPLINE_GATHER 0). */
+ * caller takes its own per-lane loop where it has none (RX_SPLINE_GATHER 0). Runs of
+ * adjacent elements of contiguous rows (eight with AVX-512, four with AVX2) are loaded and
+ * transposed instead of gathered. */
 static inline void rx_spline_products8(const char* src, const int64_t* base, int64_t ss,
                                        const int64_t* at, ptrdiff_t n, const double* w,
                                        int nw, int f32, double* out) {
@@ -49,18 +87,64 @@ static inline void rx_spline_products8(const char* src, const int64_t* base, int
     __m512d wv[64];
     for (int d = 0; d < nw; d++)
         wv[d] = _mm512_loadu_pd(w + 8 * d);
-    for (ptrdiff_t i = 0; i < n; i++) {
+    /* Contiguous rows: where eight inputs in turn are adjacent elements (at is strictly
+     * increasing: at[i + 7] - at[i] == 7), each lane's eight are one load from its row,
+     * transposed into the eight vectors the gathers would give (the same values). */
+    const int runs = ss == (f32 ? 4 : 8);
+    ptrdiff_t i = 0;
+    while (i < n) {
+        if (runs && i + 8 <= n && at[i + 7] - at[i] == 7) {
+            __m512d r[8], c[8];
+            for (int l = 0; l < 8; l++) {
+                const char* e = src + base[l] + at[i] * ss;
+                r[l] = f32 ? _mm512_cvtps_pd(_mm256_loadu_ps((const float*)e))
+                           : _mm512_loadu_pd((const double*)e);
+            }
+            rx_transpose8_pd(r, c);
+            for (int e = 0; e < 8; e++) {
+                __m512d v = c[e];
+                for (int d = 0; d < nw; d++)
+                    v = _mm512_mul_pd(v, wv[d]);
+                _mm512_storeu_pd(out + (i + e) * 8, v);
+            }
+            i += 8;
+            continue;
+        }
         __m512i ix = _mm512_add_epi64(b, _mm512_set1_epi64(at[i] * ss));
         __m512d v = f32 ? _mm512_cvtps_pd(_mm512_i64gather_ps(ix, (const void*)src, 1))
                         : _mm512_i64gather_pd(ix, (const void*)src, 1);
         for (int d = 0; d < nw; d++)
             v = _mm512_mul_pd(v, wv[d]);
         _mm512_storeu_pd(out + i * 8, v);
+        i++;
     }
 #elif defined(__AVX2__)
     __m256i b0 = _mm256_loadu_si256((const __m256i*)base);
     __m256i b1 = _mm256_loadu_si256((const __m256i*)(base + 4));
+    const int runs = ss == (f32 ? 4 : 8);
     for (ptrdiff_t i = 0; i < n; i++) {
+        if (runs && i + 4 <= n && at[i + 3] - at[i] == 3) {
+            /* four adjacent elements of each lane's row: loaded, transposed per four lanes */
+            __m256d r[8], c[8];
+            for (int l = 0; l < 8; l++) {
+                const char* e = src + base[l] + at[i] * ss;
+                r[l] = f32 ? _mm256_cvtps_pd(_mm_loadu_ps((const float*)e))
+                           : _mm256_loadu_pd((const double*)e);
+            }
+            rx_transpose4_pd(r, c);             /* c[e]: lanes 0-3 of element i + e */
+            rx_transpose4_pd(r + 4, c + 4);     /* c[4 + e]: lanes 4-7 */
+            for (int e = 0; e < 4; e++) {
+                __m256d v0 = c[e], v1 = c[4 + e];
+                for (int d = 0; d < nw; d++) {
+                    v0 = _mm256_mul_pd(v0, _mm256_loadu_pd(w + 8 * d));
+                    v1 = _mm256_mul_pd(v1, _mm256_loadu_pd(w + 8 * d + 4));
+                }
+                _mm256_storeu_pd(out + (i + e) * 8, v0);
+                _mm256_storeu_pd(out + (i + e) * 8 + 4, v1);
+            }
+            i += 3;
+            continue;
+        }
         __m256i o = _mm256_set1_epi64x(at[i] * ss);
         __m256i i0 = _mm256_add_epi64(b0, o), i1 = _mm256_add_epi64(b1, o);
         __m256d v0, v1;
@@ -127,6 +211,22 @@ static inline void rx_spline_sum4x8(double* rows, ptrdiff_t rs, ptrdiff_t ts, pt
             d1 = d1 + rx_load_d4(p3 + 4) * w3;
         }
     }
+#if defined(__AVX2__) && !defined(__AVX512F__)
+    {   /* lanes 0-3 and 4-7 of the four outputs, transposed: each lane's four in one store */
+        __m256d r[4], c[4];
+        memcpy(&r[0], &a0, sizeof r[0]); memcpy(&r[1], &b0, sizeof r[1]);
+        memcpy(&r[2], &c0, sizeof r[2]); memcpy(&r[3], &d0, sizeof r[3]);
+        rx_transpose4_pd(r, c);
+        for (int l = 0; l < 4; l++)
+            _mm256_storeu_pd(rows + l * rs + j, c[l]);
+        memcpy(&r[0], &a1, sizeof r[0]); memcpy(&r[1], &b1, sizeof r[1]);
+        memcpy(&r[2], &c1, sizeof r[2]); memcpy(&r[3], &d1, sizeof r[3]);
+        rx_transpose4_pd(r, c);
+        for (int l = 0; l < 4; l++)
+            _mm256_storeu_pd(rows + (4 + l) * rs + j, c[l]);
+        return;
+    }
+#endif
     double acc[4][8];
     rx_store_d4(acc[0], a0); rx_store_d4(acc[0] + 4, a1);
     rx_store_d4(acc[1], b0); rx_store_d4(acc[1] + 4, b1);
@@ -152,6 +252,35 @@ static inline void rx_spline_sum4x8(double* rows, ptrdiff_t rs, ptrdiff_t ts, pt
     for (int l = 0; l < 8; l++)
         for (int t = 0; t < 4; t++)
             rows[l * rs + j + t] = acc[t][l];
+}
+
+/* rx_spline_sum4x8 for eight outputs j..j+7: with AVX-512 the eight lanes of an output are
+ * one vector (the same chains, in the same order), and the 8 x 8 block of sums is transposed
+ * so that each lane's row takes its eight outputs in one store. */
+static inline void rx_spline_sum8x8(double* rows, ptrdiff_t rs, ptrdiff_t ts, ptrdiff_t j,
+                                    const double* u, ptrdiff_t combos, ptrdiff_t slot,
+                                    ptrdiff_t k, const int64_t* li, const double* lw) {
+#if defined(__AVX512F__)
+    __m512d acc[8], c8[8];
+    for (int t = 0; t < 8; t++)
+        acc[t] = _mm512_setzero_pd();
+    for (ptrdiff_t c = 0; c < combos; c++) {
+        const double* uc = u + c * slot * 8;
+        for (ptrdiff_t q = 0; q < k; q++) {
+            const int64_t* ix = li + q * ts + j;
+            const double* wx = lw + q * ts + j;
+            for (int t = 0; t < 8; t++)
+                acc[t] = _mm512_add_pd(acc[t], _mm512_mul_pd(_mm512_loadu_pd(uc + ix[t] * 8),
+                                                             _mm512_set1_pd(wx[t])));
+        }
+    }
+    rx_transpose8_pd(acc, c8);      /* c8[l]: lane l's eight outputs */
+    for (int l = 0; l < 8; l++)
+        _mm512_storeu_pd(rows + l * rs + j, c8[l]);
+#else
+    rx_spline_sum4x8(rows, rs, ts, j, u, combos, slot, k, li, lw);
+    rx_spline_sum4x8(rows, rs, ts, j + 4, u, combos, slot, k, li, lw);
+#endif
 }
 
 /* One output row of an order-1 evaluation whose only weighted axes are the last two (OP_TENSOR,

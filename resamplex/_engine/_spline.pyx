@@ -58,6 +58,9 @@ cdef extern from "_spline.h" nogil:
     void rx_spline_sum4x8(double* rows, Py_ssize_t rs, Py_ssize_t ts, Py_ssize_t j,
                           const double* u, Py_ssize_t combos, Py_ssize_t slot, Py_ssize_t k,
                           const int64_t* li, const double* lw)
+    void rx_spline_sum8x8(double* rows, Py_ssize_t rs, Py_ssize_t ts, Py_ssize_t j,
+                          const double* u, Py_ssize_t combos, Py_ssize_t slot, Py_ssize_t k,
+                          const int64_t* li, const double* lw)
     void rx_zoom1_row(const char* r0, const char* r1, double a0, double a1, const int64_t* g0,
                       const int64_t* g1, const double* b0, const double* b1, Py_ssize_t n,
                       int f32, int out_f32, void* out)
@@ -848,6 +851,9 @@ cdef void _tensor_group(const elem_t* tag, const PassDesc* p, const char* src, c
         tli = li + k * j0       # this tile's taps: local indices, tap-major ([q * tn + jj])
         tlw = lw + k * j0
         jj = 0
+        while jj + 8 <= tn:
+            rx_spline_sum8x8(rows + j0, n, tn, jj, u, combos, slot, k, tli, tlw)
+            jj += 8
         while jj + 4 <= tn:
             rx_spline_sum4x8(rows + j0, n, tn, jj, u, combos, slot, k, tli, tlw)
             jj += 4
