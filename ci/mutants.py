@@ -501,6 +501,19 @@ MUTANTS = [
         "the AVX2 4 x 4 transpose of the tensor evaluation gives column 2 in column 1's place",
         ("tests/test_compat_scipy.py",)),
     Mutant(
+        "prefilter-lanes-stored-in-reverse", "resamplex/_engine/_spline.pyx",
+        (("                (<double*>(dst + do[l] + i * ds))[0] = buf[i * SPLINE_LANES + l]",
+          "                (<double*>(dst + do[l] + i * ds))[0] = buf[i * SPLINE_LANES + nl - 1 - l]"),),
+        "the prefilter stores its eight lines' float64 results each into another line's place",
+        ("tests/test_compat_scipy.py",)),
+    Mutant(
+        "prefilter-lanes-read-the-last-element-twice", "resamplex/_engine/_spline.pyx",
+        (("                buf[i * SPLINE_LANES + l] = (<const double*>(src + so[l] + i * ss))[0]",
+          "                buf[i * SPLINE_LANES + l] = (<const double*>(src + so[l] + (i - (i == n - 1)) * ss))[0]"),),
+        "the prefilter's float64 loads of eight whole lines read each line's second-last "
+        "element in place of its last",
+        ("tests/test_compat_scipy.py",)),
+    Mutant(
         "affine-memo-ignores-values", "resamplex/_engine/plan.py",
         (("a.shape, b.shape, a.tobytes(),\n                   b.tobytes())",
           "a.shape, b.shape)"),),

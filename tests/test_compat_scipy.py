@@ -368,6 +368,41 @@ def test_spline_filter_and_filter1d(mode, order):
         assert_same(*both("spline_filter1d", xi, order, 0, out, mode))
 
 
+@pytest.mark.parametrize("shape", [(13, 21, 3), (6, 5, 17), (19, 2), (3, 4, 9, 2), (11,)],
+                         ids=str)
+def test_prefilter_lines_in_groups_at_every_cpu_level(shape):
+    # the prefilter takes eight lines at a time: neighbours along the innermost axis, the
+    # axes after the filtered one merged where contiguous (an image's columns and channels),
+    # or eight lines in turn from their own offsets (the innermost axis filtered, or one of
+    # fewer than eight elements); line counts that leave a partial last group, C, Fortran,
+    # strided and reversed inputs, float and integer inputs and outputs, one axis or all,
+    # the zoom that filters into its scratch first, 1-3 threads, every CPU level
+    from resamplex._engine import _exec
+
+    rng = np.random.default_rng(sum(shape) * 7 + len(shape))
+    base = rng.standard_normal(shape) * 30
+    inputs = [base, base.astype(np.float32), np.asfortranarray(base),
+              np.repeat(base, 2, axis=-1)[..., ::2], base[::-1], (base * 3).astype(np.int16)]
+    before = _exec.cpu_level()
+    try:
+        for level in _exec.cpu_levels():
+            _exec.set_cpu_level(level)
+            for i, x in enumerate(inputs):
+                mode = MODES[(i + len(shape)) % len(MODES)]
+                for out in (None, np.float32, np.uint8):
+                    assert_same(*both("spline_filter", x, 3, output=out or np.float64,
+                                      mode=mode))
+                for axis in range(x.ndim):
+                    assert_same(*both("spline_filter1d", x, 5, axis=axis, mode=mode))
+                zoom = [1.5] * x.ndim
+                expected, got = both("zoom", x, zoom, order=3, mode=mode)
+                assert_same(expected, got)
+                for threads in (2, 3):
+                    assert_same(expected, rn.zoom(x, zoom, order=3, mode=mode, threads=threads))
+    finally:
+        _exec.set_cpu_level(before)
+
+
 def test_spline_filter_orders_below_two():
     x = np.arange(12.0).reshape(3, 4)
     assert_same(*both("spline_filter1d", x, 0))

@@ -77,8 +77,8 @@ static inline void rx_transpose4_pd(const __m256d r[4], __m256d c[4]) {
  * or float64. The same multiplications in the same order as the scalar loop of _spline.pyx,
  * in vectors where the CPU level has gathers (the build passes -ffp-contract=off); the
  * caller takes its own per-lane loop where it has none (RX_SPLINE_GATHER 0). Runs of
- * adjacent elements of contiguous rows (eight with AVX-512, four with AVX2) are loaded and
- * transposed instead of gathered. */
+ * adjacent elements of contiguous rows (eight with AVX-512, or the last two to seven, an
+ * image's channels; four with AVX2) are loaded and transposed instead of gathered. */
 static inline void rx_spline_products8(const char* src, const int64_t* base, int64_t ss,
                                        const int64_t* at, ptrdiff_t n, const double* w,
                                        int nw, int f32, double* out) {
@@ -93,21 +93,25 @@ static inline void rx_spline_products8(const char* src, const int64_t* base, int
     const int runs = ss == (f32 ? 4 : 8);
     ptrdiff_t i = 0;
     while (i < n) {
-        if (runs && i + 8 <= n && at[i + 7] - at[i] == 7) {
+        /* m adjacent inputs from i: eight, or the last two to seven (masked loads, which
+         * read nothing past them) */
+        ptrdiff_t m = n - i < 8 ? n - i : 8;
+        if (runs && m >= 2 && at[i + m - 1] - at[i] == m - 1) {
             __m512d r[8], c[8];
+            const __mmask8 k8 = (__mmask8)((1u << m) - 1u);
             for (int l = 0; l < 8; l++) {
                 const char* e = src + base[l] + at[i] * ss;
-                r[l] = f32 ? _mm512_cvtps_pd(_mm256_loadu_ps((const float*)e))
-                           : _mm512_loadu_pd((const double*)e);
+                r[l] = f32 ? _mm512_cvtps_pd(_mm256_maskz_loadu_ps(k8, (const float*)e))
+                           : _mm512_maskz_loadu_pd(k8, (const double*)e);
             }
             rx_transpose8_pd(r, c);
-            for (int e = 0; e < 8; e++) {
+            for (ptrdiff_t e = 0; e < m; e++) {
                 __m512d v = c[e];
                 for (int d = 0; d < nw; d++)
                     v = _mm512_mul_pd(v, wv[d]);
                 _mm512_storeu_pd(out + (i + e) * 8, v);
             }
-            i += 8;
+            i += m;
             continue;
         }
         __m512i ix = _mm512_add_epi64(b, _mm512_set1_epi64(at[i] * ss));
@@ -252,6 +256,44 @@ static inline void rx_spline_sum4x8(double* rows, ptrdiff_t rs, ptrdiff_t ts, pt
     for (int l = 0; l < 8; l++)
         for (int t = 0; t < 4; t++)
             rows[l * rs + j + t] = acc[t][l];
+}
+
+/* rx_spline_sum4x8 for one output j (a tile's last one to three): its eight lanes side by
+ * side, the same chains. */
+static inline void rx_spline_sum1x8(double* rows, ptrdiff_t rs, ptrdiff_t ts, ptrdiff_t j,
+                                    const double* u, ptrdiff_t combos, ptrdiff_t slot,
+                                    ptrdiff_t k, const int64_t* li, const double* lw) {
+#if defined(__GNUC__) || defined(__clang__)
+    rx_d4 a0 = {0.0, 0.0, 0.0, 0.0}, a1 = a0;
+    for (ptrdiff_t c = 0; c < combos; c++) {
+        const double* uc = u + c * slot * 8;
+        for (ptrdiff_t q = 0; q < k; q++) {
+            const double* p0 = uc + li[q * ts + j] * 8;
+            double wq = lw[q * ts + j];
+            rx_d4 w0 = {wq, wq, wq, wq};
+            a0 = a0 + rx_load_d4(p0) * w0;
+            a1 = a1 + rx_load_d4(p0 + 4) * w0;
+        }
+    }
+    double acc[8];
+    rx_store_d4(acc, a0);
+    rx_store_d4(acc + 4, a1);
+#else
+    double acc[8];
+    for (int l = 0; l < 8; l++)
+        acc[l] = 0.0;
+    for (ptrdiff_t c = 0; c < combos; c++) {
+        const double* uc = u + c * slot * 8;
+        for (ptrdiff_t q = 0; q < k; q++) {
+            const double* p = uc + li[q * ts + j] * 8;
+            double w = lw[q * ts + j];
+            for (int l = 0; l < 8; l++)
+                acc[l] = acc[l] + p[l] * w;
+        }
+    }
+#endif
+    for (int l = 0; l < 8; l++)
+        rows[l * rs + j] = acc[l];
 }
 
 /* rx_spline_sum4x8 for eight outputs j..j+7: with AVX-512 the eight lanes of an output are

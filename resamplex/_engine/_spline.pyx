@@ -14,8 +14,10 @@ array's shape and the byte strides of source and destination (they may be the sa
 each line is read whole before it is written); ``axis``: the filtered axis; ``src_kind``,
 ``dst_kind``: element codes (``ELEMS``); ``rounding``: the store rule (``STORES``); ``k``: the
 number of poles (1 or 2) and ``pw[0..k)`` the poles; ``shift``: the initial conditions
-(``INITS``); ``units`` and ``buf_len`` (doubles per thread): ``spline_units`` (lines along the
-innermost axis one at a time, along the others SPLINE_LANES at a time).
+(``INITS``); ``units`` and ``buf_len`` (doubles per thread): ``spline_units`` (SPLINE_LANES
+lines at a time: neighbours along the innermost axis where that is not the filtered one and
+holds SPLINE_LANES elements or more, else SPLINE_LANES lines in turn, each from its own
+offset).
 
 ``tensor_run`` (OP_TENSOR), every axis at once: output element ``o`` is, over the taps
 ``(f_0, ..., f_{n-1})`` of its axes in row-major order (last axis fastest), starting from
@@ -56,6 +58,9 @@ cdef extern from "_spline.h" nogil:
                              const int64_t* at, Py_ssize_t n, const double* w, int nw,
                              int f32, double* out)
     void rx_spline_sum4x8(double* rows, Py_ssize_t rs, Py_ssize_t ts, Py_ssize_t j,
+                          const double* u, Py_ssize_t combos, Py_ssize_t slot, Py_ssize_t k,
+                          const int64_t* li, const double* lw)
+    void rx_spline_sum1x8(double* rows, Py_ssize_t rs, Py_ssize_t ts, Py_ssize_t j,
                           const double* u, Py_ssize_t combos, Py_ssize_t slot, Py_ssize_t k,
                           const int64_t* li, const double* lw)
     void rx_spline_sum8x8(double* rows, Py_ssize_t rs, Py_ssize_t ts, Py_ssize_t j,
@@ -262,90 +267,12 @@ cdef void _store_row(const double* values, char* dst, Py_ssize_t n, int64_t ds, 
 # ni_splines.c: gain, then for each pole a causal pass from its initial value and an
 # anti-causal pass from its own; the initial values follow the boundary mode.
 
-cdef void _init_causal_mirror(double* c, Py_ssize_t n, double z) noexcept nogil:
-    cdef Py_ssize_t i
-    cdef double z_i = z
-    cdef double z_n_1 = pow(z, <double>(n - 1))
-    c[0] = c[0] + z_n_1 * c[n - 1]
-    for i in range(1, n - 1):
-        c[0] += z_i * (c[i] + z_n_1 * c[n - 1 - i])
-        z_i *= z
-    c[0] /= 1 - z_n_1 * z_n_1
-
-
-cdef void _init_anticausal_mirror(double* c, Py_ssize_t n, double z) noexcept nogil:
-    c[n - 1] = (z * c[n - 2] + c[n - 1]) * z / (z * z - 1)
-
-
-cdef void _init_causal_wrap(double* c, Py_ssize_t n, double z) noexcept nogil:
-    cdef Py_ssize_t i
-    cdef double z_i = z
-    for i in range(1, n):
-        c[0] += z_i * c[n - i]
-        z_i *= z
-    c[0] /= 1 - z_i
-
-
-cdef void _init_anticausal_wrap(double* c, Py_ssize_t n, double z) noexcept nogil:
-    cdef Py_ssize_t i
-    cdef double z_i = z
-    for i in range(n - 1):
-        c[n - 1] += z_i * c[i]
-        z_i *= z
-    c[n - 1] *= z / (z_i - 1)
-
-
-cdef void _init_causal_reflect(double* c, Py_ssize_t n, double z) noexcept nogil:
-    cdef Py_ssize_t i
-    cdef double z_i = z
-    cdef double z_n = pow(z, <double>n)
-    cdef double c0 = c[0]
-    c[0] = c[0] + z_n * c[n - 1]
-    for i in range(1, n):
-        c[0] += z_i * (c[i] + z_n * c[n - 1 - i])
-        z_i *= z
-    c[0] *= z / (1 - z_n * z_n)
-    c[0] += c0
-
-
-cdef void _init_anticausal_reflect(double* c, Py_ssize_t n, double z) noexcept nogil:
-    c[n - 1] *= z / (z - 1)
-
-
-cdef void _filter_line(double* c, Py_ssize_t n, const double* poles, int npoles,
-                       int init) noexcept nogil:
-    cdef double gain = 1.0, z
-    cdef Py_ssize_t i
-    cdef int q
-    for q in range(npoles):
-        z = poles[q]
-        gain *= (1.0 - z) * (1.0 - 1.0 / z)
-    for i in range(n):
-        c[i] *= gain
-    for q in range(npoles):
-        z = poles[q]
-        if init == I_MIRROR:
-            _init_causal_mirror(c, n, z)
-        elif init == I_REFLECT:
-            _init_causal_reflect(c, n, z)
-        else:
-            _init_causal_wrap(c, n, z)
-        for i in range(1, n):
-            c[i] += z * c[i - 1]
-        if init == I_MIRROR:
-            _init_anticausal_mirror(c, n, z)
-        elif init == I_REFLECT:
-            _init_anticausal_reflect(c, n, z)
-        else:
-            _init_anticausal_wrap(c, n, z)
-        for i in range(n - 2, -1, -1):
-            c[i] = z * (c[i + 1] - c[i])
-
-
 cdef void _filter_lanes(double* c, Py_ssize_t n, const double* poles, int npoles,
                         int init) noexcept nogil:
-    # _filter_line on SPLINE_LANES lines at once, laid out c[i * SPLINE_LANES + l]: per lane
-    # the same operations in the same order (the powers of z are shared scalars)
+    # SciPy's filter of one line (ni_splines.c apply_filter: the gain, then per pole the
+    # causal initial value and pass, the anti-causal initial value and pass, by the mode's
+    # initial conditions) on SPLINE_LANES lines at once, laid out c[i * SPLINE_LANES + l]:
+    # per lane the same operations in the same order (the powers of z are shared scalars)
     cdef double gain = 1.0, z, z_i, z_n, zz
     cdef double c0[SPLINE_LANES]
     cdef double keep[SPLINE_LANES]
@@ -422,15 +349,53 @@ cdef void _filter_lanes(double* c, Py_ssize_t n, const double* poles, int npoles
                 c[i * L + l] = z * (c[(i + 1) * L + l] - c[i * L + l])
 
 
+cdef inline void _load_lanes(const char* src, const int64_t* so, int64_t ss, Py_ssize_t n,
+                             Py_ssize_t nl, int kind, double* buf) noexcept nogil:
+    # buf[i * SPLINE_LANES + l] = element i of lane l's line (src + so[l] + i * ss); 0.0 in
+    # the lanes past nl. Element by element, the float kinds without a dispatch per element.
+    cdef Py_ssize_t i, l
+    if nl == SPLINE_LANES and kind == E_F64:
+        for i in range(n):
+            for l in range(SPLINE_LANES):
+                buf[i * SPLINE_LANES + l] = (<const double*>(src + so[l] + i * ss))[0]
+    elif nl == SPLINE_LANES and kind == E_F32:
+        for i in range(n):
+            for l in range(SPLINE_LANES):
+                buf[i * SPLINE_LANES + l] = (<const float*>(src + so[l] + i * ss))[0]
+    else:
+        for i in range(n):
+            for l in range(SPLINE_LANES):
+                buf[i * SPLINE_LANES + l] = _load(src + so[l] + i * ss, kind) if l < nl else 0.0
+
+
+cdef inline void _store_lanes(const double* buf, char* dst, const int64_t* do, int64_t ds,
+                              Py_ssize_t n, Py_ssize_t nl, int kind, int rule) noexcept nogil:
+    # lane l's line (buf[i * SPLINE_LANES + l]) to dst + do[l] + i * ds, l < nl, by the
+    # store rule (_store_row); float outputs element by element, the lanes side by side
+    cdef Py_ssize_t i, l
+    if kind == E_F64:
+        for i in range(n):
+            for l in range(nl):
+                (<double*>(dst + do[l] + i * ds))[0] = buf[i * SPLINE_LANES + l]
+    elif kind == E_F32:
+        for i in range(n):
+            for l in range(nl):
+                (<float*>(dst + do[l] + i * ds))[0] = <float>buf[i * SPLINE_LANES + l]
+    else:
+        for l in range(nl):
+            _store_row(buf + l, dst + do[l], n, ds, kind, rule, SPLINE_LANES)
+
+
 cdef inline void _spline_lanes(const PassDesc* p, const char* src, char* dst, Py_ssize_t g,
                                double* buf) noexcept nogil:
     # SPLINE_LANES lines that are neighbours along the innermost axis (not the filtered one)
     cdef int last = p.ndim - 1, d
     cdef Py_ssize_t inner = p.shape[last], per = (inner + SPLINE_LANES - 1) // SPLINE_LANES
-    cdef Py_ssize_t rem = g // per, first = (g % per) * SPLINE_LANES, q, i, l, nl
+    cdef Py_ssize_t rem = g // per, first = (g % per) * SPLINE_LANES, q, l, nl
     cdef Py_ssize_t n = p.shape[p.axis]
     cdef int64_t so = first * p.sstr[last], do = first * p.dstr[last]
-    cdef int64_t ss = p.sstr[p.axis], sl = p.sstr[last]
+    cdef int64_t sol[SPLINE_LANES]
+    cdef int64_t dol[SPLINE_LANES]
     nl = min(<Py_ssize_t>SPLINE_LANES, inner - first)
     for d in range(last - 1, -1, -1):
         if d == p.axis:
@@ -439,60 +404,70 @@ cdef inline void _spline_lanes(const PassDesc* p, const char* src, char* dst, Py
         rem = rem // p.shape[d]
         so += q * p.sstr[d]
         do += q * p.dstr[d]
-    for i in range(n):
-        for l in range(SPLINE_LANES):
-            buf[i * SPLINE_LANES + l] = _load(src + so + i * ss + l * sl, p.src_kind) \
-                if l < nl else 0.0
+    for l in range(SPLINE_LANES):
+        sol[l] = so + l * p.sstr[last]
+        dol[l] = do + l * p.dstr[last]
+    _load_lanes(src, sol, p.sstr[p.axis], n, nl, p.src_kind, buf)
     if n > 1:
         _filter_lanes(buf, n, p.pw, <int>p.k, p.shift)
-    for l in range(nl):
-        _store_row(buf + l, dst + do + l * p.dstr[last], n, p.dstr[p.axis], p.dst_kind,
-                   p.rounding, SPLINE_LANES)
+    _store_lanes(buf, dst, dol, p.dstr[p.axis], n, nl, p.dst_kind, p.rounding)
 
 
-cdef inline void _spline_line(const PassDesc* p, const char* src, char* dst, Py_ssize_t r,
-                              double* buf) noexcept nogil:
-    cdef Py_ssize_t rem = r, q, i, n = p.shape[p.axis]
-    cdef int64_t so = 0, do = 0
+cdef inline void _spline_group(const PassDesc* p, const char* src, char* dst, Py_ssize_t g,
+                               double* buf) noexcept nogil:
+    # SPLINE_LANES lines in turn (row-major over the axes other than the filtered one), each
+    # from its own offset, side by side in buf as _filter_lanes takes them: the innermost
+    # axis filtered, or one too short to hold SPLINE_LANES lines (an image's channels). Lanes
+    # past the last line are zeros (filtered, never stored).
+    cdef Py_ssize_t lines = 1, first = g * SPLINE_LANES, rem, q, l, nl
+    cdef Py_ssize_t n = p.shape[p.axis]
+    cdef int64_t so[SPLINE_LANES]
+    cdef int64_t do[SPLINE_LANES]
     cdef int d
-    for d in range(p.ndim - 1, -1, -1):
-        if d == p.axis:
-            continue
-        q = rem % p.shape[d]
-        rem = rem // p.shape[d]
-        so += q * p.sstr[d]
-        do += q * p.dstr[d]
-    cdef int64_t ss = p.sstr[p.axis]
-    for i in range(n):
-        buf[i] = _load(src + so + i * ss, p.src_kind)
+    for d in range(p.ndim):
+        if d != p.axis:
+            lines *= p.shape[d]
+    nl = min(<Py_ssize_t>SPLINE_LANES, lines - first)
+    for l in range(nl):
+        rem = first + l
+        so[l] = 0
+        do[l] = 0
+        for d in range(p.ndim - 1, -1, -1):
+            if d == p.axis:
+                continue
+            q = rem % p.shape[d]
+            rem = rem // p.shape[d]
+            so[l] += q * p.sstr[d]
+            do[l] += q * p.dstr[d]
+    _load_lanes(src, so, p.sstr[p.axis], n, nl, p.src_kind, buf)
     if n > 1:
-        _filter_line(buf, n, p.pw, <int>p.k, p.shift)
-    _store_row(buf, dst + do, n, p.dstr[p.axis], p.dst_kind, p.rounding)
+        _filter_lanes(buf, n, p.pw, <int>p.k, p.shift)
+    _store_lanes(buf, dst, do, p.dstr[p.axis], n, nl, p.dst_kind, p.rounding)
+
+
+cdef inline bint _by_groups(const int64_t* shape, int ndim, int axis) noexcept nogil:
+    # _spline_group rather than _spline_lanes (spline_units decides the same way)
+    return axis == ndim - 1 or shape[ndim - 1] < SPLINE_LANES
 
 
 cdef void spline_run(const PassDesc* p, const char* src, char* dst, void* bufs,
                      int nthreads) noexcept nogil:
     """OP_SPLINE: filter every line along ``axis`` (see the module docstring)."""
-    cdef Py_ssize_t lines = 1, r
-    cdef int d
+    cdef Py_ssize_t r
     cdef double* b = <double*>bufs
-    if p.axis != p.ndim - 1:    # lines side by side along the innermost axis
-        if nthreads <= 1:
-            for r in range(p.units):
-                _spline_lanes(p, src, dst, r, b)
-            return
-        for r in prange(p.units, num_threads=nthreads, schedule="static"):
-            _spline_lanes(p, src, dst, r, b + threadid() * p.buf_len)
-        return
-    for d in range(p.ndim):
-        if d != p.axis:
-            lines *= p.shape[d]
+    cdef bint groups = _by_groups(p.shape, p.ndim, p.axis)
     if nthreads <= 1:
-        for r in range(lines):
-            _spline_line(p, src, dst, r, b)
+        for r in range(p.units):
+            if groups:
+                _spline_group(p, src, dst, r, b)
+            else:
+                _spline_lanes(p, src, dst, r, b)
         return
-    for r in prange(lines, num_threads=nthreads, schedule="static"):
-        _spline_line(p, src, dst, r, b + threadid() * p.buf_len)
+    for r in prange(p.units, num_threads=nthreads, schedule="static"):
+        if groups:
+            _spline_group(p, src, dst, r, b + threadid() * p.buf_len)
+        else:
+            _spline_lanes(p, src, dst, r, b + threadid() * p.buf_len)
 
 
 # ------------------------------------------------------------------------------ evaluation
@@ -515,14 +490,19 @@ cdef enum:
 
 
 def spline_units(tuple shape, int axis):
-    """The work units of a prefilter pass along ``axis`` of ``shape``, and the doubles of
-    scratch each thread needs: lines SPLINE_LANES at a time unless ``axis`` is innermost."""
+    """The work units of a prefilter pass along ``axis`` of ``shape`` (SPLINE_LANES lines
+    each: neighbours along the innermost axis, or lines in turn where that axis is the
+    filtered one or shorter than SPLINE_LANES), and the doubles of scratch each thread
+    needs."""
     cdef Py_ssize_t lines = 1, inner = shape[len(shape) - 1], i
+    cdef int64_t dims[64]
     for i in range(len(shape)):
+        dims[i] = shape[i]
         if i != axis:
             lines *= shape[i]
-    if axis == len(shape) - 1:
-        return lines, max(<Py_ssize_t>shape[axis], 1)
+    if _by_groups(dims, len(shape), axis):
+        return (lines + SPLINE_LANES - 1) // SPLINE_LANES, \
+            max(<Py_ssize_t>shape[axis], 1) * SPLINE_LANES
     return (lines // inner) * ((inner + SPLINE_LANES - 1) // SPLINE_LANES), \
         max(<Py_ssize_t>shape[axis], 1) * SPLINE_LANES
 
@@ -662,7 +642,7 @@ cdef void _tensor_group(const elem_t* tag, const PassDesc* p, const char* src, c
     cdef Py_ssize_t per = (m + LANES - 1) // LANES, rem, oq, nl, at, slot
     cdef Py_ssize_t o[64]
     cdef int64_t do = 0, lo, base, ss = p.sstr[last]
-    cdef double cval = p.pw[0], v, wq
+    cdef double cval = p.pw[0], v
     cdef const int64_t* off = p.off
     cdef const int64_t* flags = p.idx2
     cdef const double* w = <const double*>p.w
@@ -677,7 +657,6 @@ cdef void _tensor_group(const elem_t* tag, const PassDesc* p, const char* src, c
                                         # taps and cval outputs);
     cdef const double* lw = w + lp      # else per tile, local indices (see below)
     cdef const char* row
-    cdef double a[LANES]
     cdef double wl[64]
     cdef double lw8[64 * LANES]     # [d][lane]
     cdef int64_t lbase[LANES]
@@ -858,16 +837,7 @@ cdef void _tensor_group(const elem_t* tag, const PassDesc* p, const char* src, c
             rx_spline_sum4x8(rows + j0, n, tn, jj, u, combos, slot, k, tli, tlw)
             jj += 4
         for jj in range(jj, tn):
-            for l in range(LANES):
-                a[l] = 0.0
-            for c in range(combos):
-                for q in range(k):
-                    uc = u + (c * slot + tli[q * tn + jj]) * LANES
-                    wq = tlw[q * tn + jj]
-                    for l in range(LANES):
-                        a[l] = a[l] + uc[l] * wq
-            for l in range(LANES):
-                rows[l * n + j0 + jj] = a[l]
+            rx_spline_sum1x8(rows + j0, n, tn, jj, u, combos, slot, k, tli, tlw)
     for l in range(nl):
         outrow = rows + l * n
         if lane_out[l]:

@@ -25,6 +25,7 @@ import numpy as np
 from .._checks import check_allocation
 from . import _exec, _spline
 from ._exec import Program, threads_for
+from .plan import coalesce_all
 
 OP_SPLINE, OP_TENSOR = _exec.OPS["spline"], _exec.OPS["tensor"]
 TENSOR_ROWS2 = _exec.LOOPS["tensor_rows2"]
@@ -65,19 +66,21 @@ class SplineTable:
 
 def _spline_passes(shape: Sequence[int], xs: Sequence[int], src_kind: int, order: int,
                    init: str, dst: int, dst_strides: Sequence[int], dst_kind: int,
-                   store: str) -> list[dict[str, Any]]:
-    """One OP_SPLINE pass per axis of ``shape`` (length > 1), the first reading the program's
-    input, the rest reading what the one before wrote (``dst``, in place)."""
+                   store: str, axes: Sequence[int] | None = None) -> list[dict[str, Any]]:
+    """One OP_SPLINE pass per axis of ``shape`` (or of ``axes``, in order), the first reading
+    the program's input, the rest reading what the one before wrote (``dst``, in place)."""
     poles = POLES[order]
     passes = []
     src, src_strides, kind = -1, list(xs), src_kind
-    for axis, n in enumerate(shape):
-        units, buf_len = _spline.spline_units(tuple(shape), axis)
+    for axis in range(len(shape)) if axes is None else axes:
+        # the other axes merged where they are contiguous in both arrays (an image's columns
+        # and channels: one row of lines, SPLINE_LANES of them side by side)
+        lines, (ss, ds), a = coalesce_all(shape, [src_strides, list(dst_strides)], axis)
+        units, buf_len = _spline.spline_units(tuple(lines), a)
         passes.append(dict(
-            op=OP_SPLINE, src=src, dst=dst, shape=list(shape), sstr=src_strides,
-            dstr=list(dst_strides), axis=axis, src_kind=kind, dst_kind=dst_kind,
-            rounding=STORES[store], k=len(poles), pw=list(poles), shift=INITS[init],
-            buf_len=buf_len, units=units))
+            op=OP_SPLINE, src=src, dst=dst, shape=lines, sstr=ss, dstr=ds, axis=a,
+            src_kind=kind, dst_kind=dst_kind, rounding=STORES[store], k=len(poles),
+            pw=list(poles), shift=INITS[init], buf_len=buf_len, units=units))
         src, src_strides, kind = dst, list(dst_strides), dst_kind
     return passes
 
@@ -91,13 +94,8 @@ def filter_program(shape: Sequence[int], xs: Sequence[int], src_kind: int,
                    axes: Sequence[int]) -> Program:
     """``spline_filter`` / ``spline_filter1d``: the prefilter along ``axes`` (in order) from
     the input into the output, each pass storing the output's type by a C cast."""
-    passes = [p for p in _spline_passes(shape, xs, src_kind, order, init, -2, os_, dst_kind,
-                                        "cast") if p["axis"] in axes]
-    for i, p in enumerate(passes):  # only the first reads the input
-        if i:
-            p.update(src=-2, sstr=list(os_), src_kind=dst_kind)
-        else:
-            p.update(src=-1, sstr=list(xs), src_kind=src_kind)
+    passes = _spline_passes(shape, xs, src_kind, order, init, -2, os_, dst_kind, "cast",
+                            [a for a in range(len(shape)) if a in axes])
     return Program(passes, [], _spline_work(shape, order))
 
 
