@@ -223,7 +223,7 @@ def installed_peers() -> list[str]:
     import importlib.util
 
     names = {"torch": "torch", "opencv": "cv2", "scipy": "scipy", "onnxruntime": "onnxruntime",
-             "scikit-image": "skimage"}
+             "scikit-image": "skimage", "pillow": "PIL"}
     return [n for n, mod in names.items() if importlib.util.find_spec(mod) is not None]
 
 

@@ -912,8 +912,11 @@ workloads: float32 NCHW (8, 64, 128, 128) x2 nearest and linear (also channels-l
   trilinear; a uint8 1080x1920x3 image to 540x960 (also from a BGR view) and to 2160x3840
   (linear), and to a 224x224 float32 normalised CHW tensor in one call (against the NumPy
   chain: cv2.resize, astype, normalise, transpose); bfloat16 and int8
-  (8, 64, 128, 128) x2 against float32 per byte. Each against the peers installed, same
-  threads, fresh outputs, and a memory floor (copying an array of the output's size)."""
+  (8, 64, 128, 128) x2 against float32 per byte; the front doors against their originals:
+  compat.scipy.zoom (128^3 x2 orders 0, 1, 3; the image x0.5 order 1), compat.skimage.resize,
+  compat.cv2 and compat.pil (the image to 540x960 and 2160x3840), compat.torch. Each against
+  the peers installed, same threads, fresh outputs, and a memory floor (copying an array of
+  the output's size)."""
 
 
 # ----------------------------------------------------------------------------------------------
@@ -987,14 +990,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("bench", help="time the performance workloads against the peers",
                        description="Time resamplex and each installed peer (PyTorch, OpenCV, "
-                       "SciPy, ONNX Runtime) in this process, with the same threads and fresh "
-                       "outputs, and against a memory floor (copying an array of the output's "
-                       "size) on the performance workloads of the specification: float32, "
-                       "float16, bfloat16 and int8 NCHW batches (8, 64, 128, 128) x2 and x0.5, "
-                       "a float32 128^3 volume x2 trilinear, a uint8 1080x1920x3 image to "
-                       "540x960 and 2160x3840 and to a 224x224 float32 normalised CHW tensor. "
-                       "Print the medians and each target, met or "
-                       "missed.")
+                       "Pillow, SciPy, scikit-image, ONNX Runtime) in this process, with the "
+                       "same threads and fresh outputs, and against a memory floor (copying an "
+                       "array of the output's size) on the performance workloads of the "
+                       "specification: float32, float16, bfloat16 and int8 NCHW batches (8, 64, "
+                       "128, 128) x2 and x0.5, a float32 128^3 volume x2 trilinear, a uint8 "
+                       "1080x1920x3 image to 540x960 and 2160x3840 and to a 224x224 float32 "
+                       "normalised CHW tensor, and the front doors (compat.scipy.zoom, "
+                       "compat.skimage.resize, compat.cv2, compat.pil, compat.torch) against "
+                       "their originals. Print the medians and each target, met or missed.")
     p.add_argument("--quick", action="store_true", help="fewer repeats (under a minute)")
     p.add_argument("--plot", metavar="FILE.png",
                    help="also write a bar chart (needs matplotlib: the bench extra, "
