@@ -514,6 +514,13 @@ MUTANTS = [
         "element in place of its last",
         ("tests/test_compat_scipy.py",)),
     Mutant(
+        "tensor-mid-taps-weighed-by-the-first", "resamplex/_engine/_spline.pyx",
+        (("                    mw[q * LANES + l] = w[p.ptr[mid] + (at + l) * k + q]",
+          "                    mw[q * LANES + l] = w[p.ptr[mid] + (at + l) * k]"),),
+        "the tensor evaluation's per-lane taps of the axis before the last (looked up once "
+        "per group of eight rows) all take the weight of the first tap",
+        ("tests/test_compat_scipy.py",)),
+    Mutant(
         "affine-memo-ignores-values", "resamplex/_engine/plan.py",
         (("a.shape, b.shape, a.tobytes(),\n                   b.tobytes())",
           "a.shape, b.shape)"),),

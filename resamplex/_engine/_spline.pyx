@@ -487,6 +487,7 @@ cdef void spline_run(const PassDesc* p, const char* src, char* dst, void* bufs,
 
 cdef enum:
     LANES = 8       # output rows side by side (the vector sums of _spline.h assume 8)
+    MAX_TAPS = 6    # taps per output on an axis: order + 1, orders 0-5
 
 
 def spline_units(tuple shape, int axis):
@@ -747,6 +748,29 @@ cdef void _tensor_group(const elem_t* tag, const PassDesc* p, const char* src, c
     cdef const int64_t* uq
     cdef const int64_t* tli
     cdef const double* tlw
+    # The lanes differ on the axis before the last only: its taps (byte offset, cval, weight)
+    # per tap and lane, looked up once for the group (a lane that is cval reads none)
+    cdef int64_t moff[MAX_TAPS * LANES]
+    cdef double mw[MAX_TAPS * LANES]
+    cdef bint mcv[MAX_TAPS * LANES]
+    cdef bint any_out = False, cv0
+    cdef int64_t base0
+    cdef double wd
+    for l in range(LANES):
+        any_out = any_out or lane_out[l]
+    if last >= 1:
+        for q in range(k):
+            for l in range(LANES):
+                moff[q * LANES + l] = 0
+                mw[q * LANES + l] = 0.0
+                mcv[q * LANES + l] = False
+                if not lane_out[l]:
+                    lo = off[p.ptr[mid] + (at + l) * k + q]
+                    if lo == INT64_MIN:
+                        mcv[q * LANES + l] = True
+                    else:
+                        moff[q * LANES + l] = lo
+                    mw[q * LANES + l] = w[p.ptr[mid] + (at + l) * k + q]
     for tt in range(ntiles):
         j0 = tj[tt]
         tn = tj[tt + 1] - j0
@@ -760,23 +784,32 @@ cdef void _tensor_group(const elem_t* tag, const PassDesc* p, const char* src, c
             # c's taps on the outer axes: digit[d] (row-major, counted up without divisions)
             uc = u + c * slot * LANES
             # each lane's row and weights; all eight in vectors where they read the input
-            every = RX_SPLINE_GATHER and (elem_t is float or elem_t is double) and last >= 1
+            every = RX_SPLINE_GATHER and (elem_t is float or elem_t is double) and last >= 1 \
+                and not any_out
+            base0 = 0
+            cv0 = False
+            for d in range(last - 1):   # the axes before mid: one tap for every lane
+                lo = off[p.ptr[d] + o[d] * k + digit[d]]
+                if lo == INT64_MIN:
+                    cv0 = True
+                else:
+                    base0 += lo
+                wd = w[p.ptr[d] + o[d] * k + digit[d]]
+                for l in range(LANES):
+                    lw8[d * LANES + l] = wd
+            if cv0:
+                every = False
             for l in range(LANES):
-                lbase[l] = 0
-                lcval[l] = False
-                if lane_out[l]:
-                    every = False
-                    continue
-                if nd >= 2:
-                    o[mid] = at + l
-                for d in range(last):
-                    lo = off[p.ptr[d] + o[d] * k + digit[d]]
-                    if lo == INT64_MIN:
-                        lcval[l] = True
+                lbase[l] = base0
+                lcval[l] = cv0
+            if last >= 1:
+                q = digit[mid] * LANES
+                for l in range(LANES):
+                    lbase[l] = base0 + moff[q + l]
+                    lcval[l] = cv0 or mcv[q + l]
+                    lw8[mid * LANES + l] = mw[q + l]
+                    if mcv[q + l]:
                         every = False
-                    else:
-                        lbase[l] += lo
-                    lw8[d * LANES + l] = w[p.ptr[d] + o[d] * k + digit[d]]
             if every:
                 rx_spline_products8(src, lbase, ss, uq, nu, lw8, last, elem_t is float, uc)
                 for l in range(LANES):

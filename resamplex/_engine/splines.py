@@ -184,6 +184,8 @@ class SplinePlan:
         self.lead = int(lead)
         self.out_shape = tuple(t.n_out for t in self.tables)
         self.order = int(order)
+        if not 0 <= self.order <= 5:   # the kernels hold at most six taps per axis
+            raise ValueError(f"order={order}: spline orders are 0 to 5")
         self.k = self.order + 1
         self.cval = float(cval)
         self.prefilter = bool(prefilter) and self.order > 1
