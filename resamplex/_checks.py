@@ -24,7 +24,8 @@ INTP_MAX = int(np.iinfo(np.intp).max)
 
 def is_int(v: Any) -> bool:
     """An integer, not a bool (``True`` is not a length)."""
-    return type(v) is int or isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_))
+    return type(v) is int or (isinstance(v, numbers.Integral)
+                               and not isinstance(v, (bool, np.bool_)))
 
 
 def is_real(v: Any) -> bool:

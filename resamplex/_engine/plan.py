@@ -107,6 +107,25 @@ def layout_strides(shape: Sequence[int], itemsize: int, perm: Sequence[int]) -> 
     return strides
 
 
+#: A fresh result's layout, kept with a compiled program: its shape in memory order and the
+#: transposition that gives the output's axis order (None: none needed).
+FreshLayout = tuple[tuple[int, ...], "tuple[int, ...] | None"]
+
+
+def fresh_layout(out_shape: Sequence[int], x: np.ndarray) -> FreshLayout:
+    """The layout of a result laid out like ``x`` (``layout_perm``), for ``empty_fresh``."""
+    perm = layout_perm(x.shape, x.strides)
+    return (tuple(int(out_shape[a]) for a in perm),
+            None if perm == sorted(perm) else tuple(np.argsort(perm).tolist()))
+
+
+def empty_fresh(layout: FreshLayout, dtype: Any) -> np.ndarray:
+    """``np.empty`` of a ``fresh_layout``, in the output's axis order."""
+    shape, inverse = layout
+    result = np.empty(shape, dtype)
+    return result if inverse is None else result.transpose(inverse)
+
+
 def empty_like_layout(shape: Sequence[int], dtype: Any, perm: Sequence[int]) -> np.ndarray:
     """``np.empty(shape)`` whose memory order is ``perm`` (outermost first)."""
     base = np.empty([shape[a] for a in perm], dtype=dtype)
@@ -407,10 +426,8 @@ class Plan:
             if out is None:
                 entry = self._programs.get((x.dtype, x.strides, rounding))
                 if entry is not None and x.shape == self.in_shape and _exec.is_aligned(x):
-                    program, alloc_shape, inverse = entry
-                    result = np.empty(alloc_shape, x.dtype)
-                    if inverse is not None:
-                        result = result.transpose(inverse)
+                    program = entry[0]
+                    result = empty_fresh(entry[1], x.dtype)
                     n = threads_for(None if threads is None else check_threads(threads),
                                     program.work)
                     program.run(x, result, n)
@@ -463,12 +480,7 @@ class Plan:
         entry = self._programs.get(key)
         if entry is None:
             program = self.compile(src.dtype, src.strides, dst.strides, rcode)
-            alloc_shape = inverse = None
-            if fresh:
-                perm = layout_perm(x.shape, x.strides)
-                alloc_shape = tuple(self.out_shape[a] for a in perm)
-                inverse = None if perm == sorted(perm) else tuple(np.argsort(perm).tolist())
-            entry = (program, alloc_shape, inverse)
+            entry = (program, fresh_layout(self.out_shape, x) if fresh else None, None)
             self._remember(key, entry)
         program = entry[0]
         program.run(src, dst, threads_for(threads, program.work))
@@ -505,11 +517,9 @@ class Plan:
                                          and _exec.is_writeable_aligned(out)
                                          and not _exec.may_overlap(out, x)))):
                 program = entry[0]
-                merge, alloc_shape, inverse = entry[1]
+                merge, layout = entry[1]
                 if out is None:
-                    out = np.empty(alloc_shape, odt)
-                    if inverse is not None:
-                        out = out.transpose(inverse)
+                    out = empty_fresh(layout, odt)
                 va = vb = None
                 if affine is not None:
                     va, vb = affine
@@ -561,16 +571,11 @@ class Plan:
         if entry is None:
             aff = None if a is None or b is None else (affine_strides(a, self.out_shape),
                                                        affine_strides(b, self.out_shape))
-            alloc_shape = inverse = None
-            if fresh:
-                perm = layout_perm(x.shape, x.strides)
-                alloc_shape = tuple(self.out_shape[p] for p in perm)
-                inverse = None if perm == sorted(perm) else tuple(np.argsort(perm).tolist())
             # (program, (whether a and b expand over merged pixels, the fresh result's
-            # shape in memory order and its transposition), their compute dtype)
+            # layout), their compute dtype)
             entry = (self.compile(src.dtype, src.strides, dst.strides, rcode,
                                   out_dtype=dst.dtype, affine=aff),
-                     (merge, alloc_shape, inverse), compute)
+                     (merge, fresh_layout(self.out_shape, x) if fresh else None), compute)
             self._remember(key, entry)
         program = entry[0]
         program.run(src, dst, threads_for(threads, program.work), a, b)
