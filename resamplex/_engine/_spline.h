@@ -126,7 +126,8 @@ static inline void rx_spline_products8(const char* src, const int64_t* base, int
     __m256i b0 = _mm256_loadu_si256((const __m256i*)base);
     __m256i b1 = _mm256_loadu_si256((const __m256i*)(base + 4));
     const int runs = ss == (f32 ? 4 : 8);
-    for (ptrdiff_t i = 0; i < n; i++) {
+    ptrdiff_t i = 0;
+    while (i < n) {
         if (runs && i + 4 <= n && at[i + 3] - at[i] == 3) {
             /* four adjacent elements of each lane's row: loaded, transposed per four lanes */
             __m256d r[8], c[8];
@@ -146,7 +147,7 @@ static inline void rx_spline_products8(const char* src, const int64_t* base, int
                 _mm256_storeu_pd(out + (i + e) * 8, v0);
                 _mm256_storeu_pd(out + (i + e) * 8 + 4, v1);
             }
-            i += 3;
+            i += 4;
             continue;
         }
         __m256i o = _mm256_set1_epi64x(at[i] * ss);
@@ -165,6 +166,7 @@ static inline void rx_spline_products8(const char* src, const int64_t* base, int
         }
         _mm256_storeu_pd(out + i * 8, v0);
         _mm256_storeu_pd(out + i * 8 + 4, v1);
+        i++;
     }
 #else
     for (ptrdiff_t i = 0; i < n; i++) {

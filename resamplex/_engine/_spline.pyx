@@ -799,9 +799,6 @@ cdef void _tensor_group(const elem_t* tag, const PassDesc* p, const char* src, c
                     lw8[d * LANES + l] = wd
             if cv0:
                 every = False
-            for l in range(LANES):
-                lbase[l] = base0
-                lcval[l] = cv0
             if last >= 1:
                 q = digit[mid] * LANES
                 for l in range(LANES):
@@ -810,6 +807,10 @@ cdef void _tensor_group(const elem_t* tag, const PassDesc* p, const char* src, c
                     lw8[mid * LANES + l] = mw[q + l]
                     if mcv[q + l]:
                         every = False
+            else:                       # one axis: every lane reads the row itself
+                for l in range(LANES):
+                    lbase[l] = 0
+                    lcval[l] = False
             if every:
                 rx_spline_products8(src, lbase, ss, uq, nu, lw8, last, elem_t is float, uc)
                 for l in range(LANES):
