@@ -482,8 +482,8 @@ MUTANTS = [
         ("tests/test_resize.py",)),
     Mutant(
         "spline-runs-read-across-gaps", "resamplex/_engine/_spline.h",
-        (("if (runs && i + 8 <= n && at[i + 7] - at[i] == 7) {",
-          "if (runs && i + 8 <= n && at[i + 7] - at[i] <= 8) {"),),
+        (("if (runs && m >= 2 && at[i + m - 1] - at[i] == m - 1) {",
+          "if (runs && m >= 2 && at[i + m - 1] - at[i] <= m) {"),),
         "the tensor evaluation's products load eight adjacent elements where a tile's inputs "
         "skip one (a shrinking axis), instead of gathering them",
         ("tests/test_compat_scipy.py",)),
