@@ -256,6 +256,81 @@ def test_order_one_images_by_rows_at_every_cpu_level(shape, zoom, mode):
         _exec.set_cpu_level(before)
 
 
+WINDOWED = [((37, 61, 3), (0.5, 0.5, 1)), ((29, 83), (0.45, 0.5)), ((15, 40, 4), (1.6, 2.3, 1)),
+            ((33, 70), (0.5, 0.12)), ((9, 47, 3), (2.0, 0.8, 1)), ((6, 26, 2), (0.7, 0.26, 1))]
+
+
+@pytest.mark.parametrize("shape, zoom", WINDOWED, ids=str)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_order_one_rows_through_windows_at_every_cpu_level(shape, zoom, dtype):
+    # float rows of the two-row evaluation read eight outputs' taps as one window of the
+    # input row and a permutation (splines.row_windows); blocks whose taps span more than a
+    # window, or stride past it, are gathered. Sources that end at an unreadable page
+    # (tests/guarded.py): a window loaded whole past the last element would fault there.
+    # Contiguous, reversed and every-other-element rows, cval and folded edges, 1-3 threads.
+    from guarded import guarded
+
+    from resamplex._engine import _exec
+
+    rng = np.random.default_rng(sum(shape) + int(zoom[-1 if len(zoom) == 2 else 1] * 100))
+    values = (rng.standard_normal(shape) * 50).astype(dtype)
+    values.reshape(-1)[::7] = -0.0
+    plain = guarded(shape, dtype)
+    plain[...] = values
+    wide = guarded(shape[:-1] + (2 * shape[-1],), dtype)
+    wide[..., ::2] = values
+    flipped = guarded(shape, dtype)
+    flipped[...] = values[..., ::-1]
+    sources = [plain, wide[..., ::2], flipped[..., ::-1]]
+    if len(shape) == 3:     # the image's columns reversed, its channels in order
+        across = guarded(shape, dtype)
+        across[...] = values[:, ::-1]
+        sources.append(across[:, ::-1])
+    before = _exec.cpu_level()
+    try:
+        for level in _exec.cpu_levels():
+            _exec.set_cpu_level(level)
+            for i, source in enumerate(sources):
+                for mode, threads in (("constant", 1 + i % 3), ("nearest", 2),
+                                      ("mirror", 1)):
+                    expected = sn.zoom(source, zoom, order=1, mode=mode, cval=-1.5)
+                    got = rn.zoom(source, zoom, order=1, mode=mode, cval=-1.5,
+                                  threads=threads)
+                    assert_same(expected, got)
+    finally:
+        _exec.set_cpu_level(before)
+
+
+def test_row_windows_of_a_row():
+    # the planner's table (splines.row_windows) on offsets worked out by hand: float32
+    # elements (4 bytes), blocks of eight outputs with two taps each
+    from resamplex._engine.splines import WINDOW_BYTES, WINDOW_ENTRIES, row_windows
+
+    def block(table, b):
+        entry = table[b * WINDOW_ENTRIES:(b + 1) * WINDOW_ENTRIES]
+        at = entry[2:].view("<i4")
+        return int(entry[0]), int(entry[1]), at[:8].tolist(), at[8:].tolist()
+
+    # outputs j read elements 2j + 3 and 2j + 4: block 0 spans elements 3..18, block 1
+    # 19..34 (16 each); the last two outputs have no block
+    g = np.array([[2 * j + 3, 2 * j + 4] for j in range(18)], np.int64) * 4
+    table = row_windows(g, 4, end=35 * 4)
+    assert table.size == 2 * WINDOW_ENTRIES
+    assert block(table, 0) == (12, 0, list(range(0, 16, 2)), list(range(1, 16, 2)))
+    # block 1's window (WINDOW_BYTES from element 19) runs past the row's end: masked, 16
+    assert 19 * 4 + WINDOW_BYTES > 35 * 4
+    assert block(table, 1) == (76, 16, list(range(0, 16, 2)), list(range(1, 16, 2)))
+    # taps spread over the window's width or more, or off the element grid: gathered
+    far = np.array([[0, 4 * 32]] + [[4 * j, 4 * j + 4] for j in range(1, 8)], np.int64)
+    odd = np.array([[2, 4]] + [[4 * j, 4 * j + 4] for j in range(1, 8)], np.int64)
+    assert block(row_windows(far, 4, end=1 << 20), 0)[0] == -1
+    assert block(row_windows(odd, 4, end=1 << 20), 0)[0] == -1
+    # a reversed row: positions count from the lowest offset
+    rev = np.array([[4 * (20 - j), 4 * (19 - j)] for j in range(8)], np.int64)
+    assert block(row_windows(rev, 4, end=1 << 20), 0) == (
+        48, 0, [20 - j - 12 for j in range(8)], [19 - j - 12 for j in range(8)])
+
+
 VOLUMES = [((5, 11, 43), (1.5, 2.0, 2.0)), ((4, 9, 70), (2.0, 1.3, 0.45)),
            ((3, 17, 37), (1.2, 0.7, 1.37)), ((2, 6, 9, 29), (1.0, 1.5, 2.0, 2.5))]
 

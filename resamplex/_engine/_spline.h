@@ -336,7 +336,12 @@ static inline void rx_spline_sum8x8(double* rows, ptrdiff_t rs, ptrdiff_t ts, pt
  * with x read as float32 (f32 = 1) or float64, out[j] a double, or a float (out_f32 = 1: the
  * C cast of the sum, as the float32 store takes it); each multiplication and addition rounded
  * (-ffp-contract=off), so the vectors, which hold independent outputs side by side, give the
- * scalar loop's bits. The integer types take the caller's scalar loop. */
+ * scalar loop's bits. The integer types take the caller's scalar loop.
+ * win (AVX-512; NULL: none): splines.row_windows's table, one block per eight outputs from
+ * the first: where its base is >= 0, the block's taps lie among the elements from that byte
+ * offset of each row, loaded whole (two vectors; only the count elements that hold taps,
+ * masked, where count is not 0) and picked by a permutation at the positions that follow;
+ * else the taps are gathered. */
 static inline double rx_zoom1_load(const char* p, int f32) {
     if (f32) {
         float f;
@@ -351,22 +356,78 @@ static inline double rx_zoom1_load(const char* p, int f32) {
 static inline void rx_zoom1_row(const char* r0, const char* r1, double a0, double a1,
                                 const int64_t* g0, const int64_t* g1, const double* b0,
                                 const double* b1, ptrdiff_t n, int f32, int out_f32,
-                                void* out) {
+                                const int64_t* win, void* out) {
     ptrdiff_t j = 0;
 #if defined(__AVX512F__)
     const __m512d va0 = _mm512_set1_pd(a0), va1 = _mm512_set1_pd(a1);
     const __m512d zero = _mm512_setzero_pd();
     for (; j + 8 <= n; j += 8) {
-        __m512i i0 = _mm512_loadu_si512((const void*)(g0 + j));
-        __m512i i1 = _mm512_loadu_si512((const void*)(g1 + j));
+        const int64_t* wb = win != NULL ? win + (j / 8) * 10 : NULL;
         __m512d w0 = _mm512_loadu_pd(b0 + j), w1 = _mm512_loadu_pd(b1 + j);
         __m512d x00, x01, x10, x11;
-        if (f32) {
+        if (wb != NULL && wb[0] >= 0) {
+            const int64_t count = wb[1];
+            const __m512i at = _mm512_loadu_si512((const void*)(wb + 2));
+            if (f32) {          /* up to 32 floats; one permutation gives both taps */
+                const float* p0 = (const float*)(r0 + wb[0]);
+                const float* p1 = (const float*)(r1 + wb[0]);
+                __m512 lo0, hi0, lo1, hi1;
+                if (count == 0) {   /* the whole window lies in the source */
+                    lo0 = _mm512_loadu_ps(p0);
+                    hi0 = _mm512_loadu_ps(p0 + 16);
+                    lo1 = _mm512_loadu_ps(p1);
+                    hi1 = _mm512_loadu_ps(p1 + 16);
+                } else {
+                    const __mmask16 m0 = (__mmask16)(count >= 16 ? 0xFFFFu : (1u << count) - 1u);
+                    const __mmask16 m1 = (__mmask16)(count <= 16 ? 0u
+                                                                 : (1u << (count - 16)) - 1u);
+                    lo0 = _mm512_maskz_loadu_ps(m0, p0);
+                    hi0 = _mm512_maskz_loadu_ps(m1, p0 + 16);
+                    lo1 = _mm512_maskz_loadu_ps(m0, p1);
+                    hi1 = _mm512_maskz_loadu_ps(m1, p1 + 16);
+                }
+                __m512 v0 = _mm512_permutex2var_ps(lo0, at, hi0);
+                __m512 v1 = _mm512_permutex2var_ps(lo1, at, hi1);
+                x00 = _mm512_cvtps_pd(_mm512_castps512_ps256(v0));
+                x01 = _mm512_cvtps_pd(_mm256_castpd_ps(
+                    _mm512_extractf64x4_pd(_mm512_castps_pd(v0), 1)));
+                x10 = _mm512_cvtps_pd(_mm512_castps512_ps256(v1));
+                x11 = _mm512_cvtps_pd(_mm256_castpd_ps(
+                    _mm512_extractf64x4_pd(_mm512_castps_pd(v1), 1)));
+            } else {            /* up to 16 doubles */
+                const double* p0 = (const double*)(r0 + wb[0]);
+                const double* p1 = (const double*)(r1 + wb[0]);
+                const __m512i t0 = _mm512_cvtepu32_epi64(_mm512_castsi512_si256(at));
+                const __m512i t1 = _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(at, 1));
+                __m512d lo0, hi0, lo1, hi1;
+                if (count == 0) {
+                    lo0 = _mm512_loadu_pd(p0);
+                    hi0 = _mm512_loadu_pd(p0 + 8);
+                    lo1 = _mm512_loadu_pd(p1);
+                    hi1 = _mm512_loadu_pd(p1 + 8);
+                } else {
+                    const __mmask8 m0 = (__mmask8)(count >= 8 ? 0xFFu : (1u << count) - 1u);
+                    const __mmask8 m1 = (__mmask8)(count <= 8 ? 0u : (1u << (count - 8)) - 1u);
+                    lo0 = _mm512_maskz_loadu_pd(m0, p0);
+                    hi0 = _mm512_maskz_loadu_pd(m1, p0 + 8);
+                    lo1 = _mm512_maskz_loadu_pd(m0, p1);
+                    hi1 = _mm512_maskz_loadu_pd(m1, p1 + 8);
+                }
+                x00 = _mm512_permutex2var_pd(lo0, t0, hi0);
+                x01 = _mm512_permutex2var_pd(lo0, t1, hi0);
+                x10 = _mm512_permutex2var_pd(lo1, t0, hi1);
+                x11 = _mm512_permutex2var_pd(lo1, t1, hi1);
+            }
+        } else if (f32) {
+            __m512i i0 = _mm512_loadu_si512((const void*)(g0 + j));
+            __m512i i1 = _mm512_loadu_si512((const void*)(g1 + j));
             x00 = _mm512_cvtps_pd(_mm512_i64gather_ps(i0, (const void*)r0, 1));
             x01 = _mm512_cvtps_pd(_mm512_i64gather_ps(i1, (const void*)r0, 1));
             x10 = _mm512_cvtps_pd(_mm512_i64gather_ps(i0, (const void*)r1, 1));
             x11 = _mm512_cvtps_pd(_mm512_i64gather_ps(i1, (const void*)r1, 1));
         } else {
+            __m512i i0 = _mm512_loadu_si512((const void*)(g0 + j));
+            __m512i i1 = _mm512_loadu_si512((const void*)(g1 + j));
             x00 = _mm512_i64gather_pd(i0, (const void*)r0, 1);
             x01 = _mm512_i64gather_pd(i1, (const void*)r0, 1);
             x10 = _mm512_i64gather_pd(i0, (const void*)r1, 1);
@@ -382,6 +443,7 @@ static inline void rx_zoom1_row(const char* r0, const char* r1, double a0, doubl
             _mm512_storeu_pd((double*)out + j, t);
     }
 #elif defined(__AVX2__)
+    (void)win;
     const __m256d va0 = _mm256_set1_pd(a0), va1 = _mm256_set1_pd(a1);
     const __m256d zero = _mm256_setzero_pd();
     for (; j + 4 <= n; j += 4) {

@@ -35,7 +35,8 @@ last axis (order 0), or the most distinct inputs of a tile; ``pw[0]``: cval; ``u
 axes before the last two read at their one tap of weight 1.0): each output row from two
 input rows (``_rows2``); the last axis's entries are then byte offsets into those rows
 (``CVAL_TAP``: cval; none in outputs ``[lo, hi)``) and weights, tap-major, its flags the
-``n_in`` outputs that are cval, listed.
+``n_in`` outputs that are cval, listed; for float32 and float64 sources, the windows of the
+blocks of eight outputs from ``lo`` follow at ``off[ptr[ndim]:]`` (``splines.row_windows``).
 
 Preconditions (the planner guarantees them; nothing here is checked): every shape entry >= 1,
 offsets inside the source, source and destination do not overlap (tensor), aligned native
@@ -68,7 +69,7 @@ cdef extern from "_spline.h" nogil:
                           const int64_t* li, const double* lw)
     void rx_zoom1_row(const char* r0, const char* r1, double a0, double a1, const int64_t* g0,
                       const int64_t* g1, const double* b0, const double* b1, Py_ssize_t n,
-                      int f32, int out_f32, void* out)
+                      int f32, int out_f32, const int64_t* win, void* out)
     void rx_zoom0_row(const char* row, int64_t ss, const int64_t* li, Py_ssize_t n,
                       int64_t n_in, double cval, int f32, void* out)
 
@@ -625,7 +626,7 @@ cdef void _rows2(const elem_t* tag, const PassDesc* p, const char* src, const Py
         a1 = w[m0 + 1]
         if (elem_t is float or elem_t is double) and r0 != NULL and r1 != NULL:
             rx_zoom1_row(r0, r1, a0, a1, g0 + p.lo, g1 + p.lo, b0 + p.lo, b1 + p.lo,
-                         p.hi - p.lo, elem_t is float, f32,
+                         p.hi - p.lo, elem_t is float, f32, off + p.ptr[p.ndim],
                          out + p.lo * (4 if f32 else 8))
             _rows2_span(tag, r0, r1, a0, a1, g0, g1, b0, b1, 0, p.lo, cval, out, f32)
             _rows2_span(tag, r0, r1, a0, a1, g0, g1, b0, b1, p.hi, n, cval, out, f32)

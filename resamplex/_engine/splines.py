@@ -135,6 +135,39 @@ def _fold_order(lengths: Sequence[int], strides: Sequence[int],
     return order, (strides[long[-1]] if long else strides[-1])
 
 
+#: The bytes a window of ``row_windows`` may span (two AVX-512 registers).
+WINDOW_BYTES = 128
+#: int64 entries per block of ``row_windows``: the base, the count, 2 * 8 int32 positions.
+WINDOW_ENTRIES = 10
+
+
+def row_windows(g: np.ndarray, size: int, end: int) -> np.ndarray:
+    """The windows of a ``TENSOR_ROWS2`` row for the float kernels: for each block of eight
+    outputs of ``g`` (``(n, 2)`` byte offsets of their two taps, none ``CVAL_TAP``), the
+    lowest offset ``base``, the ``count`` of ``size``-byte elements from it to the highest
+    one, and each tap's position among them (int32, tap-major: ``[t * 8 + lane]``, two per
+    int64, little-endian), ``WINDOW_ENTRIES`` int64 per block. A kernel then loads the
+    window of ``WINDOW_BYTES`` from ``base`` of each row and picks the taps by a permutation
+    instead of gathering them. ``count`` is 0 where the whole window lies before ``end``
+    (a byte offset every row has an element just before: a load there stays inside the
+    source array), else only the ``count`` elements may be read (masked). ``base`` is -1
+    (gather) where the taps span ``WINDOW_BYTES`` or more or an offset is not a whole number
+    of elements from ``base``; the last ``len(g) % 8`` outputs have no block."""
+    most = WINDOW_BYTES // size
+    nb = len(g) // 8
+    blocks = g[:nb * 8].reshape(nb, 8, 2)
+    base = blocks.min(axis=(1, 2))
+    rel = blocks - base[:, None, None]
+    top = rel.max(axis=(1, 2))
+    ok = (top < most * size) & (rel % size == 0).all(axis=(1, 2))
+    table = np.zeros((nb, WINDOW_ENTRIES), np.int64)
+    table[:, 0] = np.where(ok, base, -1)
+    table[:, 1] = np.where(ok & (base + WINDOW_BYTES > end), top // size + 1, 0)
+    pos = np.where(ok[:, None, None], rel // size, 0).astype("<i4")
+    table[:, 2:] = np.ascontiguousarray(pos.transpose(0, 2, 1)).reshape(nb, 16).view("<i8")
+    return table.reshape(-1)
+
+
 def last_axis_tiles(t: SplineTable, combos: int) -> Tiles:
     """Tiles of ``t``'s outputs small enough that the products of a tile (8 lanes per
     combination of the outer axes' taps and distinct input) stay about 8 MiB at most,
@@ -306,6 +339,10 @@ class SplinePlan:
         lo, hi = (int(inside[0]), int(inside[-1]) + 1) if inside.size else (0, 0)
         if inside.size != hi - lo:      # a cval tap between: the whole row one at a time
             lo = hi = 0
+        size = {ELEMS["float32"]: 4, ELEMS["float64"]: 8}.get(src_kind)
+        if size is not None:            # the float kernels' windows
+            end = int(g[lo:hi].max()) + size if hi > lo else 0
+            off.append(row_windows(g[lo:hi], size, end))
         return dict(
             op=OP_TENSOR, loop=TENSOR_ROWS2, src=src, dst=-2, shape=shape, sstr=sstr,
             dstr=dstr, src_kind=src_kind, dst_kind=dst_kind, rounding=STORES["interp"], k=2,
