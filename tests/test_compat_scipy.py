@@ -304,7 +304,7 @@ def test_order_one_rows_through_windows_at_every_cpu_level(shape, zoom, dtype):
 def test_row_windows_of_a_row():
     # the planner's table (splines.row_windows) on offsets worked out by hand: float32
     # elements (4 bytes), blocks of eight outputs with two taps each
-    from resamplex._engine.splines import WINDOW_BYTES, WINDOW_ENTRIES, row_windows
+    from resamplex._engine.splines import CVAL_TAP, WINDOW_BYTES, WINDOW_ENTRIES, row_windows
 
     def block(table, b):
         entry = table[b * WINDOW_ENTRIES:(b + 1) * WINDOW_ENTRIES]
@@ -320,11 +320,15 @@ def test_row_windows_of_a_row():
     # block 1's window (WINDOW_BYTES from element 19) runs past the row's end: masked, 16
     assert 19 * 4 + WINDOW_BYTES > 35 * 4
     assert block(table, 1) == (76, 16, list(range(0, 16, 2)), list(range(1, 16, 2)))
-    # taps spread over the window's width or more, or off the element grid: gathered
+    # taps spread over the window's width or more, off the element grid, or reading cval:
+    # gathered
     far = np.array([[0, 4 * 32]] + [[4 * j, 4 * j + 4] for j in range(1, 8)], np.int64)
     odd = np.array([[2, 4]] + [[4 * j, 4 * j + 4] for j in range(1, 8)], np.int64)
-    assert block(row_windows(far, 4, end=1 << 20), 0)[0] == -1
-    assert block(row_windows(odd, 4, end=1 << 20), 0)[0] == -1
+    cval = np.array([[4 * j, 4 * j + 4] for j in range(8)], np.int64)
+    cval[3, 1] = CVAL_TAP
+    every = np.full((8, 2), CVAL_TAP, np.int64)
+    for spread in (far, odd, cval, every):
+        assert block(row_windows(spread, 4, end=1 << 20), 0)[0] == -1
     # a reversed row: positions count from the lowest offset
     rev = np.array([[4 * (20 - j), 4 * (19 - j)] for j in range(8)], np.int64)
     assert block(row_windows(rev, 4, end=1 << 20), 0) == (
@@ -382,19 +386,30 @@ def test_many_kept_axes_at_order_one():
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_order_zero_float_rows_at_every_cpu_level(dtype):
-    # order 0 into the input's float type: each output row gathered straight into the output
-    # as 0.0 + x (-0.0 comes out +0.0), cval where a tap or an output reads it; rows of odd
-    # lengths around the vector width, contiguous and strided sources, every CPU level
+    # order 0 into the input's float type: each output row straight into the output as
+    # 0.0 + x (-0.0 comes out +0.0), cval where a tap or an output reads it, through windows
+    # of the source row where it is contiguous (splines.row_windows), a row that reads the
+    # same source row as the one before copied from it; rows of odd lengths around the vector
+    # width, short and long, contiguous (ending at an unreadable page: tests/guarded.py) and
+    # strided sources, every CPU level
+    from guarded import guarded
+
     from resamplex._engine import _exec
 
     rng = np.random.default_rng(11)
-    x = rng.standard_normal((6, 11, 23)).astype(dtype)
-    x.reshape(-1)[::5] = -0.0
-    x.reshape(-1)[3::17] = np.inf
+    values = rng.standard_normal((6, 11, 23)).astype(dtype)
+    values.reshape(-1)[::5] = -0.0
+    values.reshape(-1)[3::17] = np.inf
+    x = guarded(values.shape, dtype)
+    x[...] = values
     strided = np.repeat(x, 2, axis=2)[:, :, ::2]
+    long = guarded((3, 5, 150), dtype)
+    long[...] = rng.standard_normal(long.shape)
     calls = [(x, 2.0, "constant", True), (x, (1.5, 0.7, 2.6), "grid-constant", False),
              (x, (1, 1, 0.45), "mirror", False), (strided, 1.7, "nearest", False),
-             (x[:, :, ::-1], (0.8, 1.9, 1.3), "wrap", True)]
+             (x[:, :, ::-1], (0.8, 1.9, 1.3), "wrap", True),
+             (long, (1, 2.0, 1.3), "constant", False), (long, (2.5, 1, 0.31), "reflect", True),
+             (long, (1, 1.6, 3.7), "grid-constant", True)]
     before = _exec.cpu_level()
     try:
         for level in _exec.cpu_levels():

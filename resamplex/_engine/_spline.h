@@ -488,15 +488,37 @@ static inline void rx_zoom1_row(const char* r0, const char* r1, double a0, doubl
 /* One output row of an order-0 evaluation (OP_TENSOR, k == 1) stored in the input's own float
  * type: out[j] = 0.0 + x[li[j]] (SciPy's t = 0.0, then the element: -0.0 becomes +0.0, a
  * signalling NaN quiet; the same in float as in double), or cval (as the store casts it) where
- * li[j] == n_in. The row's elements are ss bytes apart; in vectors where they are adjacent. */
+ * li[j] == n_in. The row's elements are ss bytes apart; in vectors where they are adjacent:
+ * through the windows of win (AVX-512; splines.row_windows on the taps' byte offsets, its
+ * first eight positions per block: as in rx_zoom1_row), else gathered. */
 static inline void rx_zoom0_row(const char* row, int64_t ss, const int64_t* li, ptrdiff_t n,
-                                int64_t n_in, double cval, int f32, void* out) {
+                                int64_t n_in, double cval, int f32, const int64_t* win,
+                                void* out) {
     ptrdiff_t j = 0;
 #if defined(__AVX512F__)
     const __m512i vn = _mm512_set1_epi64(n_in);
     if (f32 && ss == 4) {
         const __m256 vc = _mm256_set1_ps((float)cval), z = _mm256_setzero_ps();
         for (; j + 8 <= n; j += 8) {
+            const int64_t* wb = win != NULL ? win + (j / 8) * 10 : NULL;
+            if (wb != NULL && wb[0] >= 0) {
+                const int64_t count = wb[1];
+                const float* p = (const float*)(row + wb[0]);
+                const __m512i at = _mm512_loadu_si512((const void*)(wb + 2));
+                __m512 lo, hi;
+                if (count == 0) {
+                    lo = _mm512_loadu_ps(p);
+                    hi = _mm512_loadu_ps(p + 16);
+                } else {
+                    lo = _mm512_maskz_loadu_ps(
+                        (__mmask16)(count >= 16 ? 0xFFFFu : (1u << count) - 1u), p);
+                    hi = _mm512_maskz_loadu_ps(
+                        (__mmask16)(count <= 16 ? 0u : (1u << (count - 16)) - 1u), p + 16);
+                }
+                __m256 v = _mm512_castps512_ps256(_mm512_permutex2var_ps(lo, at, hi));
+                _mm256_storeu_ps((float*)out + j, _mm256_add_ps(v, z));
+                continue;
+            }
             __m512i ix = _mm512_loadu_si512((const void*)(li + j));
             __mmask8 in = _mm512_cmplt_epi64_mask(ix, vn);
             __m256 v = _mm512_mask_i64gather_ps(vc, in, ix, (const void*)row, 4);
@@ -505,12 +527,34 @@ static inline void rx_zoom0_row(const char* row, int64_t ss, const int64_t* li, 
     } else if (!f32 && ss == 8) {
         const __m512d vc = _mm512_set1_pd(cval), z = _mm512_setzero_pd();
         for (; j + 8 <= n; j += 8) {
+            const int64_t* wb = win != NULL ? win + (j / 8) * 10 : NULL;
+            if (wb != NULL && wb[0] >= 0) {
+                const int64_t count = wb[1];
+                const double* p = (const double*)(row + wb[0]);
+                const __m512i at = _mm512_cvtepu32_epi64(
+                    _mm256_loadu_si256((const __m256i*)(wb + 2)));
+                __m512d lo, hi;
+                if (count == 0) {
+                    lo = _mm512_loadu_pd(p);
+                    hi = _mm512_loadu_pd(p + 8);
+                } else {
+                    lo = _mm512_maskz_loadu_pd(
+                        (__mmask8)(count >= 8 ? 0xFFu : (1u << count) - 1u), p);
+                    hi = _mm512_maskz_loadu_pd(
+                        (__mmask8)(count <= 8 ? 0u : (1u << (count - 8)) - 1u), p + 8);
+                }
+                _mm512_storeu_pd((double*)out + j,
+                                 _mm512_add_pd(_mm512_permutex2var_pd(lo, at, hi), z));
+                continue;
+            }
             __m512i ix = _mm512_loadu_si512((const void*)(li + j));
             __mmask8 in = _mm512_cmplt_epi64_mask(ix, vn);
             __m512d v = _mm512_mask_i64gather_pd(vc, in, ix, (const void*)row, 8);
             _mm512_storeu_pd((double*)out + j, _mm512_mask_add_pd(vc, in, v, z));
         }
     }
+#else
+    (void)win;
 #endif
     for (; j < n; j++) {
         int64_t i = li[j];

@@ -45,6 +45,7 @@ elements.
 
 from cython.parallel cimport prange, threadid
 from libc.math cimport pow
+from libc.string cimport memcpy
 from libc.stdint cimport (int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t,
                           uint64_t, INT64_MIN)
 
@@ -71,7 +72,7 @@ cdef extern from "_spline.h" nogil:
                       const int64_t* g1, const double* b0, const double* b1, Py_ssize_t n,
                       int f32, int out_f32, const int64_t* win, void* out)
     void rx_zoom0_row(const char* row, int64_t ss, const int64_t* li, Py_ssize_t n,
-                      int64_t n_in, double cval, int f32, void* out)
+                      int64_t n_in, double cval, int f32, const int64_t* win, void* out)
 
 
 cdef enum Elem:
@@ -698,14 +699,23 @@ cdef void _tensor_group(const elem_t* tag, const PassDesc* p, const char* src, c
                 _store_row(rows + l * n, dst + do + (at + l) * p.dstr[mid], n, p.dstr[last],
                            p.dst_kind, p.rounding)
         return
+    cdef const int64_t* win0 = NULL
+    cdef const char* prev = NULL
+    cdef char* prev_out = NULL
+    cdef char* drow
     if k == 1:
         # order 0: one tap per axis, no weights: t = 0.0 + x (or cval), straight into the row
-        # (float outputs of the input's type: straight into the output, rx_zoom0_row)
+        # (float outputs of the input's type: straight into the output, rx_zoom0_row, through
+        # the planner's windows where the source row is contiguous; a lane that reads the
+        # same source row as the one before copies that lane's output row)
         direct = ((elem_t is float and p.dst_kind == E_F32 and p.dstr[last] == 4)
                   or (elem_t is double and p.dst_kind == E_F64 and p.dstr[last] == 8))
+        if (elem_t is float or elem_t is double) and ss == sizeof(elem_t):
+            win0 = off + p.ptr[nd]
         for l in range(nl):
             outrow = rows + l * n
             if lane_out[l]:
+                prev = NULL
                 for j in range(n):
                     outrow[j] = cval
             else:
@@ -721,9 +731,15 @@ cdef void _tensor_group(const elem_t* tag, const PassDesc* p, const char* src, c
                         base += lo
                 row = src + base
                 if direct and not cflag:
-                    rx_zoom0_row(row, ss, li, n, n_in, cval, elem_t is float,
-                                 dst + do + (at + l) * (p.dstr[mid] if nd >= 2 else 0))
+                    drow = dst + do + (at + l) * (p.dstr[mid] if nd >= 2 else 0)
+                    if row == prev:
+                        memcpy(drow, prev_out, n * sizeof(elem_t))
+                    else:
+                        rx_zoom0_row(row, ss, li, n, n_in, cval, elem_t is float, win0, drow)
+                    prev = row
+                    prev_out = drow
                     continue
+                prev = NULL
                 # the source row as t = 0.0 + x, and cval after it (for taps and outputs that
                 # read cval: the planner points them there); then a gather
                 if cflag:

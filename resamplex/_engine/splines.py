@@ -143,7 +143,7 @@ WINDOW_ENTRIES = 10
 
 def row_windows(g: np.ndarray, size: int, end: int) -> np.ndarray:
     """The windows of a ``TENSOR_ROWS2`` row for the float kernels: for each block of eight
-    outputs of ``g`` (``(n, 2)`` byte offsets of their two taps, none ``CVAL_TAP``), the
+    outputs of ``g`` (``(n, 2)`` byte offsets of their two taps, or ``CVAL_TAP``), the
     lowest offset ``base``, the ``count`` of ``size``-byte elements from it to the highest
     one, and each tap's position among them (int32, tap-major: ``[t * 8 + lane]``, two per
     int64, little-endian), ``WINDOW_ENTRIES`` int64 per block. A kernel then loads the
@@ -151,15 +151,17 @@ def row_windows(g: np.ndarray, size: int, end: int) -> np.ndarray:
     instead of gathering them. ``count`` is 0 where the whole window lies before ``end``
     (a byte offset every row has an element just before: a load there stays inside the
     source array), else only the ``count`` elements may be read (masked). ``base`` is -1
-    (gather) where the taps span ``WINDOW_BYTES`` or more or an offset is not a whole number
-    of elements from ``base``; the last ``len(g) % 8`` outputs have no block."""
-    most = WINDOW_BYTES // size
+    (gather) where a tap is ``CVAL_TAP``, the taps span ``WINDOW_BYTES`` or more or an offset
+    is not a whole number of elements from ``base``; the last ``len(g) % 8`` outputs have
+    no block."""
     nb = len(g) // 8
     blocks = g[:nb * 8].reshape(nb, 8, 2)
+    cval = (blocks == CVAL_TAP).any(axis=(1, 2))
+    blocks = np.where(cval[:, None, None], 0, blocks)
     base = blocks.min(axis=(1, 2))
     rel = blocks - base[:, None, None]
     top = rel.max(axis=(1, 2))
-    ok = (top < most * size) & (rel % size == 0).all(axis=(1, 2))
+    ok = ~cval & (top < WINDOW_BYTES) & (rel % size == 0).all(axis=(1, 2))
     table = np.zeros((nb, WINDOW_ENTRIES), np.int64)
     table[:, 0] = np.where(ok, base, -1)
     table[:, 1] = np.where(ok & (base + WINDOW_BYTES > end), top // size + 1, 0)
@@ -282,6 +284,15 @@ class SplinePlan:
             ptr.append(ptr[-1] + t.n_out * k)
         if tiles is not None:
             off.append(tiles.data)
+        size = {ELEMS["float32"]: 4, ELEMS["float64"]: 8}.get(src_kind)
+        if k == 1 and size is not None and sstr[last] == size:
+            # the order-0 float rows' windows (rx_zoom0_row); blocks with a cval output are
+            # gathered
+            at = off[last]
+            n_in = self.tables[last].n_in
+            g = np.where(at == n_in, CVAL_TAP, at * size)
+            end = int(at[at < n_in].max()) * size + size if (at < n_in).any() else 0
+            off.append(row_windows(np.stack([g, g], axis=1), size, end))
         n_last = self.out_shape[-1]
         n_in_last = self.tables[last].n_in if tiles is None else tiles.most
         return dict(
