@@ -389,9 +389,10 @@ def test_order_zero_float_rows_at_every_cpu_level(dtype):
     # order 0 into the input's float type: each output row straight into the output as
     # 0.0 + x (-0.0 comes out +0.0), cval where a tap or an output reads it, through windows
     # of the source row where it is contiguous (splines.row_windows), a row that reads the
-    # same source row as the one before copied from it; rows of odd lengths around the vector
-    # width, short and long, contiguous (ending at an unreadable page: tests/guarded.py) and
-    # strided sources, every CPU level
+    # same source row as the one before copied from it; rows of odd lengths around the
+    # vector width, short and long, contiguous (ending at an unreadable page:
+    # tests/guarded.py) and strided sources, 3 and 4 dimensions, cval rows and planes at the
+    # edges, 1-3 threads, every CPU level
     from guarded import guarded
 
     from resamplex._engine import _exec
@@ -409,15 +410,22 @@ def test_order_zero_float_rows_at_every_cpu_level(dtype):
              (x, (1, 1, 0.45), "mirror", False), (strided, 1.7, "nearest", False),
              (x[:, :, ::-1], (0.8, 1.9, 1.3), "wrap", True),
              (long, (1, 2.0, 1.3), "constant", False), (long, (2.5, 1, 0.31), "reflect", True),
-             (long, (1, 1.6, 3.7), "grid-constant", True)]
+             (long, (1, 1.6, 3.7), "grid-constant", True),
+             (x.reshape(2, 3, 11, 23), (1.5, 2.4, 1.3, 2.0), "grid-constant", True),
+             (x.reshape(3, 2, 11, 23)[:, :, ::-1], (2.0, 3.0, 1.0, 0.7), "constant", True)]
     before = _exec.cpu_level()
     try:
         for level in _exec.cpu_levels():
             _exec.set_cpu_level(level)
-            for data, zoom, mode, grid_mode in calls:
-                for cval in (-0.0, 2.5):
-                    assert_same(*both("zoom", data, zoom, order=0, mode=mode, cval=cval,
-                                      grid_mode=grid_mode))
+            for i, (data, zoom, mode, grid_mode) in enumerate(calls):
+                for cval, threads in ((-0.0, 1 + i % 3), (2.5, 2)):
+                    with warnings.catch_warnings():
+                        warnings.simplefilter("ignore")
+                        expected = sn.zoom(data, zoom, order=0, mode=mode, cval=cval,
+                                           grid_mode=grid_mode)
+                        got = rn.zoom(data, zoom, order=0, mode=mode, cval=cval,
+                                      grid_mode=grid_mode, threads=threads)
+                    assert_same(expected, got)
     finally:
         _exec.set_cpu_level(before)
 
