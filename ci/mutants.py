@@ -551,6 +551,40 @@ MUTANTS = [
         "form (OpenCV uint8 linear at ratios other than x2 / x0.5, 2-4 channels)",
         ("tests/test_compat_cv2.py",)),
     Mutant(
+        "row-window-positions-one-late", "resamplex/_engine/_spline.h",
+        (("                __m512 v0 = _mm512_permutex2var_ps(lo0, at, hi0);\n",
+          "                __m512 v0 = _mm512_permutex2var_ps(lo0, _mm512_add_epi32(at, "
+          "_mm512_set1_epi32(1)), hi0);\n"),),
+        "the AVX-512 two-row zoom picks each tap of the first row one element after its "
+        "position in the block's window",
+        ("tests/test_compat_scipy.py",)),
+    Mutant(
+        "row-window-avx2-ignores-bit-4", "resamplex/_engine/_spline.h",
+        (("    return _mm256_blendv_ps(_mm256_blendv_ps(a, b, bit3), _mm256_blendv_ps(c, d, bit3), "
+          "bit4);\n",
+          "    return _mm256_blendv_ps(a, b, bit3);\n"),),
+        "the AVX2 window pick reads positions 16-31 of a window from its first half",
+        ("tests/test_compat_scipy.py",)),
+    Mutant(
+        "row-window-read-whole-past-the-end", "resamplex/_engine/splines.py",
+        (("    table[:, 1] = np.where(ok, np.where(base + WINDOW_BYTES > end, span, -span), 0)\n",
+          "    table[:, 1] = np.where(ok, -span, 0)\n"),),
+        "every window is loaded whole, also where it runs past the last element of the rows "
+        "(reads outside the source array)",
+        ("tests/test_compat_scipy.py",)),
+    Mutant(
+        "row-windows-take-cval-blocks", "resamplex/_engine/splines.py",
+        (("    ok = ~cval & (top < WINDOW_BYTES) & (rel % size == 0).all(axis=(1, 2))\n",
+          "    ok = (top < WINDOW_BYTES) & (rel % size == 0).all(axis=(1, 2))\n"),),
+        "a block of outputs with a tap reading cval gets a window (at a cval tap's offset)",
+        ("tests/test_compat_scipy.py",)),
+    Mutant(
+        "zoom0-lane-copies-another-source", "resamplex/_engine/_spline.pyx",
+        (("                    if row == prev:\n",
+          "                    if prev != NULL:\n"),),
+        "an order-0 output row copies the row before it whatever source row it reads",
+        ("tests/test_compat_scipy.py",)),
+    Mutant(
         "zoom-kept-axes-unchecked", "resamplex/compat/scipy.py",
         (("            if dst.dtype.kind == \"f\" and not np.isfinite(dst).all():\n",
           "            if False:\n"),),

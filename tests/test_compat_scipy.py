@@ -312,11 +312,12 @@ def test_row_windows_of_a_row():
         return int(entry[0]), int(entry[1]), at[:8].tolist(), at[8:].tolist()
 
     # outputs j read elements 2j + 3 and 2j + 4: block 0 spans elements 3..18, block 1
-    # 19..34 (16 each); the last two outputs have no block
+    # 19..34 (16 each); the last two outputs have no block. Block 0's window may be read
+    # whole: its count comes negated
     g = np.array([[2 * j + 3, 2 * j + 4] for j in range(18)], np.int64) * 4
     table = row_windows(g, 4, end=35 * 4)
     assert table.size == 2 * WINDOW_ENTRIES
-    assert block(table, 0) == (12, 0, list(range(0, 16, 2)), list(range(1, 16, 2)))
+    assert block(table, 0) == (12, -16, list(range(0, 16, 2)), list(range(1, 16, 2)))
     # block 1's window (WINDOW_BYTES from element 19) runs past the row's end: masked, 16
     assert 19 * 4 + WINDOW_BYTES > 35 * 4
     assert block(table, 1) == (76, 16, list(range(0, 16, 2)), list(range(1, 16, 2)))
@@ -332,7 +333,7 @@ def test_row_windows_of_a_row():
     # a reversed row: positions count from the lowest offset
     rev = np.array([[4 * (20 - j), 4 * (19 - j)] for j in range(8)], np.int64)
     assert block(row_windows(rev, 4, end=1 << 20), 0) == (
-        48, 0, [20 - j - 12 for j in range(8)], [19 - j - 12 for j in range(8)])
+        48, -9, [20 - j - 12 for j in range(8)], [19 - j - 12 for j in range(8)])
 
 
 VOLUMES = [((5, 11, 43), (1.5, 2.0, 2.0)), ((4, 9, 70), (2.0, 1.3, 0.45)),

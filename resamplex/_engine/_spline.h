@@ -339,9 +339,10 @@ static inline void rx_spline_sum8x8(double* rows, ptrdiff_t rs, ptrdiff_t ts, pt
  * scalar loop's bits. The integer types take the caller's scalar loop.
  * win (AVX-512; NULL: none): splines.row_windows's table, one block per eight outputs from
  * the first: where its base is >= 0, the block's taps lie among the elements from that byte
- * offset of each row, loaded whole (two vectors; only the count elements that hold taps,
- * masked, where count is not 0) and picked by a permutation at the positions that follow;
- * else the taps are gathered. */
+ * offset of each row, loaded whole (two vectors, where count < 0; else only the count
+ * elements that hold taps, masked) and picked by a permutation at the positions that
+ * follow; else the taps are gathered. AVX2: float32 windows, four outputs at a time
+ * (rx_window32_ps, rx_pick32_ps). */
 static inline double rx_zoom1_load(const char* p, int f32) {
     if (f32) {
         float f;
@@ -352,6 +353,34 @@ static inline double rx_zoom1_load(const char* p, int f32) {
     memcpy(&v, p, sizeof v);
     return v;
 }
+
+#if defined(__AVX2__) && !defined(__AVX512F__)
+/* The AVX2 side of the windows of splines.row_windows (float32 sources): the 32 floats from
+ * p, whole (count < 0) or only the first count of them (masked loads: nothing past them is
+ * read, as VMASKMOVPS does not fault on masked-out elements), and the element at[i] (0-31)
+ * of them for each of eight lanes: four permutations within the registers, then blends by
+ * bits 3 and 4 of the position. Moves only: the values are the elements' bits. */
+static inline void rx_window32_ps(const float* p, int64_t count, __m256 w[4]) {
+    if (count < 0) {
+        for (int r = 0; r < 4; r++)
+            w[r] = _mm256_loadu_ps(p + 8 * r);
+        return;
+    }
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    for (int r = 0; r < 4; r++) {
+        __m256i m = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)count - 8 * r), lane);
+        w[r] = _mm256_maskload_ps(p + 8 * r, m);
+    }
+}
+
+static inline __m256 rx_pick32_ps(const __m256 w[4], __m256i at) {
+    __m256 a = _mm256_permutevar8x32_ps(w[0], at), b = _mm256_permutevar8x32_ps(w[1], at);
+    __m256 c = _mm256_permutevar8x32_ps(w[2], at), d = _mm256_permutevar8x32_ps(w[3], at);
+    __m256 bit3 = _mm256_castsi256_ps(_mm256_slli_epi32(at, 28));
+    __m256 bit4 = _mm256_castsi256_ps(_mm256_slli_epi32(at, 27));
+    return _mm256_blendv_ps(_mm256_blendv_ps(a, b, bit3), _mm256_blendv_ps(c, d, bit3), bit4);
+}
+#endif
 
 static inline void rx_zoom1_row(const char* r0, const char* r1, double a0, double a1,
                                 const int64_t* g0, const int64_t* g1, const double* b0,
@@ -372,13 +401,14 @@ static inline void rx_zoom1_row(const char* r0, const char* r1, double a0, doubl
                 const float* p0 = (const float*)(r0 + wb[0]);
                 const float* p1 = (const float*)(r1 + wb[0]);
                 __m512 lo0, hi0, lo1, hi1;
-                if (count == 0) {   /* the whole window lies in the source */
+                if (count < 0) {    /* the whole window lies in the source */
                     lo0 = _mm512_loadu_ps(p0);
                     hi0 = _mm512_loadu_ps(p0 + 16);
                     lo1 = _mm512_loadu_ps(p1);
                     hi1 = _mm512_loadu_ps(p1 + 16);
                 } else {
-                    const __mmask16 m0 = (__mmask16)(count >= 16 ? 0xFFFFu : (1u << count) - 1u);
+                    const __mmask16 m0 = (__mmask16)(count >= 16 ? 0xFFFFu
+                                                                 : (1u << count) - 1u);
                     const __mmask16 m1 = (__mmask16)(count <= 16 ? 0u
                                                                  : (1u << (count - 16)) - 1u);
                     lo0 = _mm512_maskz_loadu_ps(m0, p0);
@@ -400,7 +430,7 @@ static inline void rx_zoom1_row(const char* r0, const char* r1, double a0, doubl
                 const __m512i t0 = _mm512_cvtepu32_epi64(_mm512_castsi512_si256(at));
                 const __m512i t1 = _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(at, 1));
                 __m512d lo0, hi0, lo1, hi1;
-                if (count == 0) {
+                if (count < 0) {
                     lo0 = _mm512_loadu_pd(p0);
                     hi0 = _mm512_loadu_pd(p0 + 8);
                     lo1 = _mm512_loadu_pd(p1);
@@ -443,15 +473,34 @@ static inline void rx_zoom1_row(const char* r0, const char* r1, double a0, doubl
             _mm512_storeu_pd((double*)out + j, t);
     }
 #elif defined(__AVX2__)
-    (void)win;
     const __m256d va0 = _mm256_set1_pd(a0), va1 = _mm256_set1_pd(a1);
     const __m256d zero = _mm256_setzero_pd();
+    __m256 win0[4], win1[4];    /* the two rows' windows of the block loaded last */
+    ptrdiff_t loaded = -1;
     for (; j + 4 <= n; j += 4) {
+        /* float32 windows (the blocks of eight outputs, four at a time), else gathers */
+        const ptrdiff_t blk = j / 8;
+        const int64_t* wb = win != NULL && f32 && blk * 8 + 8 <= n ? win + blk * 10 : NULL;
         __m256i i0 = _mm256_loadu_si256((const __m256i*)(g0 + j));
         __m256i i1 = _mm256_loadu_si256((const __m256i*)(g1 + j));
         __m256d w0 = _mm256_loadu_pd(b0 + j), w1 = _mm256_loadu_pd(b1 + j);
         __m256d x00, x01, x10, x11;
-        if (f32) {
+        if (wb != NULL && wb[0] >= 0) {
+            if (loaded != blk) {
+                rx_window32_ps((const float*)(r0 + wb[0]), wb[1], win0);
+                rx_window32_ps((const float*)(r1 + wb[0]), wb[1], win1);
+                loaded = blk;
+            }
+            /* this half's positions: tap 0's four, then tap 1's */
+            const int32_t* at = (const int32_t*)(wb + 2) + (j & 4);
+            const __m256i ix = _mm256_set_m128i(_mm_loadu_si128((const __m128i*)(at + 8)),
+                                                _mm_loadu_si128((const __m128i*)at));
+            const __m256 v0 = rx_pick32_ps(win0, ix), v1 = rx_pick32_ps(win1, ix);
+            x00 = _mm256_cvtps_pd(_mm256_castps256_ps128(v0));
+            x01 = _mm256_cvtps_pd(_mm256_extractf128_ps(v0, 1));
+            x10 = _mm256_cvtps_pd(_mm256_castps256_ps128(v1));
+            x11 = _mm256_cvtps_pd(_mm256_extractf128_ps(v1, 1));
+        } else if (f32) {
             x00 = _mm256_cvtps_pd(_mm256_i64gather_ps((const float*)r0, i0, 1));
             x01 = _mm256_cvtps_pd(_mm256_i64gather_ps((const float*)r0, i1, 1));
             x10 = _mm256_cvtps_pd(_mm256_i64gather_ps((const float*)r1, i0, 1));
@@ -485,12 +534,26 @@ static inline void rx_zoom1_row(const char* r0, const char* r1, double a0, doubl
     }
 }
 
+/* Outputs [j0, j1) of rx_zoom0_row, one at a time. */
+static inline void rx_zoom0_span(const char* row, int64_t ss, const int64_t* li, ptrdiff_t j0,
+                                 ptrdiff_t j1, int64_t n_in, double cval, int f32, void* out) {
+    for (ptrdiff_t j = j0; j < j1; j++) {
+        int64_t i = li[j];
+        if (f32)
+            ((float*)out)[j] = i == n_in ? (float)cval
+                                         : (float)(0.0 + rx_zoom1_load(row + i * ss, 1));
+        else
+            ((double*)out)[j] = i == n_in ? cval : 0.0 + rx_zoom1_load(row + i * ss, 0);
+    }
+}
+
 /* One output row of an order-0 evaluation (OP_TENSOR, k == 1) stored in the input's own float
  * type: out[j] = 0.0 + x[li[j]] (SciPy's t = 0.0, then the element: -0.0 becomes +0.0, a
  * signalling NaN quiet; the same in float as in double), or cval (as the store casts it) where
  * li[j] == n_in. The row's elements are ss bytes apart; in vectors where they are adjacent:
- * through the windows of win (AVX-512; splines.row_windows on the taps' byte offsets, its
- * first eight positions per block: as in rx_zoom1_row), else gathered. */
+ * through the windows of win (splines.row_windows on the taps' byte offsets, its first eight
+ * positions per block: as in rx_zoom1_row; AVX2: float32 only), else gathered (AVX-512) or
+ * one at a time. */
 static inline void rx_zoom0_row(const char* row, int64_t ss, const int64_t* li, ptrdiff_t n,
                                 int64_t n_in, double cval, int f32, const int64_t* win,
                                 void* out) {
@@ -506,7 +569,7 @@ static inline void rx_zoom0_row(const char* row, int64_t ss, const int64_t* li, 
                 const float* p = (const float*)(row + wb[0]);
                 const __m512i at = _mm512_loadu_si512((const void*)(wb + 2));
                 __m512 lo, hi;
-                if (count == 0) {
+                if (count < 0) {
                     lo = _mm512_loadu_ps(p);
                     hi = _mm512_loadu_ps(p + 16);
                 } else {
@@ -534,7 +597,7 @@ static inline void rx_zoom0_row(const char* row, int64_t ss, const int64_t* li, 
                 const __m512i at = _mm512_cvtepu32_epi64(
                     _mm256_loadu_si256((const __m256i*)(wb + 2)));
                 __m512d lo, hi;
-                if (count == 0) {
+                if (count < 0) {
                     lo = _mm512_loadu_pd(p);
                     hi = _mm512_loadu_pd(p + 8);
                 } else {
@@ -553,17 +616,25 @@ static inline void rx_zoom0_row(const char* row, int64_t ss, const int64_t* li, 
             _mm512_storeu_pd((double*)out + j, _mm512_mask_add_pd(vc, in, v, z));
         }
     }
+#elif defined(__AVX2__)
+    if (f32 && ss == 4 && win != NULL) {
+        const __m256 z = _mm256_setzero_ps();
+        __m256 w[4];
+        for (; j + 8 <= n; j += 8) {
+            const int64_t* wb = win + (j / 8) * 10;
+            if (wb[0] < 0) {        /* a cval output or a wide block: one at a time */
+                rx_zoom0_span(row, ss, li, j, j + 8, n_in, cval, f32, out);
+                continue;
+            }
+            rx_window32_ps((const float*)(row + wb[0]), wb[1], w);
+            const __m256i at = _mm256_loadu_si256((const __m256i*)(wb + 2));
+            _mm256_storeu_ps((float*)out + j, _mm256_add_ps(rx_pick32_ps(w, at), z));
+        }
+    }
 #else
     (void)win;
 #endif
-    for (; j < n; j++) {
-        int64_t i = li[j];
-        if (f32)
-            ((float*)out)[j] = i == n_in ? (float)cval
-                                         : (float)(0.0 + rx_zoom1_load(row + i * ss, 1));
-        else
-            ((double*)out)[j] = i == n_in ? cval : 0.0 + rx_zoom1_load(row + i * ss, 0);
-    }
+    rx_zoom0_span(row, ss, li, j, n, n_in, cval, f32, out);
 }
 
 #endif

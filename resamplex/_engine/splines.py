@@ -148,9 +148,9 @@ def row_windows(g: np.ndarray, size: int, end: int) -> np.ndarray:
     one, and each tap's position among them (int32, tap-major: ``[t * 8 + lane]``, two per
     int64, little-endian), ``WINDOW_ENTRIES`` int64 per block. A kernel then loads the
     window of ``WINDOW_BYTES`` from ``base`` of each row and picks the taps by a permutation
-    instead of gathering them. ``count`` is 0 where the whole window lies before ``end``
-    (a byte offset every row has an element just before: a load there stays inside the
-    source array), else only the ``count`` elements may be read (masked). ``base`` is -1
+    instead of gathering them. ``count`` is negated where the whole window lies before
+    ``end`` (a byte offset every row has an element just before: a load there stays inside
+    the source array); else only the ``count`` elements may be read (masked). ``base`` is -1
     (gather) where a tap is ``CVAL_TAP``, the taps span ``WINDOW_BYTES`` or more or an offset
     is not a whole number of elements from ``base``; the last ``len(g) % 8`` outputs have
     no block."""
@@ -164,7 +164,8 @@ def row_windows(g: np.ndarray, size: int, end: int) -> np.ndarray:
     ok = ~cval & (top < WINDOW_BYTES) & (rel % size == 0).all(axis=(1, 2))
     table = np.zeros((nb, WINDOW_ENTRIES), np.int64)
     table[:, 0] = np.where(ok, base, -1)
-    table[:, 1] = np.where(ok & (base + WINDOW_BYTES > end), top // size + 1, 0)
+    span = top // size + 1
+    table[:, 1] = np.where(ok, np.where(base + WINDOW_BYTES > end, span, -span), 0)
     pos = np.where(ok[:, None, None], rel // size, 0).astype("<i4")
     table[:, 2:] = np.ascontiguousarray(pos.transpose(0, 2, 1)).reshape(nb, 16).view("<i8")
     return table.reshape(-1)
