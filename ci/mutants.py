@@ -6,8 +6,9 @@ Each mutant in ``MUTANTS`` is a hand-written bug -- the two linear weights swapp
 ``(old, new)`` of one source file. For each mutant the script copies the source tree (as git
 sees it, plus the in-place build) to a temporary directory, applies the edits there, rebuilds
 in place only if a ``.pyx``/``.pxd``/``.h`` changed, runs the mutant's test files against the
-copy, and reports how many tests failed. A mutant that no test catches (0 failures) makes the
-script exit 1. The working tree is never touched.
+copy, and reports how many tests failed (a test process killed by a signal, as a read past
+a guard page of ``tests/guarded.py`` kills it, counts as caught). A mutant that no test
+catches (0 failures) makes the script exit 1. The working tree is never touched.
 
 Run it by hand after every change of the table builders or kernels (not in CI: a full run
 takes about 6-10 minutes on 2 cores; a native mutant rebuilds only the extension it edits):
@@ -669,12 +670,13 @@ def _summary_counts(output: str) -> dict[str, int]:
     return counts
 
 
-def run_tests(tree: Path, tests: tuple[str, ...], jobs: int) -> tuple[dict[str, int], str]:
+def run_tests(tree: Path, tests: tuple[str, ...],
+              jobs: int) -> tuple[dict[str, int], str, int]:
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
     res = subprocess.run([sys.executable, "-m", "pytest", *tests, "-q", "--tb=no",
                           "-p", "no:cacheprovider", "-o", "addopts="],
                          cwd=tree, env=env, capture_output=True, text=True)
-    return _summary_counts(res.stdout), res.stdout + res.stderr
+    return _summary_counts(res.stdout), res.stdout + res.stderr, res.returncode
 
 
 def rebuild(tree: Path, jobs: int) -> None:
@@ -697,7 +699,12 @@ def run_mutant(m: Mutant, tests: tuple[str, ...] | None, jobs: int,
         path.write_text(_apply(path.read_text(), m))
         if native:
             rebuild(tmp, jobs)
-        counts, output = run_tests(tmp, tests or m.tests, jobs)
+        counts, output, status = run_tests(tmp, tests or m.tests, jobs)
+        if not counts and status < 0:
+            # the test process died of a signal (a read outside an array, at a guard page
+            # of tests/guarded.py): the tests saw the bug, and a crash is a failure
+            print(f"  the tests crashed (signal {-status})", flush=True)
+            return 1, 1, time.time() - t0
         if not counts:
             sys.exit(f"mutant {m.name}: no pytest summary; output:\n{output[-3000:]}")
         failed = counts.get("failed", 0) + counts.get("error", 0)
@@ -745,7 +752,7 @@ def main(argv: list[str] | None = None) -> int:
         tmp = Path(tempfile.mkdtemp(prefix="resamplex-mutant-baseline-"))
         try:
             _copy_tree(tmp, with_build=False)
-            counts, output = run_tests(tmp, tests or DEFAULT_TESTS, args.jobs)
+            counts, output, _ = run_tests(tmp, tests or DEFAULT_TESTS, args.jobs)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
         bad = counts.get("failed", 0) + counts.get("error", 0)
