@@ -210,6 +210,8 @@ def _ort_resize(x: np.ndarray, sizes: tuple[int, ...], mode: str, threads: int):
     opts = ort.SessionOptions()
     opts.intra_op_num_threads = threads
     opts.inter_op_num_threads = 1
+    # its pool's threads otherwise spin after each run, on the cores the next rows time
+    opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
     try:
         sess = ort.InferenceSession(model.SerializeToString(), opts,
                                     providers=["CPUExecutionProvider"])
