@@ -354,6 +354,32 @@ static inline double rx_zoom1_load(const char* p, int f32) {
     return v;
 }
 
+#if defined(__AVX512F__)
+/* A window of splines.row_windows (AVX-512): the 128 bytes from p in two registers, whole
+ * (count < 0) or only its first count elements (masked loads: nothing past them is read;
+ * the rest are 0). */
+static inline void rx_window_ps(const float* p, int64_t count, __m512* lo, __m512* hi) {
+    if (count < 0) {    /* the whole window lies in the source */
+        *lo = _mm512_loadu_ps(p);
+        *hi = _mm512_loadu_ps(p + 16);
+        return;
+    }
+    *lo = _mm512_maskz_loadu_ps((__mmask16)(count >= 16 ? 0xFFFFu : (1u << count) - 1u), p);
+    *hi = _mm512_maskz_loadu_ps((__mmask16)(count <= 16 ? 0u : (1u << (count - 16)) - 1u),
+                                p + 16);
+}
+
+static inline void rx_window_pd(const double* p, int64_t count, __m512d* lo, __m512d* hi) {
+    if (count < 0) {
+        *lo = _mm512_loadu_pd(p);
+        *hi = _mm512_loadu_pd(p + 8);
+        return;
+    }
+    *lo = _mm512_maskz_loadu_pd((__mmask8)(count >= 8 ? 0xFFu : (1u << count) - 1u), p);
+    *hi = _mm512_maskz_loadu_pd((__mmask8)(count <= 8 ? 0u : (1u << (count - 8)) - 1u), p + 8);
+}
+#endif
+
 #if defined(__AVX2__) && !defined(__AVX512F__)
 /* The AVX2 side of the windows of splines.row_windows (float32 sources): the 32 floats from
  * p, whole (count < 0) or only the first count of them (masked loads: nothing past them is
@@ -401,21 +427,8 @@ static inline void rx_zoom1_row(const char* r0, const char* r1, double a0, doubl
                 const float* p0 = (const float*)(r0 + wb[0]);
                 const float* p1 = (const float*)(r1 + wb[0]);
                 __m512 lo0, hi0, lo1, hi1;
-                if (count < 0) {    /* the whole window lies in the source */
-                    lo0 = _mm512_loadu_ps(p0);
-                    hi0 = _mm512_loadu_ps(p0 + 16);
-                    lo1 = _mm512_loadu_ps(p1);
-                    hi1 = _mm512_loadu_ps(p1 + 16);
-                } else {
-                    const __mmask16 m0 = (__mmask16)(count >= 16 ? 0xFFFFu
-                                                                 : (1u << count) - 1u);
-                    const __mmask16 m1 = (__mmask16)(count <= 16 ? 0u
-                                                                 : (1u << (count - 16)) - 1u);
-                    lo0 = _mm512_maskz_loadu_ps(m0, p0);
-                    hi0 = _mm512_maskz_loadu_ps(m1, p0 + 16);
-                    lo1 = _mm512_maskz_loadu_ps(m0, p1);
-                    hi1 = _mm512_maskz_loadu_ps(m1, p1 + 16);
-                }
+                rx_window_ps(p0, count, &lo0, &hi0);
+                rx_window_ps(p1, count, &lo1, &hi1);
                 __m512 v0 = _mm512_permutex2var_ps(lo0, at, hi0);
                 __m512 v1 = _mm512_permutex2var_ps(lo1, at, hi1);
                 x00 = _mm512_cvtps_pd(_mm512_castps512_ps256(v0));
@@ -430,19 +443,8 @@ static inline void rx_zoom1_row(const char* r0, const char* r1, double a0, doubl
                 const __m512i t0 = _mm512_cvtepu32_epi64(_mm512_castsi512_si256(at));
                 const __m512i t1 = _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(at, 1));
                 __m512d lo0, hi0, lo1, hi1;
-                if (count < 0) {
-                    lo0 = _mm512_loadu_pd(p0);
-                    hi0 = _mm512_loadu_pd(p0 + 8);
-                    lo1 = _mm512_loadu_pd(p1);
-                    hi1 = _mm512_loadu_pd(p1 + 8);
-                } else {
-                    const __mmask8 m0 = (__mmask8)(count >= 8 ? 0xFFu : (1u << count) - 1u);
-                    const __mmask8 m1 = (__mmask8)(count <= 8 ? 0u : (1u << (count - 8)) - 1u);
-                    lo0 = _mm512_maskz_loadu_pd(m0, p0);
-                    hi0 = _mm512_maskz_loadu_pd(m1, p0 + 8);
-                    lo1 = _mm512_maskz_loadu_pd(m0, p1);
-                    hi1 = _mm512_maskz_loadu_pd(m1, p1 + 8);
-                }
+                rx_window_pd(p0, count, &lo0, &hi0);
+                rx_window_pd(p1, count, &lo1, &hi1);
                 x00 = _mm512_permutex2var_pd(lo0, t0, hi0);
                 x01 = _mm512_permutex2var_pd(lo0, t1, hi0);
                 x10 = _mm512_permutex2var_pd(lo1, t0, hi1);
@@ -565,19 +567,10 @@ static inline void rx_zoom0_row(const char* row, int64_t ss, const int64_t* li, 
         for (; j + 8 <= n; j += 8) {
             const int64_t* wb = win != NULL ? win + (j / 8) * 10 : NULL;
             if (wb != NULL && wb[0] >= 0) {
-                const int64_t count = wb[1];
                 const float* p = (const float*)(row + wb[0]);
                 const __m512i at = _mm512_loadu_si512((const void*)(wb + 2));
                 __m512 lo, hi;
-                if (count < 0) {
-                    lo = _mm512_loadu_ps(p);
-                    hi = _mm512_loadu_ps(p + 16);
-                } else {
-                    lo = _mm512_maskz_loadu_ps(
-                        (__mmask16)(count >= 16 ? 0xFFFFu : (1u << count) - 1u), p);
-                    hi = _mm512_maskz_loadu_ps(
-                        (__mmask16)(count <= 16 ? 0u : (1u << (count - 16)) - 1u), p + 16);
-                }
+                rx_window_ps(p, wb[1], &lo, &hi);
                 __m256 v = _mm512_castps512_ps256(_mm512_permutex2var_ps(lo, at, hi));
                 _mm256_storeu_ps((float*)out + j, _mm256_add_ps(v, z));
                 continue;
@@ -592,20 +585,11 @@ static inline void rx_zoom0_row(const char* row, int64_t ss, const int64_t* li, 
         for (; j + 8 <= n; j += 8) {
             const int64_t* wb = win != NULL ? win + (j / 8) * 10 : NULL;
             if (wb != NULL && wb[0] >= 0) {
-                const int64_t count = wb[1];
                 const double* p = (const double*)(row + wb[0]);
                 const __m512i at = _mm512_cvtepu32_epi64(
                     _mm256_loadu_si256((const __m256i*)(wb + 2)));
                 __m512d lo, hi;
-                if (count < 0) {
-                    lo = _mm512_loadu_pd(p);
-                    hi = _mm512_loadu_pd(p + 8);
-                } else {
-                    lo = _mm512_maskz_loadu_pd(
-                        (__mmask8)(count >= 8 ? 0xFFu : (1u << count) - 1u), p);
-                    hi = _mm512_maskz_loadu_pd(
-                        (__mmask8)(count <= 8 ? 0u : (1u << (count - 8)) - 1u), p + 8);
-                }
+                rx_window_pd(p, wb[1], &lo, &hi);
                 _mm512_storeu_pd((double*)out + j,
                                  _mm512_add_pd(_mm512_permutex2var_pd(lo, at, hi), z));
                 continue;
