@@ -8,9 +8,9 @@ The workloads (SPEC §9): float32 NCHW batches ``(8, 64, 128, 128)`` x2 with nea
 bfloat16 and int8 batches x2 against float32 per byte. Each is timed for resamplex and for
 each installed peer that can run it (PyTorch ``interpolate``, OpenCV ``resize``, SciPy
 ``ndimage.zoom``, ONNX Runtime ``Resize``, scikit-image ``resize``), with the same thread
-count, a fresh output each call, the median of several runs; and against a memory floor:
-copying an array of the output's size into a fresh array. Each workload carries its targets (SPEC §9) as
-:class:`Target` objects, and the report marks each one met or missed. Ratios are what the
+count, a fresh output each call, the median of several runs taken in turns (one call of each
+runner per round); and against a memory floor: copying an array of the output's size into a
+fresh array. Each workload carries its targets (SPEC §9) as :class:`Target` objects, and the report marks each one met or missed. Ratios are what the
 targets are stated in; absolute times depend on the machine and on what else runs on it.
 
 To add a row: append a :class:`Workload` in :func:`workloads` whose ``make`` returns a dict of
@@ -133,17 +133,26 @@ class Workload:
     results_1t: dict[str, float] = field(default_factory=dict)  # the same, on one thread
 
 
-def _median_time(fn: Runner, repeat: int, budget: float) -> float:
-    fn()  # warm up: plan cache, page-in, thread pools
-    times = []
-    start = time.perf_counter()
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-        if time.perf_counter() - start > budget and len(times) >= 3:
-            break
-    return float(np.median(times))
+def _median_times(runners: dict[str, Runner], repeat: int, budget: float) -> dict[str, float]:
+    """Each runner's median seconds per call, the calls taken in turns: one call of each runner
+    per round, a runner leaving once it has ``repeat`` calls, or at least 3 and more than
+    ``budget`` seconds. In turns, every runner meets the same machine: on a virtual machine
+    whose memory is backed by the host at first touch (and handed back when freed), a runner
+    timed alone right after a slow one pays for fresh pages at a fraction of the memory's speed
+    (0.4 GB/s against 14 on the EPYC of docs/scipy.md), and the next one does not."""
+    for fn in runners.values():
+        fn()  # warm up: plan cache, page-in, thread pools
+    times: dict[str, list[float]] = {name: [] for name in runners}
+    live = list(runners)
+    while live:
+        for name in list(live):
+            t0 = time.perf_counter()
+            runners[name]()
+            times[name].append(time.perf_counter() - t0)
+            n = len(times[name])
+            if n >= repeat or (n >= 3 and sum(times[name]) > budget):
+                live.remove(name)
+    return {name: float(np.median(ts)) for name, ts in times.items()}
 
 
 def _floor(shape: tuple[int, ...], dtype: Any) -> Runner:
@@ -519,8 +528,7 @@ def run(quick: bool = False, threads: int | None = None,
             if item is None:
                 continue
             _torch(n), _cv2(n)  # the peers' thread counts are global: set them per side
-            for name, fn in item.make().items():
-                results[name] = _median_time(fn, repeat, budget)
+            results.update(_median_times(item.make(), repeat, budget))
     return items
 
 
