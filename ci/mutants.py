@@ -537,10 +537,10 @@ MUTANTS = [
         ("tests/test_convert.py",)),
     Mutant(
         "phase-float-rows-zip-swapped", "resamplex/_engine/_simd.h",
-        (("                    rx_bf16x16(e), _mm512_slli_epi32(rx_bf16x16(o), 16)));\n",
-          "                    rx_bf16x16(o), _mm512_slli_epi32(rx_bf16x16(e), 16)));\n"),
-         ("                _mm512_storeu_ps((float *)out + 2 * j, _mm512_permutex2var_ps(lo, z0, hi));\n",
-          "                _mm512_storeu_ps((float *)out + 2 * j, _mm512_permutex2var_ps(hi, z0, lo));\n")),
+        (("                _mm512_storeu_si512((void *)(out + 4 * j), rx_bf16x16x2((E), (O)));           \\\n",
+          "                _mm512_storeu_si512((void *)(out + 4 * j), rx_bf16x16x2((O), (E)));           \\\n"),
+         ("                _mm512_storeu_ps((float *)out + 2 * j, _mm512_permutex2var_ps(lo_, z0, hi_)); \\\n",
+          "                _mm512_storeu_ps((float *)out + 2 * j, _mm512_permutex2var_ps(hi_, z0, lo_)); \\\n")),
         "the x2 float32 / bfloat16 rows blended in registers (AVX-512) zip the odd outputs "
         "before the even ones",
         ("tests/test_resize.py",)),
@@ -585,6 +585,27 @@ MUTANTS = [
           "                    if prev != NULL:\n"),),
         "an order-0 output row copies the row before it whatever source row it reads",
         ("tests/test_compat_scipy.py",)),
+    Mutant(
+        "phase2-left-neighbour-two-back", "resamplex/_engine/_simd.h",
+        (("                    _mm512_castps_si512(cur), _mm512_castps_si512(prev), 15));\n",
+          "                    _mm512_castps_si512(cur), _mm512_castps_si512(prev), 14));\n"),),
+        "the pipelined x2 phase loop takes each even output's left tap two blended values back",
+        ("tests/test_resize.py",)),
+    Mutant(
+        "phase2-bf16-zip-swapped", "resamplex/_engine/_simd.h",
+        (("    return _mm512_mask_blend_epi16(0xAAAAAAAAu, re, ro);\n",
+          "    return _mm512_mask_blend_epi16(0x55555555u, re, ro);\n"),),
+        "the AVX-512 x2 phase kernel stores each bfloat16 odd output's low half in place of the "
+        "even output",
+        ("tests/test_resize.py",)),
+    Mutant(
+        "phase2-bf16-rounds-ties-up", "resamplex/_engine/_simd.h",
+        (("    __m256i re = _mm256_srli_epi32(_mm256_add_epi32(_mm256_add_epi32(ue, bias),\n"
+          "        _mm256_and_si256(_mm256_srli_epi32(ue, 16), one)), 16);\n",
+          "    __m256i re = _mm256_srli_epi32(_mm256_add_epi32(_mm256_add_epi32(ue, bias),\n"
+          "        one), 16);\n"),),
+        "the AVX2 x2 phase kernel rounds bfloat16 even outputs half up, not half to even",
+        ("tests/test_resize.py",)),
     Mutant(
         "zoom-kept-axes-unchecked", "resamplex/compat/scipy.py",
         (("            if dst.dtype.kind == \"f\" and not np.isfinite(dst).all():\n",

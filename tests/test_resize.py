@@ -614,6 +614,43 @@ def test_polyphase_x2_gives_the_general_bits(dname, channels, kw):
                 check(x, size, axes=(0, 1), **kw)
 
 
+
+@pytest.mark.parametrize("dname", ["float32", "bfloat16"])
+def test_polyphase_x2_long_rows_at_every_cpu_level(dname):
+    # Rows of 32 pixels and more run the x2 phase kernel's pipelined loop at AVX-512 (each
+    # block of 16 blended values once, the neighbours' by lane shifts), and bfloat16 rounds
+    # without the NaN rule (a blend's NaN has its low 16 bits zero): the bytes of the general
+    # pass (a strided view of the same values) at every level, with NaN in some rows only (at
+    # a row's start, middle and last pixel; signalling ones with payloads too), -0.0, inf and
+    # subnormals (kept, not flushed); the dyadic weights on 8-bit mantissas give many ties.
+    from resamplex._engine import _exec
+
+    dtype = DTYPES[dname]
+    bits = np.uint16 if dname == "bfloat16" else np.uint32
+    rng = _rng("polyphase long rows", dname)
+    before = _exec.cpu_level()
+    try:
+        for level in _exec.cpu_levels():
+            _exec.set_cpu_level(level)
+            for width in (32, 33, 47, 48, 64, 200):
+                x = ref.random_array(rng, (7, width), dtype)
+                x[1, width // 2] = np.nan
+                # signalling NaNs with payloads: quieted by the arithmetic, payload kept
+                x.view(bits)[2, 0] = 0x7F81 if dname == "bfloat16" else 0x7F800021
+                x.view(bits)[2, width // 3] = 0xFF85 if dname == "bfloat16" else 0xFF812345
+                x[3, -1] = np.nan
+                x[4, 5:9] = np.array([-0.0, np.inf, -np.inf, 0.0]).astype(dtype)
+                x[5, 3:width - 3] = (rng.random(width - 6) * 2e-39).astype(dtype)
+                x[6] = ref.random_array(rng, (width,), dtype) * np.array(1e-38, dtype)
+                strided = np.repeat(x, 2, axis=1)[:, ::2]
+                for size in ([7, 2 * width], [14, 2 * width], [4, 2 * width]):
+                    got = rx.resize(x, size, mode="linear")
+                    want = rx.resize(strided, size, mode="linear")
+                    assert got.tobytes() == want.tobytes(), (level, width, size)
+                    assert np.isnan(got[: size[0] // 2].astype(np.float32)).any()
+    finally:
+        _exec.set_cpu_level(before)
+
 def test_broadcast_pixels_are_not_copied():
     # A broadcast image (zero strides) is read in place, never made contiguous first: a
     # 20000 x 20000 RGB view of one pixel (1.2 GB if copied) resizes with a small peak.

@@ -672,14 +672,16 @@ static inline __m256 rx_ld8_rows(const char *x, ptrdiff_t i, int bf16)
             _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(x + 2 * i))), 16));
     return _mm256_loadu_ps((const float *)x + i);
 }
-static inline __m256i rx_bf16x8(__m256 v)
+/* rx_bf16x16x2 for 8 lanes */
+static inline __m256i rx_bf16x8x2(__m256 e, __m256 o)
 {
-    __m256i u = _mm256_castps_si256(v);
-    __m256i ax = _mm256_and_si256(u, _mm256_set1_epi32(0x7FFFFFFF));
-    __m256i r = _mm256_srli_epi32(_mm256_add_epi32(_mm256_add_epi32(u, _mm256_set1_epi32(0x7FFF)),
-        _mm256_and_si256(_mm256_srli_epi32(u, 16), _mm256_set1_epi32(1))), 16);
-    __m256i nanv = _mm256_or_si256(_mm256_srli_epi32(u, 16), _mm256_set1_epi32(0x0040));
-    return _mm256_blendv_epi8(r, nanv, _mm256_cmpgt_epi32(ax, _mm256_set1_epi32(0x7F800000)));
+    const __m256i bias = _mm256_set1_epi32(0x7FFF), one = _mm256_set1_epi32(1);
+    __m256i ue = _mm256_castps_si256(e), uo = _mm256_castps_si256(o);
+    __m256i re = _mm256_srli_epi32(_mm256_add_epi32(_mm256_add_epi32(ue, bias),
+        _mm256_and_si256(_mm256_srli_epi32(ue, 16), one)), 16);
+    __m256i ro = _mm256_add_epi32(_mm256_add_epi32(uo, bias),
+        _mm256_and_si256(_mm256_srli_epi32(uo, 16), one));
+    return _mm256_blend_epi16(re, ro, 0xAA);
 }
 #endif
 #if defined(__AVX512F__) && defined(__AVX512BW__)
@@ -690,15 +692,21 @@ static inline __m512 rx_ld16_rows(const char *x, ptrdiff_t i, int bf16)
             _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)(x + 2 * i))), 16));
     return _mm512_loadu_ps((const float *)x + i);
 }
-static inline __m512i rx_bf16x16(__m512 v)
+/* Two rows of 16 float32 blends of bfloat16 values to bfloat16, rounded to nearest even,
+ * zipped: e in the low halves of the 32-bit lanes, o in the high (o's rounded value left in
+ * place by a mask). The rounding alone, without rx_store_bf16's NaN rule: a NaN among blends
+ * of bfloat16 values is quiet and its low 16 bits are zero (an input's payload, or the
+ * default NaN), so the rounding adds at most 0x8000 to them, no carry, and keeps the bits the
+ * NaN rule gives. */
+static inline __m512i rx_bf16x16x2(__m512 e, __m512 o)
 {
-    __m512i u = _mm512_castps_si512(v);
-    __m512i ax = _mm512_and_si512(u, _mm512_set1_epi32(0x7FFFFFFF));
-    __m512i r = _mm512_srli_epi32(_mm512_add_epi32(_mm512_add_epi32(u, _mm512_set1_epi32(0x7FFF)),
-        _mm512_and_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(1))), 16);
-    __m512i nanv = _mm512_or_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(0x0040));
-    return _mm512_mask_blend_epi32(_mm512_cmpgt_epi32_mask(ax, _mm512_set1_epi32(0x7F800000)),
-                                   r, nanv);
+    const __m512i bias = _mm512_set1_epi32(0x7FFF), one = _mm512_set1_epi32(1);
+    __m512i ue = _mm512_castps_si512(e), uo = _mm512_castps_si512(o);
+    __m512i re = _mm512_srli_epi32(_mm512_add_epi32(_mm512_add_epi32(ue, bias),
+        _mm512_and_si512(_mm512_srli_epi32(ue, 16), one)), 16);
+    __m512i ro = _mm512_add_epi32(_mm512_add_epi32(uo, bias),
+        _mm512_and_si512(_mm512_srli_epi32(uo, 16), one));
+    return _mm512_mask_blend_epi16(0xAAAAAAAAu, re, ro);
 }
 #endif
 static inline float rx_ld1_rows(const char *x, ptrdiff_t i, int bf16)
@@ -730,29 +738,53 @@ static inline void rx_phase2_rows_f(const char *x0, const char *x1, int bf16, fl
 #if defined(__AVX512F__) && defined(__AVX512BW__)
     if (n >= 16) {
         const __m512 v0 = _mm512_set1_ps(w0), v1 = _mm512_set1_ps(w1);
+        const __m512 ea = _mm512_set1_ps(wa0), eb = _mm512_set1_ps(wb0);
+        const __m512 oa = _mm512_set1_ps(wa1), ob = _mm512_set1_ps(wb1);
         const __m512i z0 = _mm512_set_epi32(23, 22, 21, 20, 7, 6, 5, 4, 19, 18, 17, 16, 3, 2, 1, 0);
         const __m512i z1 = _mm512_set_epi32(31, 30, 29, 28, 15, 14, 13, 12, 27, 26, 25, 24, 11, 10, 9, 8);
-#define RX_V16(D) _mm512_add_ps(_mm512_mul_ps(v0, rx_ld16_rows(x0, j + (D), bf16)), \
-                                _mm512_mul_ps(v1, rx_ld16_rows(x1, j + (D), bf16)))
-        for (; j < n; j += 16) {
-            __m512 a0, b0, a1, b1, e, o;
-            if (j + 16 > n)
-                j = n - 16;           /* the last outputs again, overlapping: same values */
-            a0 = RX_V16(da0);
-            b0 = RX_V16(db0);
-            a1 = share ? b0 : RX_V16(da1);
-            b1 = RX_V16(db1);
-            e = _mm512_add_ps(_mm512_mul_ps(_mm512_set1_ps(wa0), a0), _mm512_mul_ps(_mm512_set1_ps(wb0), b0));
-            o = _mm512_add_ps(_mm512_mul_ps(_mm512_set1_ps(wa1), a1), _mm512_mul_ps(_mm512_set1_ps(wb1), b1));
-            if (bf16) {
-                _mm512_storeu_si512((void *)(out + 4 * j), _mm512_or_si512(
-                    rx_bf16x16(e), _mm512_slli_epi32(rx_bf16x16(o), 16)));
-            } else {
-                __m512 lo = _mm512_unpacklo_ps(e, o), hi = _mm512_unpackhi_ps(e, o);
-                _mm512_storeu_ps((float *)out + 2 * j, _mm512_permutex2var_ps(lo, z0, hi));
-                _mm512_storeu_ps((float *)out + 2 * j + 16, _mm512_permutex2var_ps(lo, z1, hi));
+#define RX_V16(I) _mm512_add_ps(_mm512_mul_ps(v0, rx_ld16_rows(x0, (I), bf16)), \
+                                _mm512_mul_ps(v1, rx_ld16_rows(x1, (I), bf16)))
+#define RX_OUT16(E, O)                                                                        \
+        do {                                                                                  \
+            if (bf16)                                                                         \
+                _mm512_storeu_si512((void *)(out + 4 * j), rx_bf16x16x2((E), (O)));           \
+            else {                                                                            \
+                __m512 lo_ = _mm512_unpacklo_ps((E), (O)), hi_ = _mm512_unpackhi_ps((E), (O)); \
+                _mm512_storeu_ps((float *)out + 2 * j, _mm512_permutex2var_ps(lo_, z0, hi_)); \
+                _mm512_storeu_ps((float *)out + 2 * j + 16,                                   \
+                                 _mm512_permutex2var_ps(lo_, z1, hi_));                       \
+            }                                                                                 \
+        } while (0)
+        if (share && da0 == db0 - 1 && db1 == db0 + 1 && n >= 32) {
+            /* the usual taps v(j - 1), v(j), v(j + 1) (shifted by db0): each block of 16
+             * blended values once, its neighbours' lanes by valignd from the blocks on either
+             * side (the same sums, so the same bits); the last blocks the general way */
+            __m512 prev = _mm512_setzero_ps(), cur = RX_V16(db0), next;
+            for (; j + 32 <= n; j += 16) {
+                __m512 a0, b1;
+                next = RX_V16(j + 16 + db0);
+                a0 = j == 0 ? RX_V16(da0) : _mm512_castsi512_ps(_mm512_alignr_epi32(
+                    _mm512_castps_si512(cur), _mm512_castps_si512(prev), 15));
+                b1 = _mm512_castsi512_ps(_mm512_alignr_epi32(
+                    _mm512_castps_si512(next), _mm512_castps_si512(cur), 1));
+                RX_OUT16(_mm512_add_ps(_mm512_mul_ps(ea, a0), _mm512_mul_ps(eb, cur)),
+                         _mm512_add_ps(_mm512_mul_ps(oa, cur), _mm512_mul_ps(ob, b1)));
+                prev = cur;
+                cur = next;
             }
         }
+        for (; j < n; j += 16) {
+            __m512 a0, b0, a1, b1;
+            if (j + 16 > n)
+                j = n - 16;           /* the last outputs again, overlapping: same values */
+            a0 = RX_V16(j + da0);
+            b0 = RX_V16(j + db0);
+            a1 = share ? b0 : RX_V16(j + da1);
+            b1 = RX_V16(j + db1);
+            RX_OUT16(_mm512_add_ps(_mm512_mul_ps(ea, a0), _mm512_mul_ps(eb, b0)),
+                     _mm512_add_ps(_mm512_mul_ps(oa, a1), _mm512_mul_ps(ob, b1)));
+        }
+#undef RX_OUT16
 #undef RX_V16
         return;
     }
@@ -773,8 +805,7 @@ static inline void rx_phase2_rows_f(const char *x0, const char *x1, int bf16, fl
             e = _mm256_add_ps(_mm256_mul_ps(_mm256_set1_ps(wa0), a0), _mm256_mul_ps(_mm256_set1_ps(wb0), b0));
             o = _mm256_add_ps(_mm256_mul_ps(_mm256_set1_ps(wa1), a1), _mm256_mul_ps(_mm256_set1_ps(wb1), b1));
             if (bf16) {
-                _mm256_storeu_si256((__m256i *)(out + 4 * j), _mm256_or_si256(
-                    rx_bf16x8(e), _mm256_slli_epi32(rx_bf16x8(o), 16)));
+                _mm256_storeu_si256((__m256i *)(out + 4 * j), rx_bf16x8x2(e, o));
             } else {
                 __m256 lo = _mm256_unpacklo_ps(e, o), hi = _mm256_unpackhi_ps(e, o);
                 _mm256_storeu_ps((float *)out + 2 * j, _mm256_permute2f128_ps(lo, hi, 0x20));
