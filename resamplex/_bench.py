@@ -10,8 +10,9 @@ each installed peer that can run it (PyTorch ``interpolate``, OpenCV ``resize``,
 ``ndimage.zoom``, ONNX Runtime ``Resize``, scikit-image ``resize``), with the same thread
 count, a fresh output each call, the median of several runs taken in turns (one call of each
 runner per round); and against a memory floor: copying an array of the output's size into a
-fresh array. Each workload carries its targets (SPEC §9) as :class:`Target` objects, and the report marks each one met or missed. Ratios are what the
-targets are stated in; absolute times depend on the machine and on what else runs on it.
+fresh array. Each workload carries its targets (SPEC §9) as :class:`Target` objects, and the
+report marks each one met or missed. Ratios are what the targets are stated in; absolute times
+depend on the machine and on what else runs on it.
 
 To add a row: append a :class:`Workload` in :func:`workloads` whose ``make`` returns a dict of
 runners (``"resamplex"`` first, then ``"floor"`` and any peer or reference runner by name) and

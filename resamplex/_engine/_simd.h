@@ -656,6 +656,24 @@ RX_PHASE2_ROWS(int8_t, rx_phase2_rows_i8, 1, _mm256_cvtepi8_epi16, _mm512_cvtepi
 #undef RX_ROWV512
 #undef RX_ROWV256
 
+/* Two rows of 8 (AVX2) or 16 (AVX-512) float32 blends of bfloat16 values to bfloat16,
+ * rounded to nearest even, zipped: e in the low halves of the 32-bit lanes, o in the high
+ * (o's rounded value left in place by a word blend). The rounding alone, without
+ * rx_store_bf16's NaN rule: a NaN among blends of bfloat16 values is quiet and its low 16
+ * bits are zero (an input's payload, or the default NaN), so the rounding adds at most 0x8000
+ * to them, no carry, and keeps the bits the NaN rule gives. */
+#define RX_BF16_PAIR(NAME, VF, VI, P, BITS, ZIP)                                            \
+    static inline VI NAME(VF e, VF o)                                                       \
+    {                                                                                       \
+        const VI bias = P##_set1_epi32(0x7FFF), one = P##_set1_epi32(1);                    \
+        VI ue = P##_castps_si##BITS(e), uo = P##_castps_si##BITS(o);                        \
+        VI re = P##_srli_epi32(P##_add_epi32(P##_add_epi32(ue, bias),                       \
+                                             P##_and_si##BITS(P##_srli_epi32(ue, 16), one)), \
+                               16);                                                         \
+        VI ro = P##_add_epi32(P##_add_epi32(uo, bias),                                      \
+                              P##_and_si##BITS(P##_srli_epi32(uo, 16), one));               \
+        return ZIP;                                                                         \
+    }
 /* x2 of float32 or bfloat16 (bf16 != 0) single-element rows straight from the two input rows
  * of an output row, float32 arithmetic: v(i) = w0 x0[i] + w1 x1[i] (the blended row, never
  * stored: _row_outer's two products and sum), out[2j] = wa0 v(j + da0) + wb0 v(j + db0),
@@ -672,17 +690,7 @@ static inline __m256 rx_ld8_rows(const char *x, ptrdiff_t i, int bf16)
             _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(x + 2 * i))), 16));
     return _mm256_loadu_ps((const float *)x + i);
 }
-/* rx_bf16x16x2 for 8 lanes */
-static inline __m256i rx_bf16x8x2(__m256 e, __m256 o)
-{
-    const __m256i bias = _mm256_set1_epi32(0x7FFF), one = _mm256_set1_epi32(1);
-    __m256i ue = _mm256_castps_si256(e), uo = _mm256_castps_si256(o);
-    __m256i re = _mm256_srli_epi32(_mm256_add_epi32(_mm256_add_epi32(ue, bias),
-        _mm256_and_si256(_mm256_srli_epi32(ue, 16), one)), 16);
-    __m256i ro = _mm256_add_epi32(_mm256_add_epi32(uo, bias),
-        _mm256_and_si256(_mm256_srli_epi32(uo, 16), one));
-    return _mm256_blend_epi16(re, ro, 0xAA);
-}
+RX_BF16_PAIR(rx_bf16x8x2, __m256, __m256i, _mm256, 256, _mm256_blend_epi16(re, ro, 0xAA))
 #endif
 #if defined(__AVX512F__) && defined(__AVX512BW__)
 static inline __m512 rx_ld16_rows(const char *x, ptrdiff_t i, int bf16)
@@ -692,23 +700,10 @@ static inline __m512 rx_ld16_rows(const char *x, ptrdiff_t i, int bf16)
             _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)(x + 2 * i))), 16));
     return _mm512_loadu_ps((const float *)x + i);
 }
-/* Two rows of 16 float32 blends of bfloat16 values to bfloat16, rounded to nearest even,
- * zipped: e in the low halves of the 32-bit lanes, o in the high (o's rounded value left in
- * place by a mask). The rounding alone, without rx_store_bf16's NaN rule: a NaN among blends
- * of bfloat16 values is quiet and its low 16 bits are zero (an input's payload, or the
- * default NaN), so the rounding adds at most 0x8000 to them, no carry, and keeps the bits the
- * NaN rule gives. */
-static inline __m512i rx_bf16x16x2(__m512 e, __m512 o)
-{
-    const __m512i bias = _mm512_set1_epi32(0x7FFF), one = _mm512_set1_epi32(1);
-    __m512i ue = _mm512_castps_si512(e), uo = _mm512_castps_si512(o);
-    __m512i re = _mm512_srli_epi32(_mm512_add_epi32(_mm512_add_epi32(ue, bias),
-        _mm512_and_si512(_mm512_srli_epi32(ue, 16), one)), 16);
-    __m512i ro = _mm512_add_epi32(_mm512_add_epi32(uo, bias),
-        _mm512_and_si512(_mm512_srli_epi32(uo, 16), one));
-    return _mm512_mask_blend_epi16(0xAAAAAAAAu, re, ro);
-}
+RX_BF16_PAIR(rx_bf16x16x2, __m512, __m512i, _mm512, 512,
+             _mm512_mask_blend_epi16(0xAAAAAAAAu, re, ro))
 #endif
+#undef RX_BF16_PAIR
 static inline float rx_ld1_rows(const char *x, ptrdiff_t i, int bf16)
 {
     float f;
