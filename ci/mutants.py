@@ -376,10 +376,10 @@ MUTANTS = [
         ("tests/test_convert.py",)),
     Mutant(
         "float-phase-odd-weights-swapped", "resamplex/_engine/_taps.pyx.tp",
-        (("    rx_phase2_f32(tmp + p.lo * c, od, m, p.pd[2] * c, p.pd[3] * c, <float>p.pw[2],\n"
-          "                  <float>p.pw[3])\n    if float_src_t is float:\n",
-          "    rx_phase2_f32(tmp + p.lo * c, od, m, p.pd[2] * c, p.pd[3] * c, <float>p.pw[3],\n"
-          "                  <float>p.pw[2])\n    if float_src_t is float:\n"),),
+        (("        rx_phase2_f32(tmp + p.lo * c, od, m, p.pd[2] * c, p.pd[3] * c, <float>p.pw[2],\n"
+          "                      <float>p.pw[3])\n    if float_src_t is float:\n",
+          "        rx_phase2_f32(tmp + p.lo * c, od, m, p.pd[2] * c, p.pd[3] * c, <float>p.pw[3],\n"
+          "                      <float>p.pw[2])\n    if float_src_t is float:\n"),),
         "the x2 polyphase pass of float data weighs the two taps of its odd outputs the wrong "
         "way round",
         ("tests/test_resize.py",)),
@@ -603,6 +603,65 @@ MUTANTS = [
         (("                                             P##_and_si##BITS(P##_srli_epi32(ue, 16), one)), \\\n",
           "                                             one), \\\n"),),
         "the x2 phase kernels round bfloat16 even outputs half up, not half to even",
+        ("tests/test_resize.py",)),
+    Mutant(
+        "phasek-drops-the-last-tap", "resamplex/_engine/_simd.h",
+        (("            e[j] = ((w0 * x0[j] + w1 * x1[j]) + w2 * x2[j]) + w3 * x3[j];\n",
+          "            e[j] = (w0 * x0[j] + w1 * x1[j]) + w2 * x2[j];\n"),),
+        "the four-tap phase rows (cubic x2 off AVX-512, and the ends of every run) leave out "
+        "their last tap",
+        ("tests/test_resize.py",)),
+    Mutant(
+        "phasek8-rounds-half-up", "resamplex/_engine/_simd.h",
+        (("            r = _mm512_sub_epi32(_mm512_castps_si512(_mm512_add_ps(acc, magic)), bias);\n"
+          "        } else {\n"
+          "            r = _mm512_cvttps_epi32(acc);\n"
+          "            if (rounding == 1) {\n"
+          "                __m512 f = _mm512_sub_ps(acc, _mm512_cvtepi32_ps(r));\n",
+          "            r = _mm512_cvttps_epi32(_mm512_add_ps(acc, half));\n"
+          "        } else {\n"
+          "            r = _mm512_cvttps_epi32(acc);\n"
+          "            if (rounding == 1) {\n"
+          "                __m512 f = _mm512_sub_ps(acc, _mm512_cvtepi32_ps(r));\n"),),
+        "the AVX-512 k-tap phase rows round 8-bit ties up instead of to even",
+        ("tests/test_resize.py",)),
+    Mutant(
+        "split-phase-row-off-by-one", "resamplex/_engine/_taps.pyx.tp",
+        (("            q = (a % ns + ns) % ns           # C division (cdivision): a may be negative\n",
+          "            q = (a % ns + ns + 1) % ns\n"),),
+        "the x0.5 and 3:2 k-tap phase passes read each tap from the next pixel phase's row",
+        ("tests/test_resize.py",)),
+    Mutant(
+        "split-negative-taps-truncated", "resamplex/_engine/_taps.pyx.tp",
+        (("            q = (a % ns + ns) % ns           # C division (cdivision): a may be negative\n",
+          "            q = a % ns\n"),),
+        "the x0.5 and 3:2 k-tap phase passes take C's remainder of a negative pixel offset "
+        "(a tap left of the output's first pixel read from before the phase rows)",
+        ("tests/test_resize.py",)),
+    Mutant(
+        "unzip3-rows-rotated", "resamplex/_engine/_simd.h",
+        (("            _mm_storeu_si128((__m128i *)(rows[o / (C)] + g * (C) + 16 * (o % (C))), r);      \\\n",
+          "            _mm_storeu_si128((__m128i *)(rows[(o / (C) + 1) % 3] + g * (C) + 16 * (o % (C))), r); \\\n"),),
+        "the 3:2 row split (48 pixels at a time) stores each pixel phase into the next one's row",
+        ("tests/test_resize.py",)),
+    Mutant(
+        "row-cache-ignores-the-key", "resamplex/_engine/_taps.pyx.tp",
+        (("        if keys[q] == r:\n", "        if keys[q] != NULL:\n"),),
+        "the split-row cache hands back any row it holds, not the one asked for",
+        ("tests/test_resize.py",)),
+    Mutant(
+        "row-cache-kept-across-chunks", "resamplex/_engine/_taps.pyx.tp",
+        (("        _row_cache_clear(_row_cache(p, scratch))\n",
+          "        pass\n"),),
+        "the split-row cache is not cleared when a thread starts a chunk of rows (stale rows "
+        "of another call, or uninitialised memory, are taken for input rows)",
+        ("tests/test_resize.py",)),
+    Mutant(
+        "phasek-run-one-pixel-wider", "resamplex/_engine/plan.py",
+        (("            hi = int(bad[bad > mid].min()) if (bad > mid).any() else w_in\n",
+          "            hi = int(bad[bad > mid].min()) + 1 if (bad > mid).any() else w_in\n"),),
+        "the x2 phase run takes in the first input pixel after it whose outputs have other taps "
+        "(the clamped right border)",
         ("tests/test_resize.py",)),
     Mutant(
         "zoom-kept-axes-unchecked", "resamplex/compat/scipy.py",

@@ -615,6 +615,90 @@ def test_polyphase_x2_gives_the_general_bits(dname, channels, kw):
 
 
 
+@pytest.mark.parametrize("dname", ["uint8", "int8", "float32", "float16", "bfloat16"])
+@pytest.mark.parametrize("channels", [0, 1, 2, 3, 4])
+def test_polyphase_k_taps_give_the_general_bits(monkeypatch, dname, channels):
+    # Cubic and Lanczos x2 along the innermost axis (and x0.5 and 3:2 of 8-bit data) run as
+    # polyphase passes of 4-8 taps per phase (_phase_up2_k, _phase_split_k; 8-bit rows
+    # rounded as they are made on AVX-512; x0.5 and 3:2 input rows split into their pixel
+    # phases once, into a cache of 8 rows; 3:2 splits 48 pixels at a time by byte shuffles,
+    # the rest one pixel at a time): the bytes of the general pass (a strided view of the
+    # same values), at every CPU level, 1 and 2 threads (the cache lives in each thread's
+    # chunk of rows), a batch of two images (a chunk crosses from one into the next), more
+    # input rows per output row than the cache keeps (antialiased x0.25), rows of 37 pixels
+    # (x2 only: x0.5 to 18 is not a phase pass), every rounding; NaN, inf, -0.0 for floats.
+    # The phase form is checked to be the one taken; within the reference's tolerance.
+    from resamplex._engine import _exec
+    from resamplex._engine import plan as rplan
+
+    taken = []
+    fields = rplan.Plan._phase_fields
+
+    def spy(self, *args):
+        got = fields(self, *args)
+        taken.append(got.get("rk", 0))
+        return got
+
+    monkeypatch.setattr(rplan.Plan, "_phase_fields", spy)
+    rx.clear_plan_cache()
+    dtype = DTYPES[dname]
+    eight = dname in ("uint8", "int8")
+    rng = _rng("polyphase k taps", dname, channels)
+    roundings = ["half_even", "half_away_from_zero", "toward_zero"] if eight else [None]
+    before = _exec.cpu_level()
+    try:
+        for level in _exec.cpu_levels():
+            _exec.set_cpu_level(level)
+            for width, mode, rounding in itertools.product(
+                    (40, 37, 78), ("cubic", "lanczos"), roundings):
+                shape = (2, 9, width) + ((channels,) if channels else ())
+                x = ref.random_array(rng, shape, dtype)
+                if not eight:
+                    flat = x.reshape(-1)
+                    flat[[2, 77, 130]] = np.array([np.nan, -np.inf, -0.0]).astype(dtype)
+                args = dict(mode=mode, axes=(1, 2))
+                if rounding is not None:
+                    args["rounding"] = rounding
+                sizes = [(18, 2 * width), (9, 2 * width), (5, 2 * width)]
+                if eight:
+                    sizes += [(5, width // 2), (18, width // 2), (2, width // 2)]
+                    if width % 3 == 0:
+                        sizes += [(6, 2 * width // 3), (18, 2 * width // 3)]
+                for size, threads, aa in itertools.product(sizes, (1, 2), (False, True)):
+                    if aa and size[1] > width:
+                        continue
+                    del taken[:]
+                    rx.clear_plan_cache()       # planned afresh: the spy sees the fields
+                    got = rx.resize(x, size, threads=threads, antialias=aa, **args)
+                    if not aa and size[0] != 9 and 6 * size[1] in (3 * width, 12 * width,
+                                                                   4 * width):
+                        # both axes resampled (a fused pass), x2, exactly x0.5 or 3:2
+                        assert max(taken, default=0) > 2, (level, shape, size)
+                    if channels <= 1:
+                        planes = [(got.reshape((2,) + size),
+                                   np.repeat(x.reshape(2, 9, width), 2, axis=2)[..., ::2])]
+                    else:
+                        planes = [(got[..., k], x[..., k]) for k in range(channels)]
+                    for plane, strided in planes:
+                        want = rx.resize(strided, size, threads=threads, antialias=aa, **args)
+                        assert plane.tobytes() == want.tobytes(), \
+                            (level, shape, size, mode, rounding, threads, aa)
+                    # the same plan again on new values at the same address (a reused
+                    # buffer): nothing of the last call's rows is kept
+                    keep = x.copy()
+                    x[...] = np.roll(keep, 3, axis=1)
+                    again = rx.resize(x, size, threads=threads, antialias=aa, **args)
+                    x[...] = keep
+                    want = rx.resize(np.roll(keep, 3, axis=1), size, threads=threads,
+                                     antialias=aa, **args)
+                    assert again.tobytes() == want.tobytes(), (level, shape, size, threads)
+                    if level == before and rounding in (None, "half_even") and not aa:
+                        check(x, list(size), axes=(1, 2), mode=mode)
+    finally:
+        _exec.set_cpu_level(before)
+        rx.clear_plan_cache()
+
+
 @pytest.mark.parametrize("dname", ["float32", "bfloat16"])
 def test_polyphase_x2_long_rows_at_every_cpu_level(dname):
     # Rows of 32 pixels and more run the x2 phase kernel's pipelined loop at AVX-512 (each

@@ -222,7 +222,8 @@ cdef struct PassDesc:
     int order_head
     # OP_INT_FUSED with phase PHASE_DOWN2 (uint8/int8 input): outputs [lo, hi) of the first
     # pass read pixels 2 o + rd[t] with weights rw[t], t < rk (4 or 8); each input row is
-    # unzipped into its even and odd pixels first (_intpass.pyx _down2_row).
+    # unzipped into its even and odd pixels first (_intpass.pyx _down2_row). (OP_FUSED: rk
+    # below.)
     Py_ssize_t rk
     Py_ssize_t rd[8]
     int64_t rw[8]
@@ -232,7 +233,11 @@ cdef struct PassDesc:
     # every value inside int16 (OpenCV's own vertical form; _intpass.pyx _narrow_rows).
     int narrow
     # OP_FLOAT_FUSED with a x2 run of k = 4 or 8 taps for every output (k the dense count):
-    # output pixel 2i + r reads pixels i + pdk[k r + t] with the weights pwk[k r + t]
+    # output pixel 2i + r reads pixels i + pdk[k r + t] with the weights pwk[k r + t].
+    # OP_FUSED phase passes of rk = 3..8 taps (rk = 0: the two-tap forms above): PHASE_UP2,
+    # output pixel 2i + r, i in [lo, hi), reads pixels i + pdk[rk r + t] with the weights
+    # pwk[rk r + t]; PHASE_DOWN2 (8-bit), output pixel X in [lo, hi) reads pixels
+    # 2 X + pdk[t] with the weights pwk[t].
     Py_ssize_t pdk[16]
     double pwk[16]
     # OP_TENSOR: the leading `lead` axes are read at their first tap only (every output

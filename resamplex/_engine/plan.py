@@ -261,6 +261,13 @@ def _fixed_windows(table: AxisTable, contiguous: bool) -> dict[str, Any]:
                 **(_window_run(start, dense) if contiguous else {}))
 
 
+def _row_cache_len(buf_len: int, n_mid: int) -> int:
+    """A thread's scratch for a x0.5 or 3:2 phase pass of k taps on 8-bit data: the rest,
+    then its cache of split input rows (``_row_cache`` in ``_taps.pyx.tp``: at a 16-float
+    boundary, a 64-float header, then ``RC_SLOTS`` = 8 rows of ``n_mid + 64`` bytes)."""
+    return (buf_len + 15) // 16 * 16 + 64 + (8 * (n_mid + 64) + 3) // 4
+
+
 def _window_run(start: np.ndarray, dense: np.ndarray) -> dict[str, Any]:
     """The x0.5 or x2 run of a fixed-point window table (``start``, ``dense`` weights), or
     ``{}``: outputs whose windows start at ``2 j + s`` with the same weights (x0.5), or at
@@ -1128,13 +1135,19 @@ class Plan:
         (``_exact_fields``) the kernel computes it in int16 instead. 3:2 of single-element
         8-bit pixels (``PHASE_DOWN32``: outputs ``2k`` and ``2k + 1`` read two neighbouring
         pixels from ``3k + pd[0]`` and ``3k + pd[2]``, e.g. 1080p to 720p) only in int16.
+        Tables of 3-8 taps (cubic, Lanczos) take x2 the same way, and x0.5 and 3:2 of 8-bit
+        data over a run ``[lo, hi)`` of output pixels ``X`` reading pixels ``2X + pdk[t]``
+        (3:2: output pixels ``2g + r`` reading ``3g + pdk[rk r + t]``; the outputs outside
+        keep their dense taps): ``rk`` taps per phase at pixel offsets ``pdk`` with weights
+        ``pwk`` (``_phase_up2_k``, ``_phase_split_k``), in float32.
         """
         t = self.tables[inner]
         idx, w = t.dense
         c = self.channels
         eight = dtype in (np.uint8, np.int8)
+        k = idx.shape[1]
         if not (eight or _dtypes.dtype_name(dtype) in ("float32", "float16", "bfloat16")) \
-                or idx.shape[1] != 2 or xs[inner] != dtype.itemsize \
+                or not 2 <= k <= 8 or xs[inner] != dtype.itemsize \
                 or os_[inner] != dtype.itemsize or n_mid != t.n_in or t.n_in % c or t.n_out % c:
             return {}
         w_in, w_out = t.n_in // c, t.n_out // c
@@ -1142,7 +1155,7 @@ class Plan:
         pix, pw = idx[::c] // c, wf[::c]
         # every channel of an output pixel reads the same pixels with the same weights
         same = ((idx == np.repeat(pix, c, axis=0) * c + np.tile(np.arange(c), w_out)[:, None])
-                & (wf == np.repeat(pw, c, axis=0))).reshape(w_out, 2 * c).all(axis=1)
+                & (wf == np.repeat(pw, c, axis=0))).reshape(w_out, k * c).all(axis=1)
         fields: dict[str, Any] = dict(channels=c, buf_len=5 * n_mid + t.n_out + 16)
         if w_out == 2 * w_in and w_in >= 8:
             x = np.arange(w_out)
@@ -1164,15 +1177,35 @@ class Plan:
             right = idx[2 * hi * c:][used[2 * hi * c:]]
             phases = pw[ref:ref + 2].reshape(-1)
             pd = tuple(int(v) for v in d.reshape(-1))
+            run = dict(fields, phase=PHASE_UP2, lo=lo, hi=hi,
+                       blo=int(left.max()) + 1 if left.size else 0,
+                       bhi=int(right.min()) if right.size else n_mid)
+            if k > 2:       # cubic, Lanczos: float32 sums of k taps per phase
+                return dict(run, rk=k, pdk=pd, pwk=tuple(float(v) for v in phases))
             exact = self._exact_fields(dtype, outer, phases, rcode, w) if eight else {}
             if "bq" in exact and c == 1 and _clamped_borders(idx, exact["bq"], n_mid, lo, hi,
                                                              pd, exact["pq"]):
                 exact["bclamp"] = 1
-            return dict(fields, phase=PHASE_UP2, lo=lo, hi=hi, pd=pd,
-                        pw=tuple(float(v) for v in phases),
-                        blo=int(left.max()) + 1 if left.size else 0,
-                        bhi=int(right.min()) if right.size else n_mid, **exact)
-        if eight and w_in == 2 * w_out and w_out >= 4:
+            return dict(run, pd=pd, pw=tuple(float(v) for v in phases), **exact)
+        if eight and k > 2 and w_in == 2 * w_out and w_out >= 8:
+            # x0.5 of k taps (cubic, Lanczos): output pixel X reads pixels 2 X + d[t] with
+            # fixed weights over a run [lo, hi) around the middle; the outputs outside keep
+            # their dense taps (_phase_split_k)
+            x = np.arange(w_out)
+            ref = w_out // 2
+            d = pix[ref] - 2 * ref
+            ok = same & (pix == 2 * x[:, None] + d).all(axis=1) & (pw == pw[ref]).all(axis=1)
+            bad = np.flatnonzero(~ok)
+            if not ok[ref]:
+                return {}
+            lo = int(bad[bad < ref].max()) + 1 if (bad < ref).any() else 0
+            hi = int(bad[bad > ref].min()) if (bad > ref).any() else w_out
+            if hi - lo < 4:
+                return {}
+            return dict(fields, phase=PHASE_DOWN2, lo=lo, hi=hi, rk=k,
+                        pdk=tuple(int(v) for v in d), pwk=tuple(float(v) for v in pw[ref]),
+                        buf_len=_row_cache_len(fields["buf_len"], n_mid))
+        if eight and k == 2 and w_in == 2 * w_out and w_out >= 4:
             x = np.arange(w_out)
             if not (same.all() and np.array_equal(pix, np.stack([2 * x, 2 * x + 1], axis=1))
                     and (pw == pw[0]).all()):
@@ -1180,7 +1213,29 @@ class Plan:
             return dict(fields, phase=PHASE_DOWN2,
                         pw=(float(pw[0, 0]), float(pw[0, 1]), 0.0, 0.0),
                         **self._exact_fields(dtype, outer, pw[0], rcode))
-        if eight and c == 1 and 2 * w_in == 3 * w_out and w_out >= 32:
+        if eight and k > 2 and 2 * w_in == 3 * w_out and w_out >= 16:
+            # 3:2 of k taps (cubic, Lanczos; 1080p to 720p): output pixel 2 g + r reads
+            # pixels 3 g + d[r, t] with fixed weights over a run [lo, hi) of g around the
+            # middle; the outputs outside keep their dense taps (_phase_split_k)
+            x = np.arange(w_out)
+            ref = 2 * (w_out // 4)
+            d = pix[ref:ref + 2] - 3 * (ref // 2)
+            ok = same & (pix == 3 * (x[:, None] // 2) + d[x % 2]).all(axis=1) \
+                & (pw == pw[ref:ref + 2][x % 2]).all(axis=1)
+            ok2 = ok[0::2] & ok[1::2]
+            mid = ref // 2
+            bad = np.flatnonzero(~ok2)
+            if not ok2[mid]:
+                return {}
+            lo = int(bad[bad < mid].max()) + 1 if (bad < mid).any() else 0
+            hi = int(bad[bad > mid].min()) if (bad > mid).any() else w_out // 2
+            if hi - lo < 4:
+                return {}
+            return dict(fields, phase=PHASE_DOWN32, lo=lo, hi=hi, rk=k,
+                        pdk=tuple(int(v) for v in d.reshape(-1)),
+                        pwk=tuple(float(v) for v in pw[ref:ref + 2].reshape(-1)),
+                        buf_len=_row_cache_len(fields["buf_len"], n_mid))
+        if eight and k == 2 and c == 1 and 2 * w_in == 3 * w_out and w_out >= 32:
             # 3:2: outputs 2k and 2k + 1 read pixels 3k + d and 3k + d + 1 (d fixed per
             # parity, different) with fixed weights, the whole row; integers only
             x = np.arange(w_out)
