@@ -334,25 +334,32 @@ def workloads(threads: int, quick: bool) -> list[Workload]:
                           [faster_than("torch", 2)], nchw(np.float32, "linear", 0.5,
                                                           antialias=True)))
 
-    def hwc(out_hw: tuple[int, int]) -> Callable[[], dict]:
+    def hwc(out_hw: tuple[int, int], mode: str = "linear") -> Callable[[], dict]:
+        # against OpenCV as users call it: IPP on, OpenCV's default where the wheel has it
+        # (the door rows turn it off, for the bits they reproduce)
         def make() -> dict:
             x = rng.integers(0, 256, (1080, 1920, 3), dtype=np.uint8)
-            run = {"resamplex": lambda: resize(x, out_hw, axes=(0, 1), threads=threads),
+            run = {"resamplex": lambda: resize(x, out_hw, axes=(0, 1), mode=mode,
+                                               threads=threads),
                    "floor": _floor(out_hw + (3,), np.uint8)}
             if cv2 is not None:
-                run["opencv"] = lambda: cv2.resize(x, out_hw[::-1],
-                                                   interpolation=cv2.INTER_LINEAR)
+                cv2.ipp.setUseIPP(True)
+                flag = cv2.INTER_LINEAR if mode == "linear" else cv2.INTER_CUBIC
+                run["opencv"] = lambda: cv2.resize(x, out_hw[::-1], interpolation=flag)
             if torch is not None:
                 t = torch.from_numpy(x).permute(2, 0, 1)[None]
                 run["torch"] = lambda: torch.nn.functional.interpolate(
-                    t, size=out_hw, mode="bilinear", align_corners=False)
+                    t, size=out_hw, mode="bilinear" if mode == "linear" else "bicubic",
+                    align_corners=False)
             return run
         return make
 
-    items.append(Workload("u8 HWC 1080x1920x3 -> 540x960 linear", [faster_than("opencv", 1)],
-                          hwc((540, 960))))
-    items.append(Workload("u8 HWC 1080x1920x3 -> 2160x3840 linear", [faster_than("opencv", 1)],
-                          hwc((2160, 3840))))
+    for mode in ("linear", "cubic"):
+        for out_hw in ((540, 960), (2160, 3840)) + (((720, 1280),) if mode == "cubic" else ()):
+            if quick and mode == "cubic" and out_hw != (540, 960):
+                continue
+            items.append(Workload(f"u8 HWC 1080x1920x3 -> {out_hw[0]}x{out_hw[1]} {mode}",
+                                  [faster_than("opencv", 1)], hwc(out_hw, mode)))
 
     def bgr_view() -> dict:
         # A BGR image viewed as RGB, channels reversed in memory (cv2.imread(...)[..., ::-1])
