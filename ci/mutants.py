@@ -640,8 +640,8 @@ MUTANTS = [
         ("tests/test_resize.py",)),
     Mutant(
         "unzip3-rows-rotated", "resamplex/_engine/_simd.h",
-        (("            _mm_storeu_si128((__m128i *)(rows[o / (C)] + g * (C) + 16 * (o % (C))), r);      \\\n",
-          "            _mm_storeu_si128((__m128i *)(rows[(o / (C) + 1) % 3] + g * (C) + 16 * (o % (C))), r); \\\n"),),
+        (("                _mm_storeu_si128((__m128i *)(rows[s] + g * (C) + 16 * q), r);                \\\n",
+          "                _mm_storeu_si128((__m128i *)(rows[(s + 1) % 3] + g * (C) + 16 * q), r);      \\\n"),),
         "the 3:2 row split (48 pixels at a time) stores each pixel phase into the next one's row",
         ("tests/test_resize.py",)),
     Mutant(
@@ -658,9 +658,9 @@ MUTANTS = [
         ("tests/test_resize.py",)),
     Mutant(
         "phasek-run-one-pixel-wider", "resamplex/_engine/plan.py",
-        (("            hi = int(bad[bad > mid].min()) if (bad > mid).any() else w_in\n",
-          "            hi = int(bad[bad > mid].min()) + 1 if (bad > mid).any() else w_in\n"),),
-        "the x2 phase run takes in the first input pixel after it whose outputs have other taps "
+        (("    hi = int(bad[bad > mid].min()) if (bad > mid).any() else ok.size\n",
+          "    hi = int(bad[bad > mid].min()) + 1 if (bad > mid).any() else ok.size\n"),),
+        "the phase runs take in the first pixel after them whose outputs have other taps "
         "(the clamped right border)",
         ("tests/test_resize.py",)),
     Mutant(

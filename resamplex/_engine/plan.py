@@ -261,6 +261,17 @@ def _fixed_windows(table: AxisTable, contiguous: bool) -> dict[str, Any]:
                 **(_window_run(start, dense) if contiguous else {}))
 
 
+def _run_around(ok: np.ndarray, mid: int) -> tuple[int, int] | None:
+    """The run ``[lo, hi)`` of true entries of ``ok`` around ``mid``, or None where
+    ``ok[mid]`` is false or the run is shorter than 4."""
+    bad = np.flatnonzero(~ok)
+    if not ok[mid]:
+        return None
+    lo = int(bad[bad < mid].max()) + 1 if (bad < mid).any() else 0
+    hi = int(bad[bad > mid].min()) if (bad > mid).any() else ok.size
+    return (lo, hi) if hi - lo >= 4 else None
+
+
 def _row_cache_len(buf_len: int, n_mid: int) -> int:
     """A thread's scratch for a x0.5 or 3:2 phase pass of k taps on 8-bit data: the rest,
     then its cache of split input rows (``_row_cache`` in ``_taps.pyx.tp``: at a 16-float
@@ -1164,14 +1175,10 @@ class Plan:
             ok = same & (pix == x[:, None] // 2 + d[x % 2]).all(axis=1) \
                 & (pw == pw[ref:ref + 2][x % 2]).all(axis=1)
             ok2 = ok[0::2] & ok[1::2]                  # per input pixel i: outputs 2i, 2i + 1
-            bad = np.flatnonzero(~ok2)
-            mid = w_in // 2
-            if not ok2[mid]:
+            span = _run_around(ok2, w_in // 2)
+            if span is None:
                 return {}
-            lo = int(bad[bad < mid].max()) + 1 if (bad < mid).any() else 0
-            hi = int(bad[bad > mid].min()) if (bad > mid).any() else w_in
-            if hi - lo < 4:
-                return {}
+            lo, hi = span
             used = idx < t.n_in                        # padding taps read the zero after
             left = idx[:2 * lo * c][used[:2 * lo * c]]
             right = idx[2 * hi * c:][used[2 * hi * c:]]
@@ -1195,13 +1202,10 @@ class Plan:
             ref = w_out // 2
             d = pix[ref] - 2 * ref
             ok = same & (pix == 2 * x[:, None] + d).all(axis=1) & (pw == pw[ref]).all(axis=1)
-            bad = np.flatnonzero(~ok)
-            if not ok[ref]:
+            span = _run_around(ok, ref)
+            if span is None:
                 return {}
-            lo = int(bad[bad < ref].max()) + 1 if (bad < ref).any() else 0
-            hi = int(bad[bad > ref].min()) if (bad > ref).any() else w_out
-            if hi - lo < 4:
-                return {}
+            lo, hi = span
             return dict(fields, phase=PHASE_DOWN2, lo=lo, hi=hi, rk=k,
                         pdk=tuple(int(v) for v in d), pwk=tuple(float(v) for v in pw[ref]),
                         buf_len=_row_cache_len(fields["buf_len"], n_mid))
@@ -1223,14 +1227,10 @@ class Plan:
             ok = same & (pix == 3 * (x[:, None] // 2) + d[x % 2]).all(axis=1) \
                 & (pw == pw[ref:ref + 2][x % 2]).all(axis=1)
             ok2 = ok[0::2] & ok[1::2]
-            mid = ref // 2
-            bad = np.flatnonzero(~ok2)
-            if not ok2[mid]:
+            span = _run_around(ok2, ref // 2)
+            if span is None:
                 return {}
-            lo = int(bad[bad < mid].max()) + 1 if (bad < mid).any() else 0
-            hi = int(bad[bad > mid].min()) if (bad > mid).any() else w_out // 2
-            if hi - lo < 4:
-                return {}
+            lo, hi = span
             return dict(fields, phase=PHASE_DOWN32, lo=lo, hi=hi, rk=k,
                         pdk=tuple(int(v) for v in d.reshape(-1)),
                         pwk=tuple(float(v) for v in pw[ref:ref + 2].reshape(-1)),
