@@ -1195,20 +1195,8 @@ class Plan:
                 exact["bclamp"] = 1
             return dict(run, pd=pd, pw=tuple(float(v) for v in phases), **exact)
         if eight and k > 2 and w_in == 2 * w_out and w_out >= 8:
-            # x0.5 of k taps (cubic, Lanczos): output pixel X reads pixels 2 X + d[t] with
-            # fixed weights over a run [lo, hi) around the middle; the outputs outside keep
-            # their dense taps (_phase_split_k)
-            x = np.arange(w_out)
-            ref = w_out // 2
-            d = pix[ref] - 2 * ref
-            ok = same & (pix == 2 * x[:, None] + d).all(axis=1) & (pw == pw[ref]).all(axis=1)
-            span = _run_around(ok, ref)
-            if span is None:
-                return {}
-            lo, hi = span
-            return dict(fields, phase=PHASE_DOWN2, lo=lo, hi=hi, rk=k,
-                        pdk=tuple(int(v) for v in d), pwk=tuple(float(v) for v in pw[ref]),
-                        buf_len=_row_cache_len(fields["buf_len"], n_mid))
+            # x0.5 of k taps (cubic, Lanczos): output pixel X reads pixels 2 X + d[t]
+            return self._split_fields(fields, pix, pw, same, 2, 1, n_mid)
         if eight and k == 2 and w_in == 2 * w_out and w_out >= 4:
             x = np.arange(w_out)
             if not (same.all() and np.array_equal(pix, np.stack([2 * x, 2 * x + 1], axis=1))
@@ -1219,22 +1207,8 @@ class Plan:
                         **self._exact_fields(dtype, outer, pw[0], rcode))
         if eight and k > 2 and 2 * w_in == 3 * w_out and w_out >= 16:
             # 3:2 of k taps (cubic, Lanczos; 1080p to 720p): output pixel 2 g + r reads
-            # pixels 3 g + d[r, t] with fixed weights over a run [lo, hi) of g around the
-            # middle; the outputs outside keep their dense taps (_phase_split_k)
-            x = np.arange(w_out)
-            ref = 2 * (w_out // 4)
-            d = pix[ref:ref + 2] - 3 * (ref // 2)
-            ok = same & (pix == 3 * (x[:, None] // 2) + d[x % 2]).all(axis=1) \
-                & (pw == pw[ref:ref + 2][x % 2]).all(axis=1)
-            ok2 = ok[0::2] & ok[1::2]
-            span = _run_around(ok2, ref // 2)
-            if span is None:
-                return {}
-            lo, hi = span
-            return dict(fields, phase=PHASE_DOWN32, lo=lo, hi=hi, rk=k,
-                        pdk=tuple(int(v) for v in d.reshape(-1)),
-                        pwk=tuple(float(v) for v in pw[ref:ref + 2].reshape(-1)),
-                        buf_len=_row_cache_len(fields["buf_len"], n_mid))
+            # pixels 3 g + d[r, t]
+            return self._split_fields(fields, pix, pw, same, 3, 2, n_mid)
         if eight and k == 2 and c == 1 and 2 * w_in == 3 * w_out and w_out >= 32:
             # 3:2: outputs 2k and 2k + 1 read pixels 3k + d and 3k + d + 1 (d fixed per
             # parity, different) with fixed weights, the whole row; integers only
@@ -1253,6 +1227,29 @@ class Plan:
                         pd=(int(d[0]), int(d[0]) + 1, int(d[1]), int(d[1]) + 1),
                         pw=tuple(float(v) for v in phases), **exact)
         return {}
+
+    @staticmethod
+    def _split_fields(fields: dict[str, Any], pix: np.ndarray, pw: np.ndarray,
+                      same: np.ndarray, ns: int, npo: int, n_mid: int) -> dict[str, Any]:
+        """The fields of an 8-bit phase pass of k taps that splits input rows into ``ns``
+        pixel phases (``_phase_split_k``): x0.5 (``ns`` 2, ``npo`` 1 output pixel per group)
+        or 3:2 (3 and 2), or ``{}``. Output pixel ``npo g + r`` reads pixels ``ns g + d[r,
+        t]`` with fixed weights over a run ``[lo, hi)`` of groups ``g`` around the middle;
+        the outputs outside keep their dense taps. ``pix``, ``pw``: each output pixel's taps
+        and float32 weights; ``same``: whether all its channels read alike."""
+        x = np.arange(pix.shape[0])
+        mid = pix.shape[0] // (2 * npo)
+        ref = slice(npo * mid, npo * mid + npo)
+        d = pix[ref] - ns * mid
+        ok = same & (pix == ns * (x[:, None] // npo) + d[x % npo]).all(axis=1) \
+            & (pw == pw[ref][x % npo]).all(axis=1)
+        span = _run_around(ok.reshape(-1, npo).all(axis=1), mid)
+        if span is None:
+            return {}
+        return dict(fields, phase=PHASE_DOWN2 if ns == 2 else PHASE_DOWN32, lo=span[0],
+                    hi=span[1], rk=pix.shape[1], pdk=tuple(int(v) for v in d.reshape(-1)),
+                    pwk=tuple(float(v) for v in pw[ref].reshape(-1)),
+                    buf_len=_row_cache_len(fields["buf_len"], n_mid))
 
     def _gathered_fields(self, spec: dict[str, Any], outer: int, inner: int, itemsize: int,
                          esize: int, u8: bool = False) -> dict[str, Any]:
