@@ -8,8 +8,9 @@ The workloads (SPEC §9): float32 NCHW batches ``(8, 64, 128, 128)`` x2 with nea
 bfloat16 and int8 batches x2 against float32 per byte. Each is timed for resamplex and for
 each installed peer that can run it (PyTorch ``interpolate``, OpenCV ``resize``, SciPy
 ``ndimage.zoom``, ONNX Runtime ``Resize``, scikit-image ``resize``), with the same thread
-count, a fresh output each call, the median of several runs taken in turns (one call of each
-runner per round); and against a memory floor: copying an array of the output's size into a
+count, a fresh output each call, the median of several runs taken in turns (one timed call of
+each runner per round, after an untimed one of the same runner, and after warm-up rounds;
+see :func:`_median_times`); and against a memory floor: copying an array of the output's size into a
 fresh array. Each workload carries its targets (SPEC §9) as :class:`Target` objects, and the
 report marks each one met or missed. Ratios are what the targets are stated in; absolute times
 depend on the machine and on what else runs on it.
@@ -134,19 +135,43 @@ class Workload:
     results_1t: dict[str, float] = field(default_factory=dict)  # the same, on one thread
 
 
-def _median_times(runners: dict[str, Runner], repeat: int, budget: float) -> dict[str, float]:
-    """Each runner's median seconds per call, the calls taken in turns: one call of each runner
-    per round, a runner leaving once it has ``repeat`` calls, or at least 3 and more than
-    ``budget`` seconds. In turns, every runner meets the same machine: on a virtual machine
-    whose memory is backed by the host at first touch (and handed back when freed), a runner
-    timed alone right after a slow one pays for fresh pages at a fraction of the memory's speed
-    (0.4 GB/s against 14 on the EPYC of docs/scipy.md), and the next one does not."""
-    for fn in runners.values():
-        fn()  # warm up: plan cache, page-in, thread pools
+def _median_times(runners: dict[str, Runner], repeat: int, budget: float,
+                  warm: float = 0.0) -> dict[str, float]:
+    """Each runner's median seconds per call, the calls taken in turns: one timed call of each
+    runner per round, a runner leaving once it has ``repeat`` calls, or at least 3 and more than
+    ``budget`` seconds.
+
+    In turns, every runner meets the same machine (load, clock, what the host does), and each
+    timed call is preceded by an untimed one of the same runner (where a call takes under
+    :data:`LEAD_IN` seconds), so that each runner is timed as a loop calling only it would see
+    it: after another library's call, the first call of a runner can pay for that library's
+    use of memory, not for its own work. On a virtual machine whose memory the host backs only
+    at first touch and takes back after it is freed, a 25 MB output allocated right after
+    Pillow's resize freed its blocks takes fresh pages (its second half, which one of two
+    threads writes, while the other waits): 15-45 ms instead of 8 for ``compat.pil`` to 4K, on
+    the 2-core EPYC of docs/scipy.md.
+
+    Before the timed rounds, untimed rounds warm up every runner (plan cache, page-in, thread
+    pools) until ``warm`` seconds have passed, one round at least: on that machine a process's
+    first second can cost 25 times the steady time of a call with fresh outputs (a 134 MB
+    output at 150 ms instead of 6 in the first four calls after the import), and a single
+    warm-up call does not outlast it."""
+    end = time.perf_counter() + warm
+    slow: set[str] = set()
+    while True:
+        for name, fn in runners.items():
+            t0 = time.perf_counter()
+            fn()
+            if time.perf_counter() - t0 >= LEAD_IN:
+                slow.add(name)
+        if time.perf_counter() >= end:
+            break
     times: dict[str, list[float]] = {name: [] for name in runners}
     live = list(runners)
     while live:
         for name in list(live):
+            if name not in slow:
+                runners[name]()
             t0 = time.perf_counter()
             runners[name]()
             times[name].append(time.perf_counter() - t0)
@@ -154,6 +179,15 @@ def _median_times(runners: dict[str, Runner], repeat: int, budget: float) -> dic
             if n >= repeat or (n >= 3 and sum(times[name]) > budget):
                 live.remove(name)
     return {name: float(np.median(ts)) for name, ts in times.items()}
+
+
+#: Seconds of warm-up rounds for the first workload of a run, in either mode: a process's
+#: first second of large fresh outputs can be slow (see :func:`_median_times`).
+FIRST_WARM = 1.0
+#: Runners whose warm-up calls take this long (seconds) or longer get no untimed call before
+#: each timed one: what another library's use of memory can add to a call (tens of
+#: milliseconds) is small beside theirs, and the untimed calls would double the bench's time.
+LEAD_IN = 0.1
 
 
 def _floor(shape: tuple[int, ...], dtype: Any) -> Runner:
@@ -526,9 +560,10 @@ def run(quick: bool = False, threads: int | None = None,
     """Time every workload; returns them with ``results`` filled (median seconds), and
     ``results_1t`` (the same on one thread) when ``threads`` > 1."""
     threads = get_num_threads() if threads is None else threads
-    repeat, budget = (3, 1.0) if quick else (9, 4.0)
+    repeat, budget, warm = (3, 1.0, 0.25) if quick else (9, 4.0, 0.6)
     items = workloads(threads, quick)
     single = workloads(1, quick) if threads > 1 else [None] * len(items)
+    first = FIRST_WARM  # the process's first second, whatever the mode (see _median_times)
     for w, w1 in zip(items, single):
         if progress:
             progress(w.name)
@@ -536,7 +571,8 @@ def run(quick: bool = False, threads: int | None = None,
             if item is None:
                 continue
             _torch(n), _cv2(n)  # the peers' thread counts are global: set them per side
-            results.update(_median_times(item.make(), repeat, budget))
+            results.update(_median_times(item.make(), repeat, budget, max(warm, first)))
+            first = 0.0
     return items
 
 
