@@ -664,6 +664,30 @@ MUTANTS = [
         "(the clamped right border)",
         ("tests/test_resize.py",)),
     Mutant(
+        "zip3-last-lanes-read-b-for-a", "resamplex/_engine/_simd.h",
+        (("                                    ma1),\n", "                                    mb1),\n"),),
+        "the AVX-512 zip of 3-byte pixels fills the last two lanes of a block with the second "
+        "source's mask for both sources",
+        ("tests/test_resize.py",)),
+    Mutant(
+        "zip1-lanes-out-of-order", "resamplex/_engine/_simd.h",
+        (("_mm512_setr_epi64(0, 1, 8, 9, 2, 3, 10, 11)", "_mm512_setr_epi64(0, 1, 2, 3, 8, 9, 10, 11)"),),
+        "the AVX-512 zip of 1-byte pixels stores its interleaved 16-byte lanes in register "
+        "order, not pixel order",
+        ("tests/test_resize.py",)),
+    Mutant(
+        "zip24-second-half-one-pixel-back", "resamplex/_engine/_simd.h",
+        (("_mm512_add_epi32(d0, _mm512_set1_epi32(8))", "_mm512_add_epi32(d0, _mm512_set1_epi32(7))"),),
+        "the AVX-512 zip of 2- and 4-byte pixels starts the second half of a block one pixel "
+        "early",
+        ("tests/test_resize.py",)),
+    Mutant(
+        "phase2-i16-512-unsigned-for-signed", "resamplex/_engine/_simd.h",
+        (("            _mm256_storeu_si256((__m256i *)(e + j), is_signed\n",
+          "            _mm256_storeu_si256((__m256i *)(e + j), !is_signed\n"),),
+        "the 32-wide int16 phase rows saturate int8 data as unsigned and uint8 as signed",
+        ("tests/test_resize.py",)),
+    Mutant(
         "zoom-kept-axes-unchecked", "resamplex/compat/scipy.py",
         (("            if dst.dtype.kind == \"f\" and not np.isfinite(dst).all():\n",
           "            if False:\n"),),

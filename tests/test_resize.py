@@ -571,7 +571,7 @@ def test_nearest_preserves_nan_payloads_and_signed_zero():
 
 
 @pytest.mark.parametrize("dname", ["float32", "float16", "bfloat16", "uint8", "int8"])
-@pytest.mark.parametrize("channels", [0, 1, 3, 4, 16])
+@pytest.mark.parametrize("channels", [0, 1, 2, 3, 4, 16])
 @pytest.mark.parametrize("kw", [{}, {"transform": "align_corners"}, {"transform": "asymmetric"},
                                 {"mode": "area"}])
 def test_polyphase_x2_gives_the_general_bits(dname, channels, kw):
@@ -583,11 +583,13 @@ def test_polyphase_x2_gives_the_general_bits(dname, channels, kw):
     # (Rows of 40 pixels run the widest vector loops of the phase kernels, rows of 23 the
     # narrower ones, rows of 11 their scalar ends; 8-bit data both integer roundings; 5 -> 10
     # rows the exact int16 form, with its border outputs in integers too; single-channel rows
-    # of 64 and 97 pixels the whole-row AVX-512 form, its borders from clamped taps.)
+    # of 64 and 97 pixels the whole-row AVX-512 form, its borders from clamped taps; rows of
+    # 200 and 70 pixels several blocks of the AVX-512 zips of 1-4 bytes a pixel, 64, 32 and 16
+    # pixels at a time, and of the int16 phase rows, 32 at a time.)
     dtype = DTYPES[dname]
     rng = _rng("polyphase", dname, channels, tuple(kw.items()))
     roundings = ["half_even", "half_away_from_zero"] if dname in ("uint8", "int8") else [None]
-    widths = (40, 23, 11, 64, 97) if channels <= 1 else (40, 23, 11)
+    widths = (40, 23, 11, 64, 97, 200) if channels <= 1 else (40, 23, 11, 70)
     for width, rounding in itertools.product(widths, roundings):
         shape = (5, width) if channels == 0 else (5, width, channels)
         x = ref.random_array(rng, shape, dtype)

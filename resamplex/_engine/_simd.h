@@ -191,13 +191,111 @@ static inline void rx_unzip_f32(const float *row, float *out, ptrdiff_t npix, pt
             out[k * ps + j] = row[j * c + k];
 }
 
+#if defined(__AVX512F__) && defined(__AVX512BW__)
+/* rx_zip2_8's AVX-512 forms, c = 1 to 4 bytes a pixel; they return how many pixels they
+ * zipped (whole blocks), the rest is the caller's. c == 3: 16 pixels of a and of b (48 bytes each) into 96 output
+ * bytes, six 16-byte lanes. Output byte g (pixel pair g / 6, byte g % 6 of the pair) is byte
+ * 3 (g / 6) + g % 3 of a (g % 6 < 3) or of b. Lane L draws on pairs 16L / 6 .. (16L + 15) / 6,
+ * at most 12 bytes of each source starting within the dword RX_Z3_W(L) (a dword permute puts
+ * those 16 bytes in the lane), then one byte shuffle of each source per lane. The masks are
+ * this formula, constants the compiler folds. */
+#define RX_Z3_W(L) ((3 * ((16 * (L)) / 6)) / 4)
+#define RX_Z3_M(L, T, B)                                                                 \
+    ((((16 * (L) + (T)) % 6 >= 3) == (B))                                                \
+         ? 3 * ((16 * (L) + (T)) / 6) + (16 * (L) + (T)) % 3 - 4 * RX_Z3_W(L) : -1)
+#define RX_Z3_LANE(L, B)                                                                 \
+    RX_Z3_M(L, 0, B), RX_Z3_M(L, 1, B), RX_Z3_M(L, 2, B), RX_Z3_M(L, 3, B),              \
+    RX_Z3_M(L, 4, B), RX_Z3_M(L, 5, B), RX_Z3_M(L, 6, B), RX_Z3_M(L, 7, B),              \
+    RX_Z3_M(L, 8, B), RX_Z3_M(L, 9, B), RX_Z3_M(L, 10, B), RX_Z3_M(L, 11, B),            \
+    RX_Z3_M(L, 12, B), RX_Z3_M(L, 13, B), RX_Z3_M(L, 14, B), RX_Z3_M(L, 15, B)
+#define RX_Z3_DW(L) RX_Z3_W(L), RX_Z3_W(L) + 1, RX_Z3_W(L) + 2, RX_Z3_W(L) + 3
+static const int8_t rx_zip3_masks[2][96] = {
+    {RX_Z3_LANE(0, 0), RX_Z3_LANE(1, 0), RX_Z3_LANE(2, 0), RX_Z3_LANE(3, 0), RX_Z3_LANE(4, 0),
+     RX_Z3_LANE(5, 0)},
+    {RX_Z3_LANE(0, 1), RX_Z3_LANE(1, 1), RX_Z3_LANE(2, 1), RX_Z3_LANE(3, 1), RX_Z3_LANE(4, 1),
+     RX_Z3_LANE(5, 1)}};
+static const int32_t rx_zip3_dwords[32] = {RX_Z3_DW(0), RX_Z3_DW(1), RX_Z3_DW(2), RX_Z3_DW(3),
+                                           RX_Z3_DW(4), RX_Z3_DW(5)};
+
+static inline ptrdiff_t rx_zip2_8_avx512(const uint8_t *a, const uint8_t *b, uint8_t *out,
+                                         ptrdiff_t npix, ptrdiff_t c)
+{
+    ptrdiff_t i = 0;
+    if (c == 3) {
+        const __m512i w0 = _mm512_loadu_si512((const void *)rx_zip3_dwords);
+        const __m512i w1 = _mm512_loadu_si512((const void *)(rx_zip3_dwords + 16));
+        const __m512i ma0 = _mm512_loadu_si512((const void *)rx_zip3_masks[0]);
+        const __m512i mb0 = _mm512_loadu_si512((const void *)rx_zip3_masks[1]);
+        const __m256i ma1 = _mm256_loadu_si256((const __m256i *)(rx_zip3_masks[0] + 64));
+        const __m256i mb1 = _mm256_loadu_si256((const __m256i *)(rx_zip3_masks[1] + 64));
+        const __mmask64 m48 = 0xFFFFFFFFFFFFull;
+        for (; i + 16 <= npix; i += 16) {
+            __m512i va = _mm512_maskz_loadu_epi8(m48, a + 3 * i);
+            __m512i vb = _mm512_maskz_loadu_epi8(m48, b + 3 * i);
+            __m512i lo = _mm512_or_si512(
+                _mm512_shuffle_epi8(_mm512_permutexvar_epi32(w0, va), ma0),
+                _mm512_shuffle_epi8(_mm512_permutexvar_epi32(w0, vb), mb0));
+            __m256i hi = _mm256_or_si256(
+                _mm256_shuffle_epi8(_mm512_castsi512_si256(_mm512_permutexvar_epi32(w1, va)),
+                                    ma1),
+                _mm256_shuffle_epi8(_mm512_castsi512_si256(_mm512_permutexvar_epi32(w1, vb)),
+                                    mb1));
+            _mm512_storeu_si512((void *)(out + 6 * i), lo);
+            _mm256_storeu_si256((__m256i *)(out + 6 * i + 64), hi);
+        }
+    } else if (c == 1) {
+        /* 64 bytes of each: interleaved within 16-byte lanes, the lanes then put in order */
+        const __m512i q0 = _mm512_setr_epi64(0, 1, 8, 9, 2, 3, 10, 11);
+        const __m512i q1 = _mm512_setr_epi64(4, 5, 12, 13, 6, 7, 14, 15);
+        for (; i + 64 <= npix; i += 64) {
+            __m512i va = _mm512_loadu_si512((const void *)(a + i));
+            __m512i vb = _mm512_loadu_si512((const void *)(b + i));
+            __m512i lo = _mm512_unpacklo_epi8(va, vb), hi = _mm512_unpackhi_epi8(va, vb);
+            _mm512_storeu_si512((void *)(out + 2 * i), _mm512_permutex2var_epi64(lo, q0, hi));
+            _mm512_storeu_si512((void *)(out + 2 * i + 64),
+                                _mm512_permutex2var_epi64(lo, q1, hi));
+        }
+    } else if (c == 2 || c == 4) {
+        /* 64 bytes of each: pixel k of a and of b to pixels 2k and 2k + 1, by a two-source
+         * permute of words (c = 2) or dwords (c = 4) */
+        const __m512i d0 = _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22,
+                                             7, 23);
+        const __m512i d1 = _mm512_add_epi32(d0, _mm512_set1_epi32(8));
+        const __m512i h0 = _mm512_set_epi16(47, 15, 46, 14, 45, 13, 44, 12, 43, 11, 42, 10,
+                                            41, 9, 40, 8, 39, 7, 38, 6, 37, 5, 36, 4, 35, 3,
+                                            34, 2, 33, 1, 32, 0);
+        const __m512i h1 = _mm512_add_epi16(h0, _mm512_set1_epi16(16));
+        ptrdiff_t step = 64 / c;
+        for (; i + step <= npix; i += step) {
+            __m512i va = _mm512_loadu_si512((const void *)(a + i * c));
+            __m512i vb = _mm512_loadu_si512((const void *)(b + i * c));
+            __m512i lo = c == 4 ? _mm512_permutex2var_epi32(va, d0, vb)
+                                : _mm512_permutex2var_epi16(va, h0, vb);
+            __m512i hi = c == 4 ? _mm512_permutex2var_epi32(va, d1, vb)
+                                : _mm512_permutex2var_epi16(va, h1, vb);
+            _mm512_storeu_si512((void *)(out + 2 * i * c), lo);
+            _mm512_storeu_si512((void *)(out + 2 * i * c + 64), hi);
+        }
+    }
+    return i;
+}
+#undef RX_Z3_DW
+#undef RX_Z3_LANE
+#undef RX_Z3_M
+#undef RX_Z3_W
+#endif
+
 /* Pixels of c bytes from a and b alternately: out = a0 b0 a1 b1 ... (npix pixels each).
  * Byte moves only. The SSSE3 form of c == 3 loads 16 bytes at a time from a and b: they need
- * 16 bytes of slack after their last pixel. */
+ * 16 bytes of slack after their last pixel (the AVX-512 forms read only their pixels'). */
 static inline void rx_zip2_8(const uint8_t *a, const uint8_t *b, uint8_t *out, ptrdiff_t npix,
                              ptrdiff_t c)
 {
     ptrdiff_t i = 0;
+#if defined(__AVX512F__) && defined(__AVX512BW__)
+    if (c <= 4)
+        i = rx_zip2_8_avx512(a, b, out, npix, c);
+#endif
     if (c == 1) {
 #if defined(RX_SSE2)
         for (; i < npix && npix >= 16; i += 16) {
@@ -591,6 +689,21 @@ static inline void rx_phase2_i16(const int16_t *v, uint8_t *e, ptrdiff_t n, ptrd
 {
     ptrdiff_t j = 0;
     const int16_t *pa = v + da, *pb = v + db;
+#if defined(__AVX512F__) && defined(__AVX512BW__)
+    {
+        /* 32 outputs a step, saturated to bytes as the pack below does */
+        __m512i wa = _mm512_set1_epi16(qa), wb = _mm512_set1_epi16(qb);
+        for (; j + 32 <= n; j += 32) {
+            __m512i sum = rx_round16_512(_mm512_add_epi16(
+                _mm512_mullo_epi16(wa, _mm512_loadu_si512((const void *)(pa + j))),
+                _mm512_mullo_epi16(wb, _mm512_loadu_si512((const void *)(pb + j)))),
+                shift, away);
+            _mm256_storeu_si256((__m256i *)(e + j), is_signed
+                ? _mm512_cvtsepi16_epi8(sum)
+                : _mm512_cvtusepi16_epi8(_mm512_max_epi16(sum, _mm512_setzero_si512())));
+        }
+    }
+#endif
 #if defined(RX_AVX2)
     {
         __m256i wa = _mm256_set1_epi16(qa), wb = _mm256_set1_epi16(qb);
