@@ -688,6 +688,12 @@ MUTANTS = [
         "the 32-wide int16 phase rows saturate int8 data as unsigned and uint8 as signed",
         ("tests/test_resize.py",)),
     Mutant(
+        "up2-taps-odd-phase-reads-even-taps", "resamplex/_engine/_taps.pyx.tp",
+        (("        xs[t] = row + (p.lo + p.pdk[p.rk * r + t]) * p.channels\n",
+          "        xs[t] = row + (p.lo + p.pdk[t]) * p.channels\n"),),
+        "the k-tap x2 phase rows read the even outputs' pixel offsets for the odd outputs too",
+        ("tests/test_resize.py",)),
+    Mutant(
         "zoom-kept-axes-unchecked", "resamplex/compat/scipy.py",
         (("            if dst.dtype.kind == \"f\" and not np.isfinite(dst).all():\n",
           "            if False:\n"),),

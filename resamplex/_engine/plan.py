@@ -1179,16 +1179,18 @@ class Plan:
             if span is None:
                 return {}
             lo, hi = span
+            phases = pw[ref:ref + 2].reshape(-1)
+            pd = tuple(int(v) for v in d.reshape(-1))
+            run = dict(fields, phase=PHASE_UP2, lo=lo, hi=hi)
+            if k > 2:       # cubic, Lanczos: float32 sums of k taps per phase
+                return dict(run, rk=k, pdk=pd, pwk=tuple(float(v) for v in phases))
+            # two taps: the blended row is needed only up to blo and from bhi on (where the
+            # outputs outside the run read it) when the run's rows are blended in registers
             used = idx < t.n_in                        # padding taps read the zero after
             left = idx[:2 * lo * c][used[:2 * lo * c]]
             right = idx[2 * hi * c:][used[2 * hi * c:]]
-            phases = pw[ref:ref + 2].reshape(-1)
-            pd = tuple(int(v) for v in d.reshape(-1))
-            run = dict(fields, phase=PHASE_UP2, lo=lo, hi=hi,
-                       blo=int(left.max()) + 1 if left.size else 0,
+            run.update(blo=int(left.max()) + 1 if left.size else 0,
                        bhi=int(right.min()) if right.size else n_mid)
-            if k > 2:       # cubic, Lanczos: float32 sums of k taps per phase
-                return dict(run, rk=k, pdk=pd, pwk=tuple(float(v) for v in phases))
             exact = self._exact_fields(dtype, outer, phases, rcode, w) if eight else {}
             if "bq" in exact and c == 1 and _clamped_borders(idx, exact["bq"], n_mid, lo, hi,
                                                              pd, exact["pq"]):
