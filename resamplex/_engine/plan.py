@@ -1169,17 +1169,11 @@ class Plan:
                 & (wf == np.repeat(pw, c, axis=0))).reshape(w_out, k * c).all(axis=1)
         fields: dict[str, Any] = dict(channels=c, buf_len=5 * n_mid + t.n_out + 16)
         if w_out == 2 * w_in and w_in >= 8:
-            x = np.arange(w_out)
-            ref = 2 * (w_in // 2)                      # output pixels ref, ref + 1: pattern
-            d = pix[ref:ref + 2] - w_in // 2
-            ok = same & (pix == x[:, None] // 2 + d[x % 2]).all(axis=1) \
-                & (pw == pw[ref:ref + 2][x % 2]).all(axis=1)
-            ok2 = ok[0::2] & ok[1::2]                  # per input pixel i: outputs 2i, 2i + 1
-            span = _run_around(ok2, w_in // 2)
-            if span is None:
+            # output pixels 2 i + r read pixels i + d[r, t]
+            found = self._phase_run(pix, pw, same, 1, 2)
+            if found is None:
                 return {}
-            lo, hi = span
-            phases = pw[ref:ref + 2].reshape(-1)
+            lo, hi, d, phases = found
             pd = tuple(int(v) for v in d.reshape(-1))
             run = dict(fields, phase=PHASE_UP2, lo=lo, hi=hi)
             if k > 2:       # cubic, Lanczos: float32 sums of k taps per phase
@@ -1235,10 +1229,27 @@ class Plan:
                       same: np.ndarray, ns: int, npo: int, n_mid: int) -> dict[str, Any]:
         """The fields of an 8-bit phase pass of k taps that splits input rows into ``ns``
         pixel phases (``_phase_split_k``): x0.5 (``ns`` 2, ``npo`` 1 output pixel per group)
-        or 3:2 (3 and 2), or ``{}``. Output pixel ``npo g + r`` reads pixels ``ns g + d[r,
-        t]`` with fixed weights over a run ``[lo, hi)`` of groups ``g`` around the middle;
-        the outputs outside keep their dense taps. ``pix``, ``pw``: each output pixel's taps
-        and float32 weights; ``same``: whether all its channels read alike."""
+        or 3:2 (3 and 2), or ``{}``: the run of :meth:`_phase_run`; the outputs outside it
+        keep their dense taps."""
+        found = Plan._phase_run(pix, pw, same, ns, npo)
+        if found is None:
+            return {}
+        lo, hi, d, phases = found
+        return dict(fields, phase=PHASE_DOWN2 if ns == 2 else PHASE_DOWN32, lo=lo, hi=hi,
+                    rk=pix.shape[1], pdk=tuple(int(v) for v in d.reshape(-1)),
+                    pwk=tuple(float(v) for v in phases),
+                    buf_len=_row_cache_len(fields["buf_len"], n_mid))
+
+    @staticmethod
+    def _phase_run(pix: np.ndarray, pw: np.ndarray, same: np.ndarray, ns: int,
+                   npo: int) -> tuple[int, int, np.ndarray, np.ndarray] | None:
+        """The polyphase pattern of groups of ``npo`` output pixels over ``ns`` input pixels
+        (x2: 1 and 2; x0.5: 2 and 1; 3:2: 3 and 2): output pixel ``npo g + r`` reads pixels
+        ``ns g + d[r, t]`` with the weights of the middle group's pixel ``r``, for the groups
+        ``g`` of a run ``[lo, hi)`` around the middle (``_run_around``). ``(lo, hi, d,
+        weights)``, ``d`` and ``weights`` ``npo`` rows of taps (weights flattened), or None.
+        ``pix``, ``pw``: each output pixel's taps and float32 weights; ``same``: whether all
+        its channels read alike."""
         x = np.arange(pix.shape[0])
         mid = pix.shape[0] // (2 * npo)
         ref = slice(npo * mid, npo * mid + npo)
@@ -1246,12 +1257,7 @@ class Plan:
         ok = same & (pix == ns * (x[:, None] // npo) + d[x % npo]).all(axis=1) \
             & (pw == pw[ref][x % npo]).all(axis=1)
         span = _run_around(ok.reshape(-1, npo).all(axis=1), mid)
-        if span is None:
-            return {}
-        return dict(fields, phase=PHASE_DOWN2 if ns == 2 else PHASE_DOWN32, lo=span[0],
-                    hi=span[1], rk=pix.shape[1], pdk=tuple(int(v) for v in d.reshape(-1)),
-                    pwk=tuple(float(v) for v in pw[ref].reshape(-1)),
-                    buf_len=_row_cache_len(fields["buf_len"], n_mid))
+        return None if span is None else (span[0], span[1], d, pw[ref].reshape(-1))
 
     def _gathered_fields(self, spec: dict[str, Any], outer: int, inner: int, itemsize: int,
                          esize: int, u8: bool = False) -> dict[str, Any]:
