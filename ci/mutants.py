@@ -683,8 +683,8 @@ MUTANTS = [
         ("tests/test_resize.py",)),
     Mutant(
         "phase2-i16-512-unsigned-for-signed", "resamplex/_engine/_simd.h",
-        (("            _mm256_storeu_si256((__m256i *)(e + j), is_signed\n",
-          "            _mm256_storeu_si256((__m256i *)(e + j), !is_signed\n"),),
+        (("                                rx_round_pack32(sum, shift, is_signed, away));\n",
+          "                                rx_round_pack32(sum, shift, !is_signed, away));\n"),),
         "the 32-wide int16 phase rows saturate int8 data as unsigned and uint8 as signed",
         ("tests/test_resize.py",)),
     Mutant(

@@ -193,8 +193,8 @@ static inline void rx_unzip_f32(const float *row, float *out, ptrdiff_t npix, pt
 
 #if defined(__AVX512F__) && defined(__AVX512BW__)
 /* rx_zip2_8's AVX-512 forms, c = 1 to 4 bytes a pixel; they return how many pixels they
- * zipped (whole blocks), the rest is the caller's. c == 3: 16 pixels of a and of b (48 bytes each) into 96 output
- * bytes, six 16-byte lanes. Output byte g (pixel pair g / 6, byte g % 6 of the pair) is byte
+ * zipped (whole blocks), the rest is the caller's. c == 3: 16 pixels of a and of b (48 bytes
+ * each) into 96 output bytes, six 16-byte lanes. Output byte g (pixel pair g / 6, byte g % 6 of the pair) is byte
  * 3 (g / 6) + g % 3 of a (g % 6 < 3) or of b. Lane L draws on pairs 16L / 6 .. (16L + 15) / 6,
  * at most 12 bytes of each source starting within the dword RX_Z3_W(L) (a dword permute puts
  * those 16 bytes in the lane), then one byte shuffle of each source per lane. The masks are
@@ -670,6 +670,15 @@ static inline __m512i rx_round16_512(__m512i s, int shift, int away)
         _mm512_and_si512(_mm512_sra_epi16(s, cnt), _mm512_set1_epi16(1))), cnt);
 }
 #endif
+#if defined(__AVX512F__) && defined(__AVX512BW__)
+/* rx_round16_512, then saturated to 8 bits as rx_round_pack16's pack does: 32 bytes. */
+static inline __m256i rx_round_pack32(__m512i s, int shift, int is_signed, int away)
+{
+    s = rx_round16_512(s, shift, away);
+    return is_signed ? _mm512_cvtsepi16_epi8(s)
+                     : _mm512_cvtusepi16_epi8(_mm512_max_epi16(s, _mm512_setzero_si512()));
+}
+#endif
 #if defined(RX_AVX2)
 /* rx_round16_256, then saturated to 8 bits by the pack: 16 bytes. */
 static inline __m128i rx_round_pack16(__m256i s, int shift, int is_signed, int away)
@@ -691,16 +700,14 @@ static inline void rx_phase2_i16(const int16_t *v, uint8_t *e, ptrdiff_t n, ptrd
     const int16_t *pa = v + da, *pb = v + db;
 #if defined(__AVX512F__) && defined(__AVX512BW__)
     {
-        /* 32 outputs a step, saturated to bytes as the pack below does */
+        /* 32 outputs a step */
         __m512i wa = _mm512_set1_epi16(qa), wb = _mm512_set1_epi16(qb);
         for (; j + 32 <= n; j += 32) {
-            __m512i sum = rx_round16_512(_mm512_add_epi16(
+            __m512i sum = _mm512_add_epi16(
                 _mm512_mullo_epi16(wa, _mm512_loadu_si512((const void *)(pa + j))),
-                _mm512_mullo_epi16(wb, _mm512_loadu_si512((const void *)(pb + j)))),
-                shift, away);
-            _mm256_storeu_si256((__m256i *)(e + j), is_signed
-                ? _mm512_cvtsepi16_epi8(sum)
-                : _mm512_cvtusepi16_epi8(_mm512_max_epi16(sum, _mm512_setzero_si512())));
+                _mm512_mullo_epi16(wb, _mm512_loadu_si512((const void *)(pb + j))));
+            _mm256_storeu_si256((__m256i *)(e + j),
+                                rx_round_pack32(sum, shift, is_signed, away));
         }
     }
 #endif
