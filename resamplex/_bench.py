@@ -10,8 +10,8 @@ each installed peer that can run it (PyTorch ``interpolate``, OpenCV ``resize``,
 ``ndimage.zoom``, ONNX Runtime ``Resize``, scikit-image ``resize``), with the same thread
 count, a fresh output each call, the median of several runs taken in turns (one timed call of
 each runner per round, after an untimed one of the same runner, and after warm-up rounds;
-see :func:`_median_times`); and against a memory floor: copying an array of the output's size into a
-fresh array. Each workload carries its targets (SPEC §9) as :class:`Target` objects, and the
+see :func:`_median_times`); and against a memory floor: copying an array of the output's size
+into a fresh array. Each workload carries its targets (SPEC §9) as :class:`Target` objects, and the
 report marks each one met or missed. Ratios are what the targets are stated in; absolute times
 depend on the machine and on what else runs on it.
 
@@ -135,8 +135,8 @@ class Workload:
     results_1t: dict[str, float] = field(default_factory=dict)  # the same, on one thread
 
 
-def _median_times(runners: dict[str, Runner], repeat: int, budget: float,
-                  warm: float = 0.0) -> dict[str, float]:
+def _median_times(runners: dict[str, Runner], repeat: int, budget: float, warm: float = 0.0,
+                  clock: Callable[[], float] = time.perf_counter) -> dict[str, float]:
     """Each runner's median seconds per call, the calls taken in turns: one timed call of each
     runner per round, a runner leaving once it has ``repeat`` calls, or at least 3 and more than
     ``budget`` seconds.
@@ -155,16 +155,16 @@ def _median_times(runners: dict[str, Runner], repeat: int, budget: float,
     pools) until ``warm`` seconds have passed, one round at least: on that machine a process's
     first second can cost 25 times the steady time of a call with fresh outputs (a 134 MB
     output at 150 ms instead of 6 in the first four calls after the import), and a single
-    warm-up call does not outlast it."""
-    end = time.perf_counter() + warm
+    warm-up call does not outlast it. ``clock``: seconds, as ``time.perf_counter`` gives them."""
+    end = clock() + warm
     slow: set[str] = set()
     while True:
         for name, fn in runners.items():
-            t0 = time.perf_counter()
+            t0 = clock()
             fn()
-            if time.perf_counter() - t0 >= LEAD_IN:
+            if clock() - t0 >= LEAD_IN:
                 slow.add(name)
-        if time.perf_counter() >= end:
+        if clock() >= end:
             break
     times: dict[str, list[float]] = {name: [] for name in runners}
     live = list(runners)
@@ -172,9 +172,9 @@ def _median_times(runners: dict[str, Runner], repeat: int, budget: float,
         for name in list(live):
             if name not in slow:
                 runners[name]()
-            t0 = time.perf_counter()
+            t0 = clock()
             runners[name]()
-            times[name].append(time.perf_counter() - t0)
+            times[name].append(clock() - t0)
             n = len(times[name])
             if n >= repeat or (n >= 3 and sum(times[name]) > budget):
                 live.remove(name)

@@ -115,8 +115,9 @@ def test_a_one_thread_run_is_held_to_the_one_thread_targets():
 
 # ------------------------------------------------------------------------------ the method
 
-class _Clock:
-    """A stand-in for ``time.perf_counter`` that advances only when a fake runner "runs"."""
+class _Ticks:
+    """The clock ``_median_times`` is given here: a number that fake runners move on by what
+    their call is declared to cost, so the schedule is checked without timing anything."""
 
     def __init__(self):
         self.now = 0.0
@@ -125,36 +126,34 @@ class _Clock:
         return self.now
 
 
-def _runner(clock, log, name, cost):
-    """A runner taking ``cost(log)`` seconds of the fake clock, logged by name."""
+def _runner(ticks, log, name, cost):
+    """A runner whose call moves ``ticks`` on by ``cost(log)``, logged by name."""
     def run():
-        clock.now += cost(log)
+        ticks.now += cost(log)
         log.append(name)
     return run
 
 
-def test_each_timed_call_follows_an_untimed_one_of_its_own(monkeypatch):
+def test_each_timed_call_follows_an_untimed_one_of_its_own():
     # "ours" pays 20 ms whenever another runner ran just before it (another library's use of
     # memory), 1 ms otherwise: timed in plain turns its median would be 20 ms
-    clock, log = _Clock(), []
-    monkeypatch.setattr(_bench.time, "perf_counter", clock)
+    clock, log = _Ticks(), []
     runners = {"resamplex": _runner(clock, log, "resamplex",
                                     lambda lg: 0.001 if lg and lg[-1] == "resamplex" else 0.02),
                "peer": _runner(clock, log, "peer", lambda lg: 0.003)}
-    got = _bench._median_times(runners, repeat=9, budget=4.0)
+    got = _bench._median_times(runners, repeat=9, budget=4.0, clock=clock)
     assert got == pytest.approx({"resamplex": 0.001, "peer": 0.003})
     assert log.count("resamplex") == log.count("peer") == 1 + 2 * 9   # warm-up, lead-in, timed
 
 
-def test_slow_runners_get_no_lead_in_and_warm_up_lasts_its_time(monkeypatch):
+def test_slow_runners_get_no_lead_in_and_warm_up_lasts_its_time():
     # a call over LEAD_IN is timed without an untimed call before it; the warm-up rounds go on
     # until `warm` seconds have passed, so a first second of slow calls is not timed
-    clock, log = _Clock(), []
-    monkeypatch.setattr(_bench.time, "perf_counter", clock)
+    clock, log = _Ticks(), []
     runners = {"resamplex": _runner(clock, log, "resamplex",
                                     lambda lg: 0.05 if clock.now < 0.5 else 0.001),
                "scipy": _runner(clock, log, "scipy", lambda lg: 2 * _bench.LEAD_IN)}
-    got = _bench._median_times(runners, repeat=5, budget=100.0, warm=0.9)
+    got = _bench._median_times(runners, repeat=5, budget=100.0, warm=0.9, clock=clock)
     assert got == pytest.approx({"resamplex": 0.001, "scipy": 2 * _bench.LEAD_IN})
     warm_rounds = 4   # 0.25 s a round: rounds end at 0.25, 0.5, 0.75, 0.95 (>= 0.9)
     assert log.count("scipy") == warm_rounds + 5
