@@ -700,6 +700,25 @@ MUTANTS = [
         "scipy.zoom reads the axes that keep their length at one tap without checking that "
         "the dropped +-0 products hold no NaN",
         ("tests/test_compat_scipy.py",)),
+    Mutant(
+        "period-claims-any-ratio", "resamplex/_tables.py",
+        (("        if any(d & (d - 1) for d in dens):\n",
+          "        if any(d & (d - 1) for d in dens[:0]):\n"),),
+        "a long axis of any ratio is taken to repeat exactly: its coordinates (x3, 44100 -> "
+        "48000 Hz) round differently from period to period",
+        ("tests/test_tables.py",)),
+    Mutant(
+        "periodic-tile-not-a-whole-period", "resamplex/_engine/plan.py",
+        (("                self.tile -= self.tile % self.period[0]\n",
+          "                pass\n"),),
+        "the tiles of a periodic axis start where the rows are not the middle tile's moved",
+        ("tests/test_executor.py",)),
+    Mutant(
+        "periodic-tiles-past-the-right-end", "resamplex/_engine/plan.py",
+        (("        j_max = (self.n_in - margin - lo_c - middle.n_in) // q\n",
+          "        j_max = (self.n_in - margin - lo_c) // q\n"),),
+        "the shared tile is also used where its window would leave the input on the right",
+        ("tests/test_executor.py",)),
 ]
 
 #: Edits of these files rebuild the extensions (``.pyx.tp``: a Tempita template that setup.py

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import cached_property
 from typing import Any
 
@@ -394,6 +395,63 @@ class AxisSpec:
             else:
                 self._max_taps = int(self._builder.stats(0, self.n_out)[1])
         return self._max_taps
+
+    @cached_property
+    def period(self) -> tuple[int, int] | None:
+        """``(P, Q)``: the row of output ``o + P`` is the row of output ``o`` with every index
+        moved by ``Q``, bit for bit, wherever neither row's taps come within ``taps_bound`` of
+        an end of the input; None where that is not certain.
+
+        It holds where the float64 coordinates are exact: ``u(o)`` affine in ``o`` with
+        dyadic coefficients (``n_in / n_out`` a power of two times an integer, a scale that
+        is a power of two), every value small enough that each step of the formula
+        (``coordinate`` in ``_tablegen.pyx``) is exact. Then ``u(o + P) = u(o) + Q`` exactly,
+        and a row's every rounded step takes the same operands in both rows: the fraction
+        ``u - floor(u)``, the distances ``i - u`` (exact), ``(i - u) / r``, ``u -+ r`` (``r``
+        dyadic where a scheme reads it). Not claimed for rows whose arithmetic depends on
+        the position itself: folded windows, and the stretched box's snap tolerance."""
+        n_in, n_out, scale, kw = self._request
+        a = self._args
+        scheme = self.scheme
+        if n_out < 2 or n_in < 2:
+            return None
+        if scheme == Scheme.SCHEME_WINDOW and (not a["exact"] or a["kernel"] == Kernel.KERNEL_BOX):
+            return None
+        if scheme == Scheme.SCHEME_AA_TRIANGLE and self._row_cap >= n_in:
+            return None  # rows that can fold (coordinates near float64's limit)
+        F = Fraction
+        transform = str(kw["transform"])
+        if scale is not None:
+            if not 2.0 ** -60 < scale < 2.0 ** 60:
+                return None
+            r = 1 / F(scale)  # dyadic (checked below) only for a power of two
+        else:
+            r = F(n_in, n_out)
+        if scheme == Scheme.SCHEME_AREA:  # footprints [o r, (o + 1) r), whatever the transform
+            u0, alpha = F(0), r
+        elif transform == "align_corners":
+            u0, alpha = F(0), F(n_in - 1, n_out - 1)
+        elif scale is not None:
+            alpha = r
+            u0 = {"asymmetric": F(0), "tf_half_pixel_for_nn": r / 2,
+                  "half_pixel_symmetric": (1 - n_out) * r / 2 + F(n_in - 1, 2)}.get(
+                      transform, r / 2 - F(1, 2))
+        else:
+            alpha = r
+            u0 = {"asymmetric": F(0), "tf_half_pixel_for_nn": r / 2}.get(
+                transform, (n_in - n_out) / F(2 * n_out))
+        dens = [alpha.denominator, u0.denominator]
+        if scheme in (Scheme.SCHEME_AREA, Scheme.SCHEME_AA_TRIANGLE, Scheme.SCHEME_WINDOW):
+            dens.append(r.denominator)
+        if any(d & (d - 1) for d in dens):
+            return None
+        # Every value a row computes lies within its coordinate's reach of the coordinates
+        # (``|u| + |r| (support + 2) + taps``), on a grid of 1 / max(dens): exact below 2^50.
+        reach = max(abs(u0), abs(u0 + alpha * (n_out - 1))) + abs(r) * (a["support_d"] + 2) \
+            + self._row_cap + 4
+        if reach * max(dens) >= 2 ** 50 or 2 * (n_out + 1) * (n_in + 1) >= 2 ** 52:
+            return None
+        return alpha.denominator, alpha.numerator
 
     def _range(self, o0: int, o1: int | None) -> tuple[int, int]:
         o1 = self.n_out if o1 is None else int(o1)

@@ -227,6 +227,61 @@ def test_tiled_axis_gives_the_whole_table_bits(monkeypatch, fresh_cache, mode, a
                            x.dtype, mode)
 
 
+@pytest.mark.parametrize("mode,antialias,transform", [
+    ("nearest", False, "asymmetric"), ("linear", False, "half_pixel"),
+    ("linear", True, "half_pixel"), ("cubic", False, "align_corners"),
+    ("cubic", True, "pytorch_half_pixel"), ("area", False, "half_pixel"),
+    ("lanczos", False, "tf_half_pixel_for_nn")])
+@pytest.mark.parametrize("layout", ["1d_up", "rows_up", "channels_last_down"])
+def test_periodic_tiles_are_kept_and_give_the_whole_table_bits(monkeypatch, fresh_cache, mode,
+                                                              antialias, transform, layout):
+    """A long axis whose rows repeat exactly (a power-of-two ratio) keeps a few tile plans:
+    one shared by every tile inside the input, two at its ends. Each is the table the
+    builder makes for its range, and every call (any layout, ``out=``, a conversion) gives
+    the whole table's bits."""
+    rng = np.random.default_rng(7)
+    e = transform == "align_corners"  # (n_out - 1) / (n_in - 1) a power of two
+    shape, axes, size = {"1d_up": ((3000 + e,), (0,), (6000 + e,)),
+                         "rows_up": ((7, 1536 + e), (0, 1), (5, 3072 + e)),
+                         "channels_last_down": ((4800 + e, 3), (0,), (1200 + e,))}[layout]
+    x = (rng.random(shape) * 255).astype(np.uint8 if mode == "nearest" else np.float32)
+    kw = dict(axes=axes, mode=mode, antialias=antialias, coordinate_transform=transform)
+    whole = rx.resize(x, size, **kw)
+    converted = rx.resize(x, size, dtype=np.float64, affine=(0.5, -3.0), **kw)
+    out = np.empty(whole.shape[::-1], whole.dtype).T  # another layout: maybe another order
+    whole_f = rx.resize(x, size, out=out, **kw).copy()
+    rx.clear_plan_cache()
+    monkeypatch.setattr(_resize, "TILE_TABLE_BYTES", 8192)
+    plan = _resize.core_plan(_resize._core_args(x.shape, size, None, axes, mode, transform,
+                                                "round_prefer_ceil", antialias, -0.75, False))
+    tiled = plan.tables[plan.tiled]
+    assert tiled.period is not None
+    before = plan.nbytes
+    np.testing.assert_array_equal(rx.resize(x, size, **kw), whole)
+    (runs,) = plan._tiles.values()
+    assert plan.nbytes > before  # the kept tiles count
+    # the runs cover the outputs in order; the ones inside share one plan
+    assert [r[0] for r in runs] == [0] + [r[1] for r in runs[:-1]] and runs[-1][1] == tiled.n_out
+    plans = {id(r[3]) for r in runs}
+    assert len(plans) <= 3 and len(runs) >= len(plans) + 3
+    # each run's table and window are what the builder makes for that range
+    spec = tiled.spec
+    a = plan.tiled
+    for o0, o1, lo, tile in runs:
+        want, want_lo = spec.window(o0, o1, spec.window_buffers(o1 - o0))
+        got = tile.tables[a]
+        assert lo == want_lo and got.n_in == want.n_in and got.n_out == o1 - o0
+        assert got.ptr.tobytes() == want.ptr.tobytes()
+        assert got.idx.tobytes() == want.idx.tobytes() and got.w.tobytes() == want.w.tobytes()
+    # again, into an out= laid out otherwise, and converting
+    out[...] = 7
+    rx.resize(x, size, out=out, **kw)
+    np.testing.assert_array_equal(out, whole_f)
+    np.testing.assert_array_equal(rx.resize(x, size, dtype=np.float64, affine=(0.5, -3.0),
+                                            **kw), converted)
+    np.testing.assert_array_equal(rx.resize(x, size, **kw), whole)
+
+
 @pytest.mark.slow
 def test_nearest_on_an_axis_of_more_than_2_31_elements():
     """SPEC §8 / issue 11: 2^31 + 5 -> 2^31 + 9 uint8 elements in about 4 GiB of in + out."""

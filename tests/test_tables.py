@@ -424,6 +424,79 @@ def test_window_tiles_are_the_ranges_over_their_window():
     assert moved  # the cases where the window is found from every tap were reached
 
 
+def _dyadic_specs():
+    # axes whose sizes are a power of two apart (some one more, or with a scale of 1.5
+    # times one: no period), every mode, transform, rule, antialiasing
+    rng = _rng("dyadic")
+    out = []
+    for j in range(150):
+        mode = ["nearest", "linear", "cubic", "area", "lanczos", "box"][j % 6]
+        k, base = int(rng.integers(-3, 4)), int(rng.integers(3, 120))
+        n_in, n_out = (base, base << k) if k >= 0 else (base << -k, base)
+        scale = [None, None, 2.0 ** int(rng.integers(-2, 3)),
+                 1.5 * 2.0 ** int(rng.integers(-2, 3))][j % 4]
+        out.append(AxisSpec(n_in, n_out + (j % 7 == 0), scale, mode=mode,
+                            transform=TRANSFORMS[j % 6], nearest_mode=ref.NEAREST_MODES[j % 4],
+                            exclude_outside=j % 5 == 0, antialias=j % 3 == 0))
+    return out
+
+
+def test_periodic_rows_repeat_bit_for_bit():
+    """``AxisSpec.period`` = (P, Q): away from the input's ends (``taps_bound``), the row of
+    output o + P is the row of o with indices + Q, weights bit for bit (the tiles of a long
+    axis share one table on this)."""
+    claimed = rows = 0
+    for spec in _dyadic_specs():
+        if spec.period is None:
+            continue
+        claimed += 1
+        p, q = spec.period
+        t, m = spec.table(), spec.taps_bound
+        for o in range(spec.n_out - p):
+            a, b = slice(t.ptr[o], t.ptr[o + 1]), slice(t.ptr[o + p], t.ptr[o + p + 1])
+            if t.idx[a].size == 0 or t.idx[a].min() < m or t.idx[a].max() + q + m >= spec.n_in:
+                continue
+            rows += 1
+            assert (t.idx[a] + q).tobytes() == t.idx[b].tobytes(), (spec, o)
+            assert t.w[a].tobytes() == t.w[b].tobytes(), (spec, o)
+    assert claimed >= 50 and rows > 10000
+
+
+@pytest.mark.parametrize("n_in,n_out,scale,mode,transform,antialias,want", [
+    (3000, 6000, None, "linear", "half_pixel", False, (2, 1)),
+    (3000, 6000, None, "cubic", "half_pixel", True, (2, 1)),
+    (4000, 1000, None, "area", "align_corners", False, (1, 4)),  # area: footprints o r
+    (4000, 1000, None, "linear", "half_pixel", True, (1, 4)),
+    (1000, 1600, None, "nearest", "asymmetric", False, (8, 5)),
+    (1025, 2049, None, "linear", "align_corners", False, (2, 1)),
+    (100, 200, 2.0, "linear", "half_pixel", False, (2, 1)),
+    (100, 300, 0.25, "lanczos", "half_pixel_symmetric", False, (1, 4)),
+    (1000, 3000, None, "linear", "half_pixel", False, None),   # u = (2o + 1) / 6 - 1/2
+    (44100, 48000, None, "linear", "half_pixel", False, None),
+    (100, 300, 3.0, "linear", "asymmetric", False, None),
+    (1000, 2000, None, "linear", "align_corners", False, None),  # 999 / 1999
+    (4000, 1000, None, "box", "half_pixel", True, None),  # the snap's tolerance grows with u
+    (5, 10, None, "linear", "half_pixel", False, (2, 1)),
+    (1, 10, None, "linear", "half_pixel", False, None),
+])
+def test_period_of_an_axis(n_in, n_out, scale, mode, transform, antialias, want):
+    spec = AxisSpec(n_in, n_out, scale, mode=mode, transform=transform, antialias=antialias)
+    assert spec.period == want
+
+
+def test_ratios_that_are_not_dyadic_do_not_repeat_exactly():
+    # why period() asks for dyadic coordinates: x3's fractions 1/6, 1/2, 5/6 round
+    # differently at different magnitudes, so some row differs from the row three later
+    for n_in, n_out in ((1000, 3000), (44100, 48000)):
+        t = AxisSpec(n_in, n_out, None, mode="linear", transform="half_pixel").table()
+        f = F(n_in, n_out)
+        p = f.denominator
+        differ = [o for o in range(10, n_out - p - 10)
+                  if t.w[t.ptr[o]:t.ptr[o + 1]].tobytes()
+                  != t.w[t.ptr[o + p]:t.ptr[o + p + 1]].tobytes()]
+        assert differ
+
+
 def test_dense_row_without_taps_is_positive_zero():
     t = AxisTable(3, 2, np.array([0, 0, 1]), np.array([2]), np.array([0.5]))
     idx, w = t.dense

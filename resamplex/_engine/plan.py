@@ -18,7 +18,7 @@ import itertools
 import math
 import threading
 from collections import OrderedDict
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 
@@ -215,6 +215,48 @@ class TiledAxis:
         self.tile = max(1, int(tile))
         self.mean_taps = float(spec.taps_bound)
         self.is_identity = False
+        #: ``(P, Q)`` of an axis whose rows repeat exactly (``AxisSpec.period``), with
+        #: ``tile`` a multiple of ``P``; else None.
+        self.period = spec.period
+        if self.period is not None:
+            if self.period[0] > self.tile:
+                self.period = None
+            else:
+                self.tile -= self.tile % self.period[0]
+
+    def pieces(self) -> list[tuple[int, int, int, AxisTable]] | None:
+        """The tiles of a periodic axis, built once to be kept: ``(o0, o1, lo, table)`` per
+        range of outputs ``[o0, o1)``, which reads the input window ``[lo, lo + table.n_in)``
+        (indices from ``lo``, as :meth:`window` gives them), in order. Every tile away from
+        the input's ends shares one table, a middle tile's: its rows are the middle tile's
+        moved by a whole number of periods (``AxisSpec.period``), and nothing is clamped,
+        since their windows stay ``taps_bound`` inside the input. The ends and the rest of
+        the outputs are at most two more tables, one of them under ``tile`` outputs plus
+        the ends' few. None where the axis has no period or no tile lies inside."""
+        if self.period is None:
+            return None
+        p, q = self.period
+        n_out, tile, spec = self.n_out, self.tile, self.spec
+        c = max(0, (n_out - tile) // 2 // p * p)
+        if c + tile > n_out:
+            return None
+        middle, lo_c = spec.window(c, c + tile, spec.window_buffers(tile))
+        margin = spec.taps_bound + 1
+        # tiles starting at c + j p read [lo_c + j q, lo_c + j q + n_in); inside for j in:
+        j_min = -((lo_c - margin) // q)
+        j_max = (self.n_in - margin - lo_c - middle.n_in) // q
+        if j_min > 0 or j_max < 0:
+            return None
+        count = (j_max - j_min) * p // tile + 1
+        last = c + j_max * p
+        first = last - (count - 1) * tile
+        runs = [(o, o + tile, lo_c + (o - c) // p * q, middle)
+                for o in range(first, last + 1, tile)]
+        for o0, o1, at in ((0, first, 0), (last + tile, n_out, len(runs) + 1)):
+            if o1 > o0:
+                t, lo = spec.window(o0, o1, spec.window_buffers(o1 - o0))
+                runs.insert(at, (o0, o1, lo, t))
+        return runs
 
     def table(self, o0: int, o1: int) -> AxisTable:
         return self.spec.table(o0, o1)
@@ -371,6 +413,8 @@ class Plan:
         #: the first call with it (``_pipeline.prepare``).
         self._prepared: dict[np.dtype, _pipeline.Prepared] = {}
         self._merged: dict[tuple[int, int, tuple[int, ...]], Plan] = {}
+        #: The kept tiles of a periodic tiled axis, per pass order (``_tile_runs``).
+        self._tiles: dict[tuple[int, ...], list[tuple[int, int, int, Plan]] | None] = {}
         #: The last per-channel affine expanded over a merged pixel row (_mergeable_affine).
         self._affine_memo: tuple[tuple[Any, ...], tuple[np.ndarray, np.ndarray]] | None = None
         self._adjoint: Plan | None = None
@@ -677,7 +721,8 @@ class Plan:
         """Run a plan with a long axis tile by tile: the tiled axis's table is built for one
         range of outputs at a time, and a plan of that range runs on the input window it reads
         (as chunked execution does: the whole array's pass order, so the same bits). No table
-        or scratch grows with the whole axis."""
+        or scratch grows with the whole axis. A periodic axis (``TiledAxis.pieces``) keeps
+        its few tile plans, and their programs, from call to call (``_tile_runs``)."""
         _dtypes.rounding_code(rounding)
         if dtype is None:
             x, threads, result = self._checked_call(x, out, threads, like_input=True)
@@ -686,26 +731,66 @@ class Plan:
         if result.size == 0:
             return result
         a = int(self.tiled)  # type: ignore[arg-type]  # __call__ comes here for tiled plans
-        spec = self.tables[a]
         order = self.run_order(x.strides, result.strides)
         before = (slice(None),) * a
+        runs = self._tile_runs(order)
+        for o0, o1, lo, tile in self._built_tiles(order) if runs is None else runs:
+            window = before + (slice(o0, o1),)
+            tile_affine = None if affine is None else tuple(
+                v[window] if v.shape[a] > 1 else v for v in affine)
+            tile(x[before + (slice(lo, lo + tile.in_shape[a]),)], out=result[window],
+                 threads=threads, rounding=rounding, dtype=dtype,
+                 affine=tile_affine)  # type: ignore[arg-type]
+        return result
+
+    def _built_tiles(self, order: list[int]) -> Iterator[tuple[int, int, int, Plan]]:
+        """``(o0, o1, lo, plan)`` per tile of the tiled axis, each built as it is reached
+        into the same buffers (a tile's plan runs before the next tile is built)."""
+        spec = self.tables[int(self.tiled)]  # type: ignore[arg-type]
         buffers = spec.buffers()
         for o0 in range(0, spec.n_out, spec.tile):
             o1 = min(spec.n_out, o0 + spec.tile)
             t, lo = spec.window(o0, o1, buffers)
-            hi = lo + t.n_in
-            tables = list(self.tables)
-            tables[a] = t
-            in_shape = list(self.in_shape)
-            in_shape[a] = t.n_in
-            tile = Plan(in_shape, tables, weighted=self.weighted, op=self.op, order=order,
-                        fixed=self.fixed, keep_order=True)
-            window = before + (slice(o0, o1),)
-            tile_affine = None if affine is None else tuple(
-                v[window] if v.shape[a] > 1 else v for v in affine)
-            tile(x[before + (slice(lo, hi),)], out=result[window], threads=threads,
-                 rounding=rounding, dtype=dtype, affine=tile_affine)  # type: ignore[arg-type]
-        return result
+            yield o0, o1, lo, self._tile_plan(t, order)
+
+    def _tile_plan(self, table: AxisTable, order: list[int]) -> Plan:
+        """The plan of one tile of the tiled axis: ``table`` on its input window."""
+        a = int(self.tiled)  # type: ignore[arg-type]
+        tables = list(self.tables)
+        tables[a] = table
+        in_shape = list(self.in_shape)
+        in_shape[a] = table.n_in
+        return Plan(in_shape, tables, weighted=self.weighted, op=self.op, order=order,
+                    fixed=self.fixed, keep_order=True)
+
+    def _tile_runs(self, order: list[int]) -> list[tuple[int, int, int, Plan]] | None:
+        """``(o0, o1, lo, plan)`` per tile of a periodic tiled axis, for the pass ``order``:
+        the axis's pieces (``TiledAxis.pieces``, built on first use) and a plan per distinct
+        table, kept with this plan (they count in its bytes, their programs too); None for
+        an axis without a period."""
+        key = tuple(order)
+        runs = self._tiles.get(key)
+        if runs is not None or key in self._tiles:
+            return runs
+        pieces = self.tables[int(self.tiled)].pieces()  # type: ignore[arg-type]
+        if pieces is None:
+            self._tiles[key] = None
+            return None
+        plans: dict[int, Plan] = {}
+        runs = []
+        nbytes = 0
+        for o0, o1, lo, t in pieces:
+            tile = plans.get(id(t))
+            if tile is None:
+                tile = plans[id(t)] = self._tile_plan(t, order)
+                tile._owner = self
+                nbytes += _table_bytes(t) + sum(v.nbytes for v in t.dense)
+            runs.append((o0, o1, lo, tile))
+        with _BYTES_LOCK:  # another thread may have kept its own meanwhile: one counts
+            kept = self._tiles.setdefault(key, runs)
+        if kept is runs:
+            self._grew(nbytes)
+        return kept
 
     def _remember(self, key: tuple[Any, ...], entry: tuple[Program, Any, Any]) -> None:
         """Keep a compiled program (a few layouts per plan); the cache counts its bytes."""
