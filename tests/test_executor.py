@@ -200,6 +200,32 @@ def test_results_do_not_depend_on_the_parallel_threshold():
     np.testing.assert_array_equal(a.view(np.uint16), b.view(np.uint16))
 
 
+# ------------------------------------------------------------------------------ fresh results
+
+@pytest.mark.parametrize("dtype", ["float32", "int8", ">f8", "bfloat16"])
+def test_large_fresh_results_start_on_a_huge_page(dtype):
+    """Results of 4 MiB and more start on a 2 MiB boundary (each end's huge page then fits in
+    the block, and is not faulted in 4 KiB at a time); smaller ones are plain arrays. Either
+    way a C-contiguous, writeable array of the shape and dtype, holding the resize."""
+    if dtype == "bfloat16":
+        ml_dtypes = pytest.importorskip("ml_dtypes")
+        dt = np.dtype(ml_dtypes.bfloat16)
+    else:
+        dt = np.dtype(dtype)
+    big = plan_mod.new_array((3, 1024, 1400), dt)
+    assert big.ctypes.data % plan_mod.HUGE_PAGE == 0
+    assert big.shape == (3, 1024, 1400) and big.dtype == dt
+    assert big.flags.c_contiguous and big.flags.writeable
+    small = plan_mod.new_array((100, 1000), dt)
+    assert small.shape == (100, 1000) and small.flags.owndata
+    x = np.arange(4 * 512 * 600, dtype=np.float32).reshape(4, 512, 600).astype(dt)
+    y = rx.resize(x, (1024, 1200), axes=(1, 2), mode="nearest")
+    assert y.ctypes.data % plan_mod.HUGE_PAGE == 0
+    np.testing.assert_array_equal(y, x.repeat(2, axis=1).repeat(2, axis=2))
+    z = rx.resize(x.astype(np.float32), (1024, 1200), axes=(1, 2))
+    assert z.ctypes.data % plan_mod.HUGE_PAGE == 0 and z.flags.c_contiguous
+
+
 # ------------------------------------------------------------------------------ long axes
 
 @pytest.mark.parametrize("mode,antialias", [("nearest", False), ("linear", False),

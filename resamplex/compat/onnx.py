@@ -53,7 +53,7 @@ from .. import _dtypes
 from .._checks import as_array, check_allocation, check_out_early
 from .._checks import ndim as _ndim
 from .._engine._exec import call_key
-from .._engine.plan import PLANS, CallMemo, Plan
+from .._engine.plan import PLANS, CallMemo, Plan, new_array
 from .._errors import ResamplexError, UnsupportedError, bad_choice, bad_value
 from .._tables import AxisTable
 from . import _onnxruntime
@@ -669,7 +669,7 @@ def _ort_run(built: Any, X: np.ndarray, lengths: Sequence[int], out: np.ndarray 
     """Run an ``_onnxruntime.OrtPlan`` and set the outputs it extrapolates."""
     # NHWC antialias fills address the C-ordered buffer: compute into one if needed.
     direct = built.fill_view is None or (out is not None and out.flags.c_contiguous)
-    target_out = out if direct else np.empty(lengths, X.dtype)
+    target_out = out if direct else new_array(lengths, X.dtype)
     if built.plan is None:
         result = np.empty(lengths, X.dtype) if target_out is None else target_out
         np.copyto(result, X)

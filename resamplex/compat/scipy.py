@@ -33,7 +33,7 @@ import numpy.typing as npt
 from .._checks import check_allocation, check_threads
 from .._errors import ResamplexError, UnsupportedError
 from .._engine import _exec
-from .._engine.plan import PLANS
+from .._engine.plan import PLANS, new_array
 from .._engine.splines import ELEMS, SplinePlan, SplineTable, run_filter
 
 __all__ = ["zoom", "spline_filter", "spline_filter1d", "MODES", "ScipyRuntimeError"]
@@ -153,13 +153,13 @@ def _output_array(output: Any, x: np.ndarray, shape: tuple[int, ...],
     array given, checked."""
     if output is None:
         dtype = np.promote_types(x.dtype, np.complex64) if complex_output else x.dtype
-        return np.zeros(shape, dtype)
+        return new_array(shape, dtype)  # every element is written
     if isinstance(output, (type, np.dtype)):
         dtype = np.dtype(output)
         if complex_output and dtype.kind != "c":
             warnings.warn("promoting specified output dtype to complex", stacklevel=4)
             dtype = np.promote_types(dtype, np.complex64)
-        return np.zeros(shape, _output_dtype(dtype))
+        return new_array(shape, _output_dtype(dtype))
     if isinstance(output, str):
         dtype = np.dtype(output)
         if complex_output and dtype.kind != "c":
@@ -168,7 +168,7 @@ def _output_array(output: Any, x: np.ndarray, shape: tuple[int, ...],
         if not issubclass(dtype.type, np.number):
             raise ScipyRuntimeError(f"output: expected a numeric dtype (output must have "
                                     f"numeric dtype); got {output!r}")
-        return np.zeros(shape, _output_dtype(dtype))
+        return new_array(shape, _output_dtype(dtype))
     out = np.asarray(output)
     if out.shape != shape:
         raise ScipyRuntimeError(f"output: expected shape {shape} (output shape not correct); "

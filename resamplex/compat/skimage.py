@@ -48,7 +48,7 @@ import numpy as np
 from .._checks import as_array, check_allocation, is_int, is_real
 from .._engine import _pipeline
 from .._engine._pipeline import BlockPass, FloatPass
-from .._engine.plan import PLANS, Plan
+from .._engine.plan import PLANS, Plan, new_array
 from .._resize import get_num_threads
 from .._errors import ResamplexError, UnsupportedError, bad_value
 from .._tables import AxisTable
@@ -274,7 +274,7 @@ def _smooth_zoom_bands(image: np.ndarray, preserve_range: bool, sigmas: np.ndarr
     keyed = tuple((a, w.tobytes()) for a, w in steps)
     perm = ndi._kept_axes_first(in_shape, out_shape, order)
     lead = ndi.lead_axes(in_shape, out_shape, order, cval)   # a float output: checked below
-    out = np.empty(out_shape, fdtype)
+    out = new_array(out_shape, fdtype)
     row_bytes = math.prod(in_shape[1:]) * fdtype.itemsize
     rows = max(1, int(_BAND_BYTES // max(1, row_bytes * in_shape[0] / out_shape[0])))
     key = ("skimage.bands", in_shape, out_shape, fdtype, keyed, fmode, mode, cval, rows,
