@@ -80,6 +80,7 @@ LIMITS = {"block": BLOCK, "max_row": MAX_ROW, "max_channels": MAX_CHANNELS,
 
 cdef enum:
     ALIGN = 64    # bytes: scratch arrays start on cache lines
+    HUGE_ALIGN = 2 << 20    # bytes: large scratch starts on a huge page
 
 # ------------------------------------------------------------------------------ thread policy
 
@@ -581,12 +582,17 @@ cdef class Program:
         cdef int i, nt
         cdef PassDesc mapped
         cdef KernelTable k = _kernels   # one level for the whole call
+        cdef size_t align = ALIGN
         if total > 0:
-            raw = <char*>malloc(total + ALIGN)
+            # from 4 MiB on, on a huge page: malloc's block starts just past a page, so the
+            # huge pages at its ends would be faulted in 4 KiB at a time (plan.new_array)
+            if total >= (1 << 22):
+                align = HUGE_ALIGN
+            raw = <char*>malloc(total + align)
             if raw == NULL:
                 return -1
-            resamplex_advise_huge(raw, total + ALIGN)
-            block = <char*>((<uintptr_t>raw + ALIGN - 1) // ALIGN * ALIGN)
+            resamplex_advise_huge(raw, total + align)
+            block = <char*>((<uintptr_t>raw + align - 1) // align * align)
         for i in range(self.npasses):
             p = &self.passes[i]
             s = src if p.src == -1 else (<const char*>dst if p.src == -2 else
