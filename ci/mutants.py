@@ -701,23 +701,31 @@ MUTANTS = [
         "the dropped +-0 products hold no NaN",
         ("tests/test_compat_scipy.py",)),
     Mutant(
-        "period-claims-any-ratio", "resamplex/_tables.py",
-        (("        if any(d & (d - 1) for d in dens):\n",
-          "        if any(d & (d - 1) for d in dens[:0]):\n"),),
-        "a long axis of any ratio is taken to repeat exactly: its coordinates (x3, 44100 -> "
-        "48000 Hz) round differently from period to period",
+        "period-claims-twice-rounded-coordinates", "resamplex/_tables.py",
+        (("        one_rounding = scale is None or transform == \"align_corners\" \\\n",
+          "        one_rounding = True or transform == \"align_corners\" \\\n"),),
+        "a long axis whose coordinates round twice ((o + 1/2) / 3.0 - 1/2) is taken to "
+        "repeat within a binade: the first rounding's error moves with o",
         ("tests/test_tables.py",)),
     Mutant(
         "periodic-tile-not-a-whole-period", "resamplex/_engine/plan.py",
-        (("                self.tile -= self.tile % self.period[0]\n",
-          "                pass\n"),),
-        "the tiles of a periodic axis start where the rows are not the middle tile's moved",
+        (("        length = p * -(-RUN_TILE // p)\n",
+          "        length = RUN_TILE\n"),),
+        "the tiles of a periodic axis's runs start where the rows are not the middle "
+        "tile's moved",
         ("tests/test_executor.py",)),
     Mutant(
         "periodic-tiles-past-the-right-end", "resamplex/_engine/plan.py",
-        (("        j_max = (self.n_in - margin - lo_c - middle.n_in) // q\n",
-          "        j_max = (self.n_in - margin - lo_c) // q\n"),),
-        "the shared tile is also used where its window would leave the input on the right",
+        (("            j_max = (b - margin - lo - t.n_in) // step\n",
+          "            j_max = (b - margin - lo) // step\n"),),
+        "a run's tiles go on where their windows leave the input (or the binade) on the right",
+        ("tests/test_executor.py",)),
+    Mutant(
+        "periodic-runs-cross-binades", "resamplex/_engine/plan.py",
+        (("        regions = [(0, n_in)] if whole else \\\n",
+          "        regions = [(0, n_in)] if True else \\\n"),),
+        "the runs of an axis that repeats only within binades of its coordinates span "
+        "the whole input",
         ("tests/test_executor.py",)),
 ]
 

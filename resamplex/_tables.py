@@ -397,19 +397,30 @@ class AxisSpec:
         return self._max_taps
 
     @cached_property
-    def period(self) -> tuple[int, int] | None:
-        """``(P, Q)``: the row of output ``o + P`` is the row of output ``o`` with every index
-        moved by ``Q``, bit for bit, wherever neither row's taps come within ``taps_bound`` of
-        an end of the input; None where that is not certain.
+    def period(self) -> tuple[int, int, bool] | None:
+        """``(P, Q, whole)``: the row of output ``o + P`` is the row of output ``o`` with
+        every index moved by ``Q``, bit for bit, wherever neither row's taps come within
+        ``taps_bound + 2`` of an end of the input, and, where ``whole`` is False, both rows'
+        taps lie that far inside one binade ``[2^k, 2^(k+1))``; None where that is not
+        certain.
 
-        It holds where the float64 coordinates are exact: ``u(o)`` affine in ``o`` with
-        dyadic coefficients (``n_in / n_out`` a power of two times an integer, a scale that
-        is a power of two), every value small enough that each step of the formula
-        (``coordinate`` in ``_tablegen.pyx``) is exact. Then ``u(o + P) = u(o) + Q`` exactly,
-        and a row's every rounded step takes the same operands in both rows: the fraction
-        ``u - floor(u)``, the distances ``i - u`` (exact), ``(i - u) / r``, ``u -+ r`` (``r``
-        dyadic where a scheme reads it). Not claimed for rows whose arithmetic depends on
-        the position itself: folded windows, and the stretched box's snap tolerance."""
+        ``whole``: the float64 coordinates are exact, ``u(o)`` affine in ``o`` with dyadic
+        coefficients (``n_in / n_out`` an integer over a power of two, a scale that is a
+        power of two), every value small enough that each step of the formula (``coordinate``
+        in ``_tablegen.pyx``) is exact. Then ``u(o + P) = u(o) + Q`` exactly, and a row's
+        every rounded step takes the same operands in both rows: the fraction ``u -
+        floor(u)``, the distances ``i - u`` (exact), ``(i - u) / r``, ``u -+ r`` (``r`` dyadic
+        where a scheme reads it).
+
+        Otherwise, where the coordinate is one rounding of an exact quotient (no scale, or
+        ``align_corners``, or area's footprints) with ``n_in / n_out = Q / P``: two exact
+        quotients ``Q`` apart in one binade round to two floats ``Q`` apart (``Q`` is a whole
+        number of that binade's steps, an even one), and so do ``u -+ r``; the fraction and
+        the distances are exact as above. Across a power of two they may not (x3: ``u =
+        (2o + 1) / 6 - 1/2`` rounds its sixths one way below 2^k, another above).
+
+        Not claimed for rows whose arithmetic depends on the position itself: folded
+        windows, and the stretched box's snap tolerance."""
         n_in, n_out, scale, kw = self._request
         a = self._args
         scheme = self.scheme
@@ -443,15 +454,21 @@ class AxisSpec:
         dens = [alpha.denominator, u0.denominator]
         if scheme in (Scheme.SCHEME_AREA, Scheme.SCHEME_AA_TRIANGLE, Scheme.SCHEME_WINDOW):
             dens.append(r.denominator)
-        if any(d & (d - 1) for d in dens):
+        if 2 * (n_out + 1) * (n_in + 1) >= 2 ** 52:
+            return None  # the quotients' terms are exact below 2^53
+        if not any(d & (d - 1) for d in dens):
+            # Every value a row computes lies within its coordinate's reach of the
+            # coordinates (``|u| + |r| (support + 2) + taps``), on a grid of 1 / max(dens):
+            # exact below 2^50.
+            reach = max(abs(u0), abs(u0 + alpha * (n_out - 1))) \
+                + abs(r) * (a["support_d"] + 2) + self._row_cap + 4
+            return (alpha.denominator, alpha.numerator, True) \
+                if reach * max(dens) < 2 ** 50 else None
+        one_rounding = scale is None or transform == "align_corners" \
+            or scheme == Scheme.SCHEME_AREA
+        if not one_rounding or alpha.denominator > 1 << 16:
             return None
-        # Every value a row computes lies within its coordinate's reach of the coordinates
-        # (``|u| + |r| (support + 2) + taps``), on a grid of 1 / max(dens): exact below 2^50.
-        reach = max(abs(u0), abs(u0 + alpha * (n_out - 1))) + abs(r) * (a["support_d"] + 2) \
-            + self._row_cap + 4
-        if reach * max(dens) >= 2 ** 50 or 2 * (n_out + 1) * (n_in + 1) >= 2 ** 52:
-            return None
-        return alpha.denominator, alpha.numerator
+        return alpha.denominator, alpha.numerator, False
 
     def _range(self, o0: int, o1: int | None) -> tuple[int, int]:
         o1 = self.n_out if o1 is None else int(o1)

@@ -258,18 +258,22 @@ def test_tiled_axis_gives_the_whole_table_bits(monkeypatch, fresh_cache, mode, a
     ("linear", True, "half_pixel"), ("cubic", False, "align_corners"),
     ("cubic", True, "pytorch_half_pixel"), ("area", False, "half_pixel"),
     ("lanczos", False, "tf_half_pixel_for_nn")])
-@pytest.mark.parametrize("layout", ["1d_up", "rows_up", "channels_last_down"])
+@pytest.mark.parametrize("layout", ["1d_up", "rows_up", "channels_last_down", "1d_x1.5",
+                                    "1d_44100_to_48000"])
 def test_periodic_tiles_are_kept_and_give_the_whole_table_bits(monkeypatch, fresh_cache, mode,
                                                               antialias, transform, layout):
-    """A long axis whose rows repeat exactly (a power-of-two ratio) keeps a few tile plans:
-    one shared by every tile inside the input, two at its ends. Each is the table the
-    builder makes for its range, and every call (any layout, ``out=``, a conversion) gives
-    the whole table's bits."""
+    """A long axis whose rows repeat (sizes Q : P) keeps its tiles: runs of one table moved
+    by whole periods, each run one call, and the tiles between them. Every tile of every run
+    is the table the builder makes for its range, and every call (any layout, ``out=``, a
+    conversion) gives the whole table's bits. Where the ratio is not dyadic, a run's tiles
+    read one binade of the input (coordinates round alike only there)."""
     rng = np.random.default_rng(7)
-    e = transform == "align_corners"  # (n_out - 1) / (n_in - 1) a power of two
+    e = transform == "align_corners"  # (n_out - 1) / (n_in - 1) is the ratio
     shape, axes, size = {"1d_up": ((3000 + e,), (0,), (6000 + e,)),
                          "rows_up": ((7, 1536 + e), (0, 1), (5, 3072 + e)),
-                         "channels_last_down": ((4800 + e, 3), (0,), (1200 + e,))}[layout]
+                         "channels_last_down": ((9600 + e, 3), (0,), (2400 + e,)),
+                         "1d_x1.5": ((4000 + e,), (0,), (6000 + e,)),
+                         "1d_44100_to_48000": ((44100 + e,), (0,), (48000 + e,))}[layout]
     x = (rng.random(shape) * 255).astype(np.uint8 if mode == "nearest" else np.float32)
     kw = dict(axes=axes, mode=mode, antialias=antialias, coordinate_transform=transform)
     whole = rx.resize(x, size, **kw)
@@ -277,7 +281,9 @@ def test_periodic_tiles_are_kept_and_give_the_whole_table_bits(monkeypatch, fres
     out = np.empty(whole.shape[::-1], whole.dtype).T  # another layout: maybe another order
     whole_f = rx.resize(x, size, out=out, **kw).copy()
     rx.clear_plan_cache()
-    monkeypatch.setattr(_resize, "TILE_TABLE_BYTES", 8192)
+    # small tiles (but of a period at least: 160 outputs at 44100 -> 48000)
+    monkeypatch.setattr(_resize, "TILE_TABLE_BYTES", 32768 if size[-1] < 10000 else 131072)
+    monkeypatch.setattr(plan_mod, "RUN_TILE", 8)
     plan = _resize.core_plan(_resize._core_args(x.shape, size, None, axes, mode, transform,
                                                 "round_prefer_ceil", antialias, -0.75, False))
     tiled = plan.tables[plan.tiled]
@@ -286,19 +292,29 @@ def test_periodic_tiles_are_kept_and_give_the_whole_table_bits(monkeypatch, fres
     np.testing.assert_array_equal(rx.resize(x, size, **kw), whole)
     (runs,) = plan._tiles.values()
     assert plan.nbytes > before  # the kept tiles count
-    # the runs cover the outputs in order; the ones inside share one plan
-    assert [r[0] for r in runs] == [0] + [r[1] for r in runs[:-1]] and runs[-1][1] == tiled.n_out
-    plans = {id(r[3]) for r in runs}
-    assert len(plans) <= 3 and len(runs) >= len(plans) + 3
-    # each run's table and window are what the builder makes for that range
-    spec = tiled.spec
+    # the runs cover the outputs in order, most of them in runs of many tiles
     a = plan.tiled
-    for o0, o1, lo, tile in runs:
-        want, want_lo = spec.window(o0, o1, spec.window_buffers(o1 - o0))
-        got = tile.tables[a]
-        assert lo == want_lo and got.n_in == want.n_in and got.n_out == o1 - o0
-        assert got.ptr.tobytes() == want.ptr.tobytes()
-        assert got.idx.tobytes() == want.idx.tobytes() and got.w.tobytes() == want.w.tobytes()
+    lengths = [r[4].out_shape[a + (r[1] > 1)] for r in runs]
+    assert [r[0] for r in runs] == [0] + [r[0] + r[1] * n for r, n in zip(runs, lengths)][:-1]
+    assert runs[-1][0] + runs[-1][1] * lengths[-1] == tiled.n_out
+    everywhere = tiled.period[2]
+    assert everywhere == (layout in ("1d_up", "rows_up", "channels_last_down"))
+    assert max(r[1] for r in runs) >= (10 if everywhere else 3)
+    assert len(runs) <= (6 if everywhere else 3 * tiled.n_in.bit_length())
+    # every tile of every run is what the builder makes for its range, over its window
+    spec = tiled.spec
+    margin = spec.taps_bound + 2
+    for (o0, count, lo, step, tile), n in zip(runs, lengths):
+        got = tile.tables[a + (count > 1)]
+        if count > 1 and not everywhere:  # in one binade
+            k = (lo - margin).bit_length() - 1
+            assert 1 << k <= lo - margin and lo + (count - 1) * step + got.n_in + margin <= 2 << k
+        for j in range(count):
+            want, want_lo = spec.window(o0 + j * n, o0 + (j + 1) * n, spec.window_buffers(n))
+            assert lo + j * step == want_lo and got.n_in == want.n_in and got.n_out == n
+            assert got.ptr.tobytes() == want.ptr.tobytes()
+            assert got.idx.tobytes() == want.idx.tobytes()
+            assert got.w.tobytes() == want.w.tobytes()
     # again, into an out= laid out otherwise, and converting
     out[...] = 7
     rx.resize(x, size, out=out, **kw)

@@ -424,17 +424,23 @@ def test_window_tiles_are_the_ranges_over_their_window():
     assert moved  # the cases where the window is found from every tap were reached
 
 
-def _dyadic_specs():
+def _periodic_specs():
     # axes whose sizes are a power of two apart (some one more, or with a scale of 1.5
-    # times one: no period), every mode, transform, rule, antialiasing
-    rng = _rng("dyadic")
+    # times one: no period), or Q : P apart (3 : 2, 1 : 3, 147 : 160), every mode,
+    # transform, rule, antialiasing
+    rng = _rng("periodic")
     out = []
-    for j in range(150):
+    for j in range(240):
         mode = ["nearest", "linear", "cubic", "area", "lanczos", "box"][j % 6]
-        k, base = int(rng.integers(-3, 4)), int(rng.integers(3, 120))
-        n_in, n_out = (base, base << k) if k >= 0 else (base << -k, base)
+        if j % 2:
+            k, base = int(rng.integers(-3, 4)), int(rng.integers(3, 120))
+            n_in, n_out = (base, base << k) if k >= 0 else (base << -k, base)
+        else:
+            q, p = [(3, 2), (2, 3), (1, 3), (147, 160), (5, 7)][j // 2 % 5]
+            m = int(rng.integers(20, 600)) // p + 1
+            n_in, n_out = q * m, p * m
         scale = [None, None, 2.0 ** int(rng.integers(-2, 3)),
-                 1.5 * 2.0 ** int(rng.integers(-2, 3))][j % 4]
+                 1.5 * 2.0 ** int(rng.integers(-2, 3))][j // 2 % 4]
         out.append(AxisSpec(n_in, n_out + (j % 7 == 0), scale, mode=mode,
                             transform=TRANSFORMS[j % 6], nearest_mode=ref.NEAREST_MODES[j % 4],
                             exclude_outside=j % 5 == 0, antialias=j % 3 == 0))
@@ -442,41 +448,51 @@ def _dyadic_specs():
 
 
 def test_periodic_rows_repeat_bit_for_bit():
-    """``AxisSpec.period`` = (P, Q): away from the input's ends (``taps_bound``), the row of
-    output o + P is the row of o with indices + Q, weights bit for bit (the tiles of a long
-    axis share one table on this)."""
-    claimed = rows = 0
-    for spec in _dyadic_specs():
+    """``AxisSpec.period`` = (P, Q, whole): away from the input's ends (``taps_bound + 2``),
+    and for ``whole`` False within one binade of the input, the row of output o + P is the
+    row of o with indices + Q, weights bit for bit (the tiles of a long axis share tables
+    on this)."""
+    claimed = {True: 0, False: 0}
+    rows = 0
+    for spec in _periodic_specs():
         if spec.period is None:
             continue
-        claimed += 1
-        p, q = spec.period
-        t, m = spec.table(), spec.taps_bound
+        p, q, whole = spec.period
+        claimed[whole] += 1
+        t, m = spec.table(), spec.taps_bound + 2
         for o in range(spec.n_out - p):
             a, b = slice(t.ptr[o], t.ptr[o + 1]), slice(t.ptr[o + p], t.ptr[o + p + 1])
-            if t.idx[a].size == 0 or t.idx[a].min() < m or t.idx[a].max() + q + m >= spec.n_in:
+            if t.idx[a].size == 0:
+                continue
+            lo, hi = t.idx[a].min() - m, t.idx[a].max() + q + m
+            if lo < (0 if whole else 1) or hi >= spec.n_in:
+                continue
+            if not whole and hi >= 2 << (int(lo).bit_length() - 1):
                 continue
             rows += 1
             assert (t.idx[a] + q).tobytes() == t.idx[b].tobytes(), (spec, o)
             assert t.w[a].tobytes() == t.w[b].tobytes(), (spec, o)
-    assert claimed >= 50 and rows > 10000
+    assert claimed[True] >= 40 and claimed[False] >= 30 and rows > 10000
 
 
 @pytest.mark.parametrize("n_in,n_out,scale,mode,transform,antialias,want", [
-    (3000, 6000, None, "linear", "half_pixel", False, (2, 1)),
-    (3000, 6000, None, "cubic", "half_pixel", True, (2, 1)),
-    (4000, 1000, None, "area", "align_corners", False, (1, 4)),  # area: footprints o r
-    (4000, 1000, None, "linear", "half_pixel", True, (1, 4)),
-    (1000, 1600, None, "nearest", "asymmetric", False, (8, 5)),
-    (1025, 2049, None, "linear", "align_corners", False, (2, 1)),
-    (100, 200, 2.0, "linear", "half_pixel", False, (2, 1)),
-    (100, 300, 0.25, "lanczos", "half_pixel_symmetric", False, (1, 4)),
-    (1000, 3000, None, "linear", "half_pixel", False, None),   # u = (2o + 1) / 6 - 1/2
-    (44100, 48000, None, "linear", "half_pixel", False, None),
-    (100, 300, 3.0, "linear", "asymmetric", False, None),
-    (1000, 2000, None, "linear", "align_corners", False, None),  # 999 / 1999
+    (3000, 6000, None, "linear", "half_pixel", False, (2, 1, True)),
+    (3000, 6000, None, "cubic", "half_pixel", True, (2, 1, True)),
+    (4000, 1000, None, "area", "align_corners", False, (1, 4, True)),  # area: footprints o r
+    (4000, 1000, None, "linear", "half_pixel", True, (1, 4, True)),
+    (1000, 1600, None, "nearest", "asymmetric", False, (8, 5, True)),
+    (1025, 2049, None, "linear", "align_corners", False, (2, 1, True)),
+    (100, 200, 2.0, "linear", "half_pixel", False, (2, 1, True)),
+    (100, 300, 0.25, "lanczos", "half_pixel_symmetric", False, (1, 4, True)),
+    (1000, 3000, None, "linear", "half_pixel", False, (3, 1, False)),  # (2o + 1) / 6 - 1/2
+    (44100, 48000, None, "linear", "half_pixel", False, (160, 147, False)),
+    (44100, 48000, None, "cubic", "half_pixel", True, (160, 147, False)),
+    (100, 300, 3.0, "linear", "asymmetric", False, None),  # o / 3.0: rounded twice
+    (100, 150, 1.5, "area", "half_pixel", False, (3, 2, False)),  # area: o / 1.5, once
+    (1000, 2000, None, "linear", "align_corners", False, (1999, 999, False)),
+    (1000, 100003, None, "linear", "half_pixel", False, None),  # a period too long
     (4000, 1000, None, "box", "half_pixel", True, None),  # the snap's tolerance grows with u
-    (5, 10, None, "linear", "half_pixel", False, (2, 1)),
+    (5, 10, None, "linear", "half_pixel", False, (2, 1, True)),
     (1, 10, None, "linear", "half_pixel", False, None),
 ])
 def test_period_of_an_axis(n_in, n_out, scale, mode, transform, antialias, want):

@@ -141,6 +141,15 @@ def new_array(shape: Sequence[int], dtype: Any) -> np.ndarray:
     return block[start:start + nbytes].view(dtype).reshape(shape)
 
 
+def _split_axis(v: np.ndarray, a: int, count: int, length: int, step: int) -> np.ndarray:
+    """``v`` with axis ``a`` as two: ``count`` windows of ``length`` elements, window ``j``
+    from element ``j step`` (they overlap where ``step < length``), a view."""
+    s = v.strides[a]
+    return np.lib.stride_tricks.as_strided(
+        v, v.shape[:a] + (count, length) + v.shape[a + 1:],
+        v.strides[:a] + (step * s, s) + v.strides[a + 1:], writeable=v.flags.writeable)
+
+
 def empty_fresh(layout: FreshLayout, dtype: Any) -> np.ndarray:
     """``new_array`` of a ``fresh_layout``, in the output's axis order."""
     shape, inverse = layout
@@ -221,6 +230,11 @@ def _dyadic(w: np.ndarray, ptr: np.ndarray,
     return None
 
 
+#: Outputs per tile in the runs of a periodic long axis (``TiledAxis.runs``), about: tables
+#: this small are cheap to keep, and a run of them is one call.
+RUN_TILE = 2048
+
+
 class TiledAxis:
     """A long axis whose table is built one range of outputs at a time, as a plan runs.
 
@@ -237,47 +251,71 @@ class TiledAxis:
         self.tile = max(1, int(tile))
         self.mean_taps = float(spec.taps_bound)
         self.is_identity = False
-        #: ``(P, Q)`` of an axis whose rows repeat exactly (``AxisSpec.period``), with
-        #: ``tile`` a multiple of ``P``; else None.
+        #: ``AxisSpec.period`` of an axis whose rows repeat: ``(P, Q, whole)``; else None.
         self.period = spec.period
-        if self.period is not None:
-            if self.period[0] > self.tile:
-                self.period = None
-            else:
-                self.tile -= self.tile % self.period[0]
 
-    def pieces(self) -> list[tuple[int, int, int, AxisTable]] | None:
-        """The tiles of a periodic axis, built once to be kept: ``(o0, o1, lo, table)`` per
-        range of outputs ``[o0, o1)``, which reads the input window ``[lo, lo + table.n_in)``
-        (indices from ``lo``, as :meth:`window` gives them), in order. Every tile away from
-        the input's ends shares one table, a middle tile's: its rows are the middle tile's
-        moved by a whole number of periods (``AxisSpec.period``), and nothing is clamped,
-        since their windows stay ``taps_bound`` inside the input. The ends and the rest of
-        the outputs are at most two more tables, one of them under ``tile`` outputs plus
-        the ends' few. None where the axis has no period or no tile lies inside."""
+    def runs(self) -> list[tuple[int, int, int, int, AxisTable]] | None:
+        """A periodic axis as runs of equal tiles, built once to be kept, in order:
+        ``(o0, count, lo, step, table)`` is ``count`` tiles of ``table.n_out`` outputs from
+        ``o0``, tile ``j`` reading the input window ``[lo + j step, lo + j step +
+        table.n_in)`` (indices from its start, as :meth:`window` gives them).
+
+        A run's tiles are one table moved by whole periods (``AxisSpec.period``): tiles of
+        about ``RUN_TILE`` outputs (a multiple of ``P``) whose windows, ``taps_bound + 2``
+        wider on each side, lie inside the input and, where the rows repeat only within a
+        binade of the coordinates, inside one binade ``[2^k, 2^(k+1))``; its table is the
+        one of a tile built in the middle of that region. The outputs between runs (the
+        ends, the binades' edges, binades too short for a tile) are runs of one tile, at
+        most ``tile`` outputs each. None where the axis has no period, or where those
+        would hold more than a quarter of the axis."""
         if self.period is None:
             return None
-        p, q = self.period
-        n_out, tile, spec = self.n_out, self.tile, self.spec
-        c = max(0, (n_out - tile) // 2 // p * p)
-        if c + tile > n_out:
+        p, q, whole = self.period
+        n_in, n_out, spec = self.n_in, self.n_out, self.spec
+        length = p * -(-RUN_TILE // p)
+        if length > self.tile or 4 * length > n_out:
             return None
-        middle, lo_c = spec.window(c, c + tile, spec.window_buffers(tile))
-        margin = spec.taps_bound + 1
-        # tiles starting at c + j p read [lo_c + j q, lo_c + j q + n_in); inside for j in:
-        j_min = -((lo_c - margin) // q)
-        j_max = (self.n_in - margin - lo_c - middle.n_in) // q
-        if j_min > 0 or j_max < 0:
+        step = length // p * q
+        margin = spec.taps_bound + 2
+        regions = [(0, n_in)] if whole else \
+            [(1 << k, min(2 << k, n_in)) for k in range(n_in.bit_length())]
+        runs: list[tuple[int, int, int, int, AxisTable]] = []
+        for a, b in regions:
+            if b - a < 2 * margin + 2 * step:
+                continue
+            # the tile whose coordinates lie in the region's middle (u ~ o n_in / n_out)
+            c = ((a + b) // 2 * n_out // n_in - length // 2) // p * p
+            c = min(max(c, 0), (n_out - length) // p * p)
+            t, lo = spec.window(c, c + length, spec.window_buffers(length))
+            j_min = -((lo - margin - a) // step)
+            j_max = (b - margin - lo - t.n_in) // step
+            if j_min > 0 or j_max < 0:
+                continue  # the middle tile itself is not inside
+            first = c + j_min * length
+            if runs and first < runs[-1][0] + runs[-1][1] * length:
+                return None  # not in order (never expected: the coordinates increase)
+            runs.append((first, j_max - j_min + 1, lo + j_min * step, step, t))
+        if not runs:
             return None
-        count = (j_max - j_min) * p // tile + 1
-        last = c + j_max * p
-        first = last - (count - 1) * tile
-        runs = [(o, o + tile, lo_c + (o - c) // p * q, middle)
-                for o in range(first, last + 1, tile)]
-        for o0, o1, at in ((0, first, 0), (last + tile, n_out, len(runs) + 1)):
-            if o1 > o0:
-                t, lo = spec.window(o0, o1, spec.window_buffers(o1 - o0))
-                runs.insert(at, (o0, o1, lo, t))
+        # the outputs between runs, in tiles of their own
+        gaps, end = [], 0
+        for o0, count, _, _, t in runs + [(n_out, 0, 0, 0, t)]:
+            gaps += [(g, min(o0, g + self.tile)) for g in range(end, o0, self.tile)]
+            end = o0 + count * t.n_out
+        if 4 * sum(g1 - g0 for g0, g1 in gaps) > n_out:
+            return None
+        for g0, g1 in gaps:
+            t, lo = spec.window(g0, g1, spec.window_buffers(g1 - g0))
+            runs.append((g0, 1, lo, 0, t))
+        runs.sort(key=lambda r: r[0])
+        # they are strided views of the input when they run: each must lie inside it
+        end = 0
+        for o0, count, lo, step, t in runs:
+            if o0 != end or lo < 0 or lo + (count - 1) * step + t.n_in > n_in:
+                raise AssertionError(f"resamplex: tiles of {spec!r} out of place")
+            end = o0 + count * t.n_out
+        if end != n_out:
+            raise AssertionError(f"resamplex: tiles of {spec!r} do not cover the outputs")
         return runs
 
     def table(self, o0: int, o1: int) -> AxisTable:
@@ -436,7 +474,7 @@ class Plan:
         self._prepared: dict[np.dtype, _pipeline.Prepared] = {}
         self._merged: dict[tuple[int, int, tuple[int, ...]], Plan] = {}
         #: The kept tiles of a periodic tiled axis, per pass order (``_tile_runs``).
-        self._tiles: dict[tuple[int, ...], list[tuple[int, int, int, Plan]] | None] = {}
+        self._tiles: dict[tuple[int, ...], list[tuple[int, int, int, int, Plan]] | None] = {}
         #: The last per-channel affine expanded over a merged pixel row (_mergeable_affine).
         self._affine_memo: tuple[tuple[Any, ...], tuple[np.ndarray, np.ndarray]] | None = None
         self._adjoint: Plan | None = None
@@ -743,8 +781,9 @@ class Plan:
         """Run a plan with a long axis tile by tile: the tiled axis's table is built for one
         range of outputs at a time, and a plan of that range runs on the input window it reads
         (as chunked execution does: the whole array's pass order, so the same bits). No table
-        or scratch grows with the whole axis. A periodic axis (``TiledAxis.pieces``) keeps
-        its few tile plans, and their programs, from call to call (``_tile_runs``)."""
+        or scratch grows with the whole axis. A periodic axis (``TiledAxis.runs``) keeps its
+        tile plans, and their programs, from call to call, and runs each run of equal tiles
+        in one call (``_tile_runs``)."""
         _dtypes.rounding_code(rounding)
         if dtype is None:
             x, threads, result = self._checked_call(x, out, threads, like_input=True)
@@ -755,59 +794,70 @@ class Plan:
         a = int(self.tiled)  # type: ignore[arg-type]  # __call__ comes here for tiled plans
         order = self.run_order(x.strides, result.strides)
         before = (slice(None),) * a
-        runs = self._tile_runs(order)
-        for o0, o1, lo, tile in self._built_tiles(order) if runs is None else runs:
-            window = before + (slice(o0, o1),)
+        kept = self._tile_runs(order)
+        for o0, count, lo, step, tile in self._built_tiles(order) if kept is None else kept:
+            n_w, length = tile.in_shape[a + (count > 1)], tile.out_shape[a + (count > 1)]
+            xs = x[before + (slice(lo, lo + (count - 1) * step + n_w),)]
+            window = before + (slice(o0, o0 + count * length),)
+            ys = result[window]
             tile_affine = None if affine is None else tuple(
                 v[window] if v.shape[a] > 1 else v for v in affine)
-            tile(x[before + (slice(lo, lo + tile.in_shape[a]),)], out=result[window],
-                 threads=threads, rounding=rounding, dtype=dtype,
+            if count > 1:  # the run as one more axis: tile j at j step inputs, j length outputs
+                xs = _split_axis(xs, a, count, n_w, step)
+                ys = _split_axis(ys, a, count, length, length)
+                if tile_affine is not None:
+                    tile_affine = tuple(_split_axis(v, a, count, length, length)
+                                        if v.shape[a] > 1 else np.expand_dims(v, a)
+                                        for v in tile_affine)
+            tile(xs, out=ys, threads=threads, rounding=rounding, dtype=dtype,
                  affine=tile_affine)  # type: ignore[arg-type]
         return result
 
-    def _built_tiles(self, order: list[int]) -> Iterator[tuple[int, int, int, Plan]]:
-        """``(o0, o1, lo, plan)`` per tile of the tiled axis, each built as it is reached
-        into the same buffers (a tile's plan runs before the next tile is built)."""
+    def _built_tiles(self, order: list[int]) -> Iterator[tuple[int, int, int, int, Plan]]:
+        """``(o0, 1, lo, 0, plan)`` per tile of the tiled axis (``_tile_runs``' form), each
+        built as it is reached into the same buffers (a tile's plan runs before the next
+        tile is built)."""
         spec = self.tables[int(self.tiled)]  # type: ignore[arg-type]
         buffers = spec.buffers()
         for o0 in range(0, spec.n_out, spec.tile):
             o1 = min(spec.n_out, o0 + spec.tile)
             t, lo = spec.window(o0, o1, buffers)
-            yield o0, o1, lo, self._tile_plan(t, order)
+            yield o0, 1, lo, 0, self._tile_plan(t, order)
 
-    def _tile_plan(self, table: AxisTable, order: list[int]) -> Plan:
-        """The plan of one tile of the tiled axis: ``table`` on its input window."""
+    def _tile_plan(self, table: AxisTable, order: list[int], count: int = 1) -> Plan:
+        """The plan of one tile of the tiled axis: ``table`` on its input window; for
+        ``count > 1`` tiles, with an axis of ``count`` before it (``_split_axis``)."""
         a = int(self.tiled)  # type: ignore[arg-type]
-        tables = list(self.tables)
+        tables: list[Any] = list(self.tables)
         tables[a] = table
         in_shape = list(self.in_shape)
         in_shape[a] = table.n_in
+        if count > 1:
+            tables.insert(a, None)
+            in_shape.insert(a, count)
+            order = [d + (d >= a) for d in order]
         return Plan(in_shape, tables, weighted=self.weighted, op=self.op, order=order,
                     fixed=self.fixed, keep_order=True)
 
-    def _tile_runs(self, order: list[int]) -> list[tuple[int, int, int, Plan]] | None:
-        """``(o0, o1, lo, plan)`` per tile of a periodic tiled axis, for the pass ``order``:
-        the axis's pieces (``TiledAxis.pieces``, built on first use) and a plan per distinct
-        table, kept with this plan (they count in its bytes, their programs too); None for
-        an axis without a period."""
+    def _tile_runs(self, order: list[int]) -> list[tuple[int, int, int, int, Plan]] | None:
+        """``(o0, count, lo, step, plan)`` per run of a periodic tiled axis
+        (``TiledAxis.runs``, built on first use), for the pass ``order``, kept with this plan
+        (they count in its bytes, their programs too); None for an axis without a period."""
         key = tuple(order)
         runs = self._tiles.get(key)
         if runs is not None or key in self._tiles:
             return runs
-        pieces = self.tables[int(self.tiled)].pieces()  # type: ignore[arg-type]
-        if pieces is None:
+        built = self.tables[int(self.tiled)].runs()  # type: ignore[arg-type]
+        if built is None:
             self._tiles[key] = None
             return None
-        plans: dict[int, Plan] = {}
         runs = []
         nbytes = 0
-        for o0, o1, lo, t in pieces:
-            tile = plans.get(id(t))
-            if tile is None:
-                tile = plans[id(t)] = self._tile_plan(t, order)
-                tile._owner = self
-                nbytes += _table_bytes(t) + sum(v.nbytes for v in t.dense)
-            runs.append((o0, o1, lo, tile))
+        for o0, count, lo, step, t in built:
+            tile = self._tile_plan(t, order, count)
+            tile._owner = self
+            nbytes += _table_bytes(t) + sum(v.nbytes for v in t.dense)
+            runs.append((o0, count, lo, step, tile))
         with _BYTES_LOCK:  # another thread may have kept its own meanwhile: one counts
             kept = self._tiles.setdefault(key, runs)
         if kept is runs:
