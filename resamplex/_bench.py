@@ -2,7 +2,8 @@
 
 The workloads (SPEC §9): float32 NCHW batches ``(8, 64, 128, 128)`` x2 with nearest and linear
 (also channels-last, and float16), x0.5 linear with and without antialias; a float32 volume
-``(1, 1, 128, 128, 128)`` x2 trilinear; a uint8 1080x1920x3 image down to 540x960 and up to
+``(1, 1, 128, 128, 128)`` x2 trilinear (and, beyond §9, a float32 signal of 441000 samples to
+480000: 10 s of 44.1 kHz audio at 48 kHz); a uint8 1080x1920x3 image down to 540x960 and up to
 2160x3840 (linear; down from a BGR view too), and down to 540x960 through
 ``compat.skimage.resize`` with anti-aliasing;
 bfloat16 and int8 batches x2 against float32 per byte. Each is timed for resamplex and for
@@ -338,6 +339,20 @@ def workloads(threads: int, quick: bool) -> list[Workload]:
 
     items.append(Workload("f32 (1,1,128,128,128) x2 trilinear", [faster_than("torch", 3)],
                           trilinear))
+
+    def audio() -> dict:
+        # a long 1-D axis of a ratio that is not dyadic (kept tiles, a run per binade)
+        x = rng.random(441000, dtype=np.float32)
+        run = {"resamplex": lambda: resize(x, (480000,), threads=threads),
+               "floor": _floor((480000,), np.float32)}
+        if torch is not None:
+            t = torch.from_numpy(x).reshape(1, 1, -1)
+            run["torch"] = lambda: torch.nn.functional.interpolate(
+                t, size=480000, mode="linear", align_corners=False)
+        return run
+
+    items.append(Workload("f32 1-D 441000 -> 480000 linear (10 s, 44.1 -> 48 kHz)",
+                          [faster_than("torch", 1)], audio))
     def scipy_zoom(shape: tuple[int, ...], factors: tuple[float, ...],
                    order: int) -> Callable[[], dict]:
         # compat.scipy.zoom against scipy.ndimage.zoom (one thread: SciPy has no others)

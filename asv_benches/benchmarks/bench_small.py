@@ -1,8 +1,9 @@
 """Small calls, as NumPy code makes them in loops, and the first call on a long axis.
 
 SPEC §9 / issue 11: the per-call cost of the facades beside their peers (OpenCV, Pillow,
-PyTorch) on tiny arrays, where the plan is cached and nothing but the call remains; and the
-first call on a 2^22 -> 2^23 axis, where the plan is built (time and peak memory).
+PyTorch) on tiny arrays, where the plan is cached and nothing but the call remains; the
+first call on a 2^22 -> 2^23 axis, where the plan is built (time and peak memory); and
+repeated calls on long 1-D axes, whose periodic tiles the plan keeps.
 """
 
 import numpy as np
@@ -128,3 +129,32 @@ class LongAxisFirstCall:
 
     def peakmem_first_call(self, library):
         self.call()
+
+
+class LongAxisRepeated:
+    """float32 1-D linear on long axes, the plan kept (its periodic tiles built once):
+    x2 (dyadic: one run), 44.1 -> 48 kHz and x3 (a run per binade of the input)."""
+
+    params = [["2^20->2^21", "441000->480000", "2^19->3*2^19"], ["resamplex", "torch"]]
+    param_names = ["sizes", "library"]
+
+    def setup(self, sizes, library):
+        n_in, n_out = {"2^20->2^21": (1 << 20, 1 << 21), "441000->480000": (441000, 480000),
+                       "2^19->3*2^19": (1 << 19, 3 << 19)}[sizes]
+        x = array((n_in,), "float32")
+        if library == "torch":
+            try:
+                import torch
+            except ImportError:
+                raise NotImplementedError("PyTorch is not installed")
+            t = torch.from_numpy(x.copy()).reshape(1, 1, -1)
+            self.call = lambda: torch.nn.functional.interpolate(t, size=n_out, mode="linear")
+        else:
+            import resamplex as rx
+
+            self.call = lambda: rx.resize(x, (n_out,))
+        self.call()
+
+    def time_call(self, sizes, library):
+        self.call()
+
