@@ -324,6 +324,50 @@ def test_periodic_tiles_are_kept_and_give_the_whole_table_bits(monkeypatch, fres
     np.testing.assert_array_equal(rx.resize(x, size, **kw), whole)
 
 
+def test_periodic_tiles_take_any_array(monkeypatch, fresh_cache):
+    """Random long axes (periodic and not) tile by tile, from arrays of any layout (reversed,
+    strided, read-only, big-endian) into any ``out=``, every dtype and rounding: the bits of
+    the whole table's plan, run on the same arrays."""
+    rng = np.random.default_rng(11)
+    ratios = [(1, 2), (2, 1), (2, 3), (3, 1), (147, 160), (7, 11), (1, 1)]
+    dtypes = [np.float32, np.float64, np.float16, np.uint8, np.int16, ">f4"]
+    kept = 0
+    for case in range(40):
+        q, p = ratios[case % len(ratios)]
+        m = int(rng.integers(2500, 4000)) // p + 1
+        n_in, n_out = q * m + int(case % 5 == 0), p * m
+        mode = ["linear", "nearest", "cubic", "area", "lanczos"][case % 5]
+        transform = ["half_pixel", "align_corners", "asymmetric", "pytorch_half_pixel"][case % 4]
+        dt = np.dtype(dtypes[case % len(dtypes)])
+        rounding = ["half_even", "half_away_from_zero", "toward_zero"][case % 3] \
+            if dt.kind in "iu" else "half_even"
+        lead = int(rng.integers(1, 3))
+        base = ref.random_array(rng, (lead, n_in * 2), dt)
+        x = base[:, ::-2] if case % 2 else base[:, :n_in]  # reversed and strided, or not
+        x.flags.writeable = bool(case % 3)
+        kw = dict(axes=(1,), mode=mode, coordinate_transform=transform, rounding=rounding)
+        out_base = np.zeros((n_out * 2, lead), dt)
+        outs = []
+        for tiled in (False, True):
+            rx.clear_plan_cache()
+            if tiled:
+                monkeypatch.setattr(_resize, "TILE_TABLE_BYTES", 16384)
+                monkeypatch.setattr(plan_mod, "RUN_TILE", 8)
+            out = out_base.copy().T[:, ::2]  # a strided, transposed view
+            rx.resize(x, (n_out,), out=out, **kw)
+            outs.append((out.copy(), rx.resize(x, (n_out,), **kw)))
+            plan = _resize.core_plan(_resize._core_args(
+                x.shape, (n_out,), None, (1,), mode, transform, "round_prefer_ceil", False,
+                -0.75, False))
+            assert (plan.tiled is not None) == tiled
+            if tiled:
+                kept += any(r is not None for r in plan._tiles.values())
+        monkeypatch.undo()
+        np.testing.assert_array_equal(outs[0][0], outs[1][0], err_msg=str((case, kw, dt)))
+        np.testing.assert_array_equal(outs[0][1], outs[1][1], err_msg=str((case, kw, dt)))
+    assert kept >= 20  # most ran as kept runs of tiles
+
+
 @pytest.mark.slow
 def test_nearest_on_an_axis_of_more_than_2_31_elements():
     """SPEC §8 / issue 11: 2^31 + 5 -> 2^31 + 9 uint8 elements in about 4 GiB of in + out."""
