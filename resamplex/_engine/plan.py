@@ -473,8 +473,9 @@ class Plan:
         #: the first call with it (``_pipeline.prepare``).
         self._prepared: dict[np.dtype, _pipeline.Prepared] = {}
         self._merged: dict[tuple[int, int, tuple[int, ...]], Plan] = {}
-        #: The kept tiles of a periodic tiled axis, per pass order (``_tile_runs``).
-        self._tiles: dict[tuple[int, ...], list[tuple[int, int, int, int, Plan]] | None] = {}
+        #: The kept tiles of a periodic tiled axis: their tables (``"tables"``, from
+        #: ``TiledAxis.runs``) and their plans per pass order (``_tile_runs``).
+        self._tiles: dict[Any, Any] = {}
         #: The last per-channel affine expanded over a merged pixel row (_mergeable_affine).
         self._affine_memo: tuple[tuple[Any, ...], tuple[np.ndarray, np.ndarray]] | None = None
         self._adjoint: Plan | None = None
@@ -847,22 +848,24 @@ class Plan:
         runs = self._tiles.get(key)
         if runs is not None or key in self._tiles:
             return runs
-        built = self.tables[int(self.tiled)].runs()  # type: ignore[arg-type]
+        if "tables" not in self._tiles:  # the tables once, whatever the orders
+            built = self.tables[int(self.tiled)].runs()  # type: ignore[arg-type]
+            nbytes = 0 if built is None else sum(
+                _table_bytes(t) + sum(v.nbytes for v in t.dense) for *_, t in built)
+            with _BYTES_LOCK:  # another thread may have kept its own meanwhile: one counts
+                kept = self._tiles.setdefault("tables", built)
+            if kept is built:
+                self._grew(nbytes)
+        built = self._tiles["tables"]
         if built is None:
             self._tiles[key] = None
             return None
         runs = []
-        nbytes = 0
         for o0, count, lo, step, t in built:
             tile = self._tile_plan(t, order, count)
             tile._owner = self
-            nbytes += _table_bytes(t) + sum(v.nbytes for v in t.dense)
             runs.append((o0, count, lo, step, tile))
-        with _BYTES_LOCK:  # another thread may have kept its own meanwhile: one counts
-            kept = self._tiles.setdefault(key, runs)
-        if kept is runs:
-            self._grew(nbytes)
-        return kept
+        return self._tiles.setdefault(key, runs)
 
     def _remember(self, key: tuple[Any, ...], entry: tuple[Program, Any, Any]) -> None:
         """Keep a compiled program (a few layouts per plan); the cache counts its bytes."""
