@@ -702,10 +702,11 @@ MUTANTS = [
         ("tests/test_compat_scipy.py",)),
     Mutant(
         "period-claims-twice-rounded-coordinates", "resamplex/_tables.py",
-        (("        one_rounding = scale is None or transform == \"align_corners\" \\\n",
-          "        one_rounding = True or transform == \"align_corners\" \\\n"),),
-        "a long axis whose coordinates round twice ((o + 1/2) / 3.0 - 1/2) is taken to "
-        "repeat within a binade: the first rounding's error moves with o",
+        (("        one_rounding = scale is None or transform != \"half_pixel_symmetric\" \\\n",
+          "        one_rounding = True or transform != \"half_pixel_symmetric\" \\\n"),),
+        "a long axis whose coordinates round before an offset is added (half_pixel_symmetric "
+        "with a scale) is taken to repeat within a binade: the rounding is at another "
+        "magnitude",
         ("tests/test_tables.py",)),
     Mutant(
         "periodic-tile-not-a-whole-period", "resamplex/_engine/plan.py",

@@ -412,11 +412,11 @@ class AxisSpec:
         floor(u)``, the distances ``i - u`` (exact), ``(i - u) / r``, ``u -+ r`` (``r`` dyadic
         where a scheme reads it).
 
-        Otherwise, where the coordinate is one rounding of an exact quotient (no scale, or
-        ``align_corners``, or area's footprints) with ``n_in / n_out = Q / P``: two exact
-        quotients ``Q`` apart in one binade round to two floats ``Q`` apart (``Q`` is a whole
-        number of that binade's steps, an even one), and so do ``u -+ r``; the fraction and
-        the distances are exact as above. Across a power of two they may not (x3: ``u =
+        Otherwise, where the coordinate is one rounding of an exact quotient, then exact
+        steps (every transform but half_pixel_symmetric with a scale) with a slope of
+        ``Q / P``: two exact quotients ``Q`` apart in one binade round to two floats ``Q``
+        apart (``Q`` is a whole number of that binade's steps, an even one), and so do
+        ``u -+ r``; the fraction and the distances are exact as above. Across a power of two they may not (x3: ``u =
         (2o + 1) / 6 - 1/2`` rounds its sixths one way below 2^k, another above).
 
         Not claimed for rows whose arithmetic depends on the position itself: folded
@@ -464,7 +464,10 @@ class AxisSpec:
                 + abs(r) * (a["support_d"] + 2) + self._row_cap + 4
             return (alpha.denominator, alpha.numerator, True) \
                 if reach * max(dens) < 2 ** 50 else None
-        one_rounding = scale is None or transform == "align_corners" \
+        # With a scale, ``(o + 1/2) / scale`` rounds once and ``- 1/2`` is exact (a float
+        # of at least 1 less 1/2); half_pixel_symmetric's offset is added after a rounding
+        # at another magnitude than u's.
+        one_rounding = scale is None or transform != "half_pixel_symmetric" \
             or scheme == Scheme.SCHEME_AREA
         if not one_rounding or alpha.denominator > 1 << 16:
             return None

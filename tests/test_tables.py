@@ -487,7 +487,9 @@ def test_periodic_rows_repeat_bit_for_bit():
     (1000, 3000, None, "linear", "half_pixel", False, (3, 1, False)),  # (2o + 1) / 6 - 1/2
     (44100, 48000, None, "linear", "half_pixel", False, (160, 147, False)),
     (44100, 48000, None, "cubic", "half_pixel", True, (160, 147, False)),
-    (100, 300, 3.0, "linear", "asymmetric", False, None),  # o / 3.0: rounded twice
+    (100, 300, 3.0, "linear", "asymmetric", False, (3, 1, False)),  # o / 3.0: once
+    (100, 150, 1.5, "cubic", "half_pixel", False, (3, 2, False)),  # then - 1/2: exact
+    (1000, 1500, 1.5, "linear", "half_pixel_symmetric", False, None),  # + (n_in - 1) / 2
     (100, 150, 1.5, "area", "half_pixel", False, (3, 2, False)),  # area: o / 1.5, once
     (1000, 2000, None, "linear", "align_corners", False, (1999, 999, False)),
     (1000, 100003, None, "linear", "half_pixel", False, None),  # a period too long
@@ -498,6 +500,19 @@ def test_periodic_rows_repeat_bit_for_bit():
 def test_period_of_an_axis(n_in, n_out, scale, mode, transform, antialias, want):
     spec = AxisSpec(n_in, n_out, scale, mode=mode, transform=transform, antialias=antialias)
     assert spec.period == want
+
+
+def test_a_sum_after_the_rounding_breaks_the_repetition_within_binades():
+    # why period() leaves out half_pixel_symmetric with a scale: (2o + 1 - n_out) / (2 s)
+    # rounds at its own magnitude before the offset (n_in - 1) / 2 is added
+    t = AxisSpec(1000, 1500, 1.5, mode="linear", transform="half_pixel_symmetric").table()
+    differ = 0
+    for o in range(1500 - 3):
+        a, b = slice(t.ptr[o], t.ptr[o + 1]), slice(t.ptr[o + 3], t.ptr[o + 4])
+        lo, hi = t.idx[a].min() - 4, t.idx[a].max() + 6
+        if lo >= 1 and hi < 2 << (int(lo).bit_length() - 1):  # inside a binade
+            differ += t.w[a].tobytes() != t.w[b].tobytes()
+    assert differ
 
 
 def test_ratios_that_are_not_dyadic_do_not_repeat_exactly():
