@@ -722,6 +722,12 @@ MUTANTS = [
         "a run's tiles go on where their windows leave the input (or the binade) on the right",
         ("tests/test_executor.py",)),
     Mutant(
+        "fresh-results-off-the-huge-page", "resamplex/_engine/plan.py",
+        (("    start = -block.ctypes.data % HUGE_PAGE\n",
+          "    start = 0\n"),),
+        "large fresh results start where malloc's block does, 16 bytes past a page",
+        ("tests/test_executor.py",)),
+    Mutant(
         "periodic-runs-cross-binades", "resamplex/_engine/plan.py",
         (("        regions = [(0, n_in)] if whole else \\\n",
           "        regions = [(0, n_in)] if True else \\\n"),),
