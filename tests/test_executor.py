@@ -324,6 +324,23 @@ def test_periodic_tiles_are_kept_and_give_the_whole_table_bits(monkeypatch, fres
     np.testing.assert_array_equal(rx.resize(x, size, **kw), whole)
 
 
+def test_periodic_tiles_keep_a_bounded_share(monkeypatch):
+    """What a periodic axis keeps (its runs' tables and the tiles between them) is at most
+    16 tiles of outputs and a quarter of the axis between runs; beyond that it tiles as an
+    axis without a period does."""
+    from resamplex._tables import AxisSpec
+    monkeypatch.setattr(plan_mod, "RUN_TILE", 8)
+    spec = AxisSpec(44100, 48000, None, mode="linear", transform="half_pixel")
+    assert spec.period == (160, 147, False)
+    runs = plan_mod.TiledAxis(spec, 4000).runs()
+    kept = sum(t.n_out for *_, t in runs)
+    assert runs is not None and 16 * 160 < kept <= 16 * 4000
+    assert plan_mod.TiledAxis(spec, kept // 16 - 1).runs() is None
+    assert plan_mod.TiledAxis(spec, 159).runs() is None  # a tile shorter than the period
+    short = AxisSpec(4410, 4800, None, mode="linear", transform="half_pixel")
+    assert plan_mod.TiledAxis(short, 4000).runs() is None  # mostly between runs
+
+
 def test_periodic_tiles_take_any_array(monkeypatch, fresh_cache):
     """Random long axes (periodic and not) tile by tile, from arrays of any layout (reversed,
     strided, read-only, big-endian) into any ``out=``, every dtype and rounding: the bits of

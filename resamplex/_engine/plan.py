@@ -266,8 +266,9 @@ class TiledAxis:
         binade of the coordinates, inside one binade ``[2^k, 2^(k+1))``; its table is the
         one of a tile built in the middle of that region. The outputs between runs (the
         ends, the binades' edges, binades too short for a tile) are runs of one tile, at
-        most ``tile`` outputs each. None where the axis has no period, or where those
-        would hold more than a quarter of the axis."""
+        most ``tile`` outputs each. None where the axis has no period, where those would
+        hold more than a quarter of the axis, or where all the kept tables would hold more
+        than 16 ``tile`` outputs (about four times ``TILE_TABLE_BYTES``)."""
         if self.period is None:
             return None
         p, q, whole = self.period
@@ -302,7 +303,8 @@ class TiledAxis:
         for o0, count, _, _, t in runs + [(n_out, 0, 0, 0, t)]:
             gaps += [(g, min(o0, g + self.tile)) for g in range(end, o0, self.tile)]
             end = o0 + count * t.n_out
-        if 4 * sum(g1 - g0 for g0, g1 in gaps) > n_out:
+        between = sum(g1 - g0 for g0, g1 in gaps)
+        if 4 * between > n_out or between + len(runs) * length > 16 * self.tile:
             return None
         for g0, g1 in gaps:
             t, lo = spec.window(g0, g1, spec.window_buffers(g1 - g0))
