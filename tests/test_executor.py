@@ -258,8 +258,8 @@ def test_tiled_axis_gives_the_whole_table_bits(monkeypatch, fresh_cache, mode, a
     ("linear", True, "half_pixel"), ("cubic", False, "align_corners"),
     ("cubic", True, "pytorch_half_pixel"), ("area", False, "half_pixel"),
     ("lanczos", False, "tf_half_pixel_for_nn")])
-@pytest.mark.parametrize("layout", ["1d_up", "rows_up", "channels_last_down", "1d_x1.5",
-                                    "1d_44100_to_48000"])
+@pytest.mark.parametrize("layout", ["1d_up", "rows_up", "columns_up", "channels_last_down",
+                                    "1d_x1.5", "1d_44100_to_48000"])
 def test_periodic_tiles_are_kept_and_give_the_whole_table_bits(monkeypatch, fresh_cache, mode,
                                                               antialias, transform, layout):
     """A long axis whose rows repeat (sizes Q : P) keeps its tiles: runs of one table moved
@@ -271,6 +271,7 @@ def test_periodic_tiles_are_kept_and_give_the_whole_table_bits(monkeypatch, fres
     e = transform == "align_corners"  # (n_out - 1) / (n_in - 1) is the ratio
     shape, axes, size = {"1d_up": ((3000 + e,), (0,), (6000 + e,)),
                          "rows_up": ((7, 1536 + e), (0, 1), (5, 3072 + e)),
+                         "columns_up": ((1536 + e, 5), (0, 1), (3072 + e, 7)),
                          "channels_last_down": ((9600 + e, 3), (0,), (2400 + e,)),
                          "1d_x1.5": ((4000 + e,), (0,), (6000 + e,)),
                          "1d_44100_to_48000": ((44100 + e,), (0,), (48000 + e,))}[layout]
@@ -298,7 +299,7 @@ def test_periodic_tiles_are_kept_and_give_the_whole_table_bits(monkeypatch, fres
     assert [r[0] for r in runs] == [0] + [r[0] + r[1] * n for r, n in zip(runs, lengths)][:-1]
     assert runs[-1][0] + runs[-1][1] * lengths[-1] == tiled.n_out
     everywhere = tiled.period[2]
-    assert everywhere == (layout in ("1d_up", "rows_up", "channels_last_down"))
+    assert everywhere == (layout in ("1d_up", "rows_up", "columns_up", "channels_last_down"))
     assert max(r[1] for r in runs) >= (10 if everywhere else 3)
     assert len(runs) <= (6 if everywhere else 3 * tiled.n_in.bit_length())
     # every tile of every run is what the builder makes for its range, over its window
