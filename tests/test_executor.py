@@ -282,8 +282,10 @@ def test_periodic_tiles_are_kept_and_give_the_whole_table_bits(monkeypatch, fres
     out = np.empty(whole.shape[::-1], whole.dtype).T  # another layout: maybe another order
     whole_f = rx.resize(x, size, out=out, **kw).copy()
     rx.clear_plan_cache()
-    # small tiles (but of a period at least: 160 outputs at 44100 -> 48000)
-    monkeypatch.setattr(_resize, "TILE_TABLE_BYTES", 32768 if size[-1] < 10000 else 131072)
+    # small tiles (but of a period at least, 160 outputs at 44100 -> 48000, and keeping a
+    # run per binade within the bound of four tiles)
+    monkeypatch.setattr(_resize, "TILE_TABLE_BYTES",
+                        {"1d_x1.5": 131072, "1d_44100_to_48000": 524288}.get(layout, 32768))
     monkeypatch.setattr(plan_mod, "RUN_TILE", 8)
     plan = _resize.core_plan(_resize._core_args(x.shape, size, None, axes, mode, transform,
                                                 "round_prefer_ceil", antialias, -0.75, False))
@@ -327,16 +329,16 @@ def test_periodic_tiles_are_kept_and_give_the_whole_table_bits(monkeypatch, fres
 
 def test_periodic_tiles_keep_a_bounded_share(monkeypatch):
     """What a periodic axis keeps (its runs' tables and the tiles between them) is at most
-    16 tiles of outputs and a quarter of the axis between runs; beyond that it tiles as an
-    axis without a period does."""
+    4 tiles of outputs (what the largest table built whole holds) and a quarter of the axis
+    between runs; beyond that it tiles as an axis without a period does."""
     from resamplex._tables import AxisSpec
     monkeypatch.setattr(plan_mod, "RUN_TILE", 8)
     spec = AxisSpec(44100, 48000, None, mode="linear", transform="half_pixel")
     assert spec.period == (160, 147, False)
     runs = plan_mod.TiledAxis(spec, 4000).runs()
     kept = sum(t.n_out for *_, t in runs)
-    assert runs is not None and 16 * 160 < kept <= 16 * 4000
-    assert plan_mod.TiledAxis(spec, kept // 16 - 1).runs() is None
+    assert runs is not None and 4 * 160 < kept <= 4 * 4000
+    assert plan_mod.TiledAxis(spec, kept // 4 - 1).runs() is None
     assert plan_mod.TiledAxis(spec, 159).runs() is None  # a tile shorter than the period
     short = AxisSpec(4410, 4800, None, mode="linear", transform="half_pixel")
     assert plan_mod.TiledAxis(short, 4000).runs() is None  # mostly between runs
@@ -369,7 +371,7 @@ def test_periodic_tiles_take_any_array(monkeypatch, fresh_cache):
         for tiled in (False, True):
             rx.clear_plan_cache()
             if tiled:
-                monkeypatch.setattr(_resize, "TILE_TABLE_BYTES", 16384)
+                monkeypatch.setattr(_resize, "TILE_TABLE_BYTES", 32768)
                 monkeypatch.setattr(plan_mod, "RUN_TILE", 8)
             out = out_base.copy().T[:, ::2]  # a strided, transposed view
             rx.resize(x, (n_out,), out=out, **kw)

@@ -268,7 +268,8 @@ class TiledAxis:
         ends, the binades' edges, binades too short for a tile) are runs of one tile, at
         most ``tile`` outputs each. None where the axis has no period, where those would
         hold more than a quarter of the axis, or where all the kept tables would hold more
-        than 16 ``tile`` outputs (about four times ``TILE_TABLE_BYTES``)."""
+        than 4 ``tile`` outputs (``TILE_TABLE_BYTES``: what the largest table built whole
+        holds)."""
         if self.period is None:
             return None
         p, q, whole = self.period
@@ -304,7 +305,7 @@ class TiledAxis:
             gaps += [(g, min(o0, g + self.tile)) for g in range(end, o0, self.tile)]
             end = o0 + count * t.n_out
         between = sum(g1 - g0 for g0, g1 in gaps)
-        if 4 * between > n_out or between + len(runs) * length > 16 * self.tile:
+        if 4 * between > n_out or between + len(runs) * length > 4 * self.tile:
             return None
         for g0, g1 in gaps:
             t, lo = spec.window(g0, g1, spec.window_buffers(g1 - g0))
