@@ -728,6 +728,12 @@ MUTANTS = [
         "large fresh results start where malloc's block does, 16 bytes past a page",
         ("tests/test_executor.py",)),
     Mutant(
+        "periodic-keeps-unbounded", "resamplex/_engine/plan.py",
+        (("        if 4 * between > n_out or between + len(runs) * length > 4 * self.tile:\n",
+          "        if 4 * between > n_out:\n"),),
+        "a periodic axis keeps tables of any size (a run per binade, each with a long period)",
+        ("tests/test_executor.py",)),
+    Mutant(
         "periodic-runs-cross-binades", "resamplex/_engine/plan.py",
         (("        regions = [(0, n_in)] if whole else \\\n",
           "        regions = [(0, n_in)] if True else \\\n"),),
