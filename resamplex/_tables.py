@@ -413,11 +413,12 @@ class AxisSpec:
         where a scheme reads it).
 
         Otherwise, where the coordinate is one rounding of an exact quotient, then exact
-        steps (every transform but half_pixel_symmetric with a scale) with a slope of
-        ``Q / P``: two exact quotients ``Q`` apart in one binade round to two floats ``Q``
-        apart (``Q`` is a whole number of that binade's steps, an even one), and so do
-        ``u -+ r``; the fraction and the distances are exact as above. Across a power of two they may not (x3: ``u =
-        (2o + 1) / 6 - 1/2`` rounds its sixths one way below 2^k, another above).
+        steps (every transform but half_pixel_symmetric with a scale), with a slope of
+        ``Q / P`` (sizes ``Q : P``, or a scale ``P / Q``): two exact quotients ``Q`` apart in
+        one binade round to two floats ``Q`` apart (``Q`` is a whole number of that binade's
+        steps, an even one), and so do ``u -+ r``; the fraction and the distances are exact
+        as above. Across a power of two they may not (x3: ``u = (2o + 1) / 6 - 1/2`` rounds
+        its sixths one way below 2^k, another above).
 
         Not claimed for rows whose arithmetic depends on the position itself: folded
         windows, and the stretched box's snap tolerance."""
