@@ -301,9 +301,9 @@ class TiledAxis:
             return None
         # the outputs between runs, in tiles of their own
         gaps, end = [], 0
-        for o0, count, _, _, t in runs + [(n_out, 0, 0, 0, t)]:
+        for o0, o1 in [(r[0], r[0] + r[1] * length) for r in runs] + [(n_out, n_out)]:
             gaps += [(g, min(o0, g + self.tile)) for g in range(end, o0, self.tile)]
-            end = o0 + count * t.n_out
+            end = o1
         between = sum(g1 - g0 for g0, g1 in gaps)
         if 4 * between > n_out or between + len(runs) * length > 4 * self.tile:
             return None
@@ -341,6 +341,9 @@ class TiledAxis:
 
 #: ``Plan.__call__``'s rounding when the caller names none: the plan's own.
 _OWN_ROUNDING: Any = object()
+
+#: ``Plan._tile_tables`` before the first call has built them.
+_NOT_BUILT: Any = object()
 
 
 def _fixed_windows(table: AxisTable, contiguous: bool) -> dict[str, Any]:
@@ -476,9 +479,10 @@ class Plan:
         #: the first call with it (``_pipeline.prepare``).
         self._prepared: dict[np.dtype, _pipeline.Prepared] = {}
         self._merged: dict[tuple[int, int, tuple[int, ...]], Plan] = {}
-        #: The kept tiles of a periodic tiled axis: their tables (``"tables"``, from
-        #: ``TiledAxis.runs``) and their plans per pass order (``_tile_runs``).
-        self._tiles: dict[Any, Any] = {}
+        #: The kept tiles of a periodic tiled axis (``_tile_runs``): their tables, from
+        #: ``TiledAxis.runs`` (None: the axis has none), and their plans per pass order.
+        self._tile_tables: Any = _NOT_BUILT
+        self._tiles: dict[tuple[int, ...], list[tuple[int, int, int, int, Plan]]] = {}
         #: The last per-channel affine expanded over a merged pixel row (_mergeable_affine).
         self._affine_memo: tuple[tuple[Any, ...], tuple[np.ndarray, np.ndarray]] | None = None
         self._adjoint: Plan | None = None
@@ -845,30 +849,30 @@ class Plan:
 
     def _tile_runs(self, order: list[int]) -> list[tuple[int, int, int, int, Plan]] | None:
         """``(o0, count, lo, step, plan)`` per run of a periodic tiled axis
-        (``TiledAxis.runs``, built on first use), for the pass ``order``, kept with this plan
-        (they count in its bytes, their programs too); None for an axis without a period."""
-        key = tuple(order)
-        runs = self._tiles.get(key)
-        if runs is not None or key in self._tiles:
-            return runs
-        if "tables" not in self._tiles:  # the tables once, whatever the orders
+        (``TiledAxis.runs``, built on first use, once for every pass order), for the pass
+        ``order``, kept with this plan (they count in its bytes, their programs too); None
+        for an axis without a period."""
+        if self._tile_tables is _NOT_BUILT:
             built = self.tables[int(self.tiled)].runs()  # type: ignore[arg-type]
-            nbytes = 0 if built is None else sum(
-                _table_bytes(t) + sum(v.nbytes for v in t.dense) for *_, t in built)
             with _BYTES_LOCK:  # another thread may have kept its own meanwhile: one counts
-                kept = self._tiles.setdefault("tables", built)
-            if kept is built:
-                self._grew(nbytes)
-        built = self._tiles["tables"]
-        if built is None:
-            self._tiles[key] = None
+                first = self._tile_tables is _NOT_BUILT
+                if first:
+                    self._tile_tables = built
+            if first and built is not None:
+                self._grew(sum(_table_bytes(t) + sum(v.nbytes for v in t.dense)
+                               for *_, t in built))
+        tables = self._tile_tables
+        if tables is None:
             return None
-        runs = []
-        for o0, count, lo, step, t in built:
-            tile = self._tile_plan(t, order, count)
-            tile._owner = self
-            runs.append((o0, count, lo, step, tile))
-        return self._tiles.setdefault(key, runs)
+        runs = self._tiles.get(tuple(order))
+        if runs is None:
+            runs = []
+            for o0, count, lo, step, t in tables:
+                tile = self._tile_plan(t, order, count)
+                tile._owner = self
+                runs.append((o0, count, lo, step, tile))
+            runs = self._tiles.setdefault(tuple(order), runs)
+        return runs
 
     def _remember(self, key: tuple[Any, ...], entry: tuple[Program, Any, Any]) -> None:
         """Keep a compiled program (a few layouts per plan); the cache counts its bytes."""

@@ -636,7 +636,7 @@ def _onnxruntime_flavour(X: np.ndarray, call: _Call, axes: list[int],
         check_out_early(out, lengths, X.dtype)
     _onnxruntime.validate(X.ndim, scale, call.mode, call.antialias)
     if tuple(lengths) == shape or math.prod(lengths) == 0:
-        result = np.empty(lengths, X.dtype) if out is None else out
+        result = new_array(lengths, X.dtype) if out is None else out
         if math.prod(lengths):
             np.copyto(result, X)  # no length changes: ONNX Runtime copies the input
         return result
@@ -671,7 +671,7 @@ def _ort_run(built: Any, X: np.ndarray, lengths: Sequence[int], out: np.ndarray 
     direct = built.fill_view is None or (out is not None and out.flags.c_contiguous)
     target_out = out if direct else new_array(lengths, X.dtype)
     if built.plan is None:
-        result = np.empty(lengths, X.dtype) if target_out is None else target_out
+        result = new_array(lengths, X.dtype) if target_out is None else target_out
         np.copyto(result, X)
     else:
         result = built.plan(X, out=target_out, threads=threads)
