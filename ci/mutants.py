@@ -740,6 +740,47 @@ MUTANTS = [
         "the runs of an axis that repeats only within binades of its coordinates span "
         "the whole input",
         ("tests/test_executor.py",)),
+    Mutant(
+        "native-tile-linear-drops-the-second-tap", "resamplex/_engine/_tablegen.pyx",
+        (("                if f != 0:\n                    if v + 1 >= n_w:",
+          "                if f != 0 and False:\n                    if v + 1 >= n_w:"),),
+        "a native tile's linear rows inside the input keep only their first tap",
+        ("tests/test_executor.py",)),
+    Mutant(
+        "native-tile-window-not-moved-left", "resamplex/_engine/_tablegen.pyx",
+        (("    lo = min(mn, sp.n_in - n_w)\n", "    lo = mn\n"),),
+        "a native tile's window starts at its first index even where it then passes the "
+        "input's end (those tiles do not fit, and every call falls back to Python's loop)",
+        ("tests/test_executor.py",)),
+    Mutant(
+        "native-tile-csr-offsets-unscaled", "resamplex/_engine/_tablegen.pyx",
+        (("            off[j] = v * scale\n", "            off[j] = v\n"),),
+        "a native tile's CSR taps are element indices, not byte offsets",
+        ("tests/test_executor.py",)),
+    Mutant(
+        "native-tile-channel-rows-misplaced", "resamplex/_engine/_tablegen.pyx",
+        (("                q = (o * channels + e) * k\n",
+          "                q = (o * channels) * k\n"),),
+        "a native tile's merged channels-last rows all land on the pixel's first element",
+        ("tests/test_executor.py",)),
+    Mutant(
+        "native-tail-tile-skipped", "resamplex/_engine/_exec.pyx",
+        (("            if tail >= 0:\n                failed += _run_tile(&r, tail, 0)\n",
+          "            if tail >= 0:\n                pass\n"),),
+        "the last tile of a native long axis (overlapping the one before it) is not run",
+        ("tests/test_executor.py",)),
+    Mutant(
+        "native-gather-nearest-ties-down", "resamplex/_engine/_tablegen.pyx",
+        (("                    b += f >= 0.5\n", "                    b += f > 0.5\n"),),
+        "a native tile's nearest rows inside the input round round_prefer_ceil's ties down",
+        ("tests/test_executor.py",)),
+    Mutant(
+        "coordinates-asymmetric-by-reciprocal", "resamplex/_engine/_tablegen.pyx",
+        (("            u[i] = ((o + <double>i) * a) / b\n",
+          "            u[i] = (o + <double>i) * (a / b)\n"),),
+        "asymmetric coordinates without a scale multiply by a rounded n_in / n_out instead "
+        "of one division of exact terms",
+        ("tests/test_tables.py",)),
 ]
 
 #: Edits of these files rebuild the extensions (``.pyx.tp``: a Tempita template that setup.py

@@ -15,6 +15,7 @@ from resamplex import _resize
 from resamplex._engine import _exec, plan as plan_mod
 
 import reference as ref
+from guarded import guarded
 
 
 @pytest.fixture
@@ -386,6 +387,172 @@ def test_periodic_tiles_take_any_array(monkeypatch, fresh_cache):
         np.testing.assert_array_equal(outs[0][0], outs[1][0], err_msg=str((case, kw, dt)))
         np.testing.assert_array_equal(outs[0][1], outs[1][1], err_msg=str((case, kw, dt)))
     assert kept >= 20  # most ran as kept runs of tiles
+
+
+def _long_axis_plan(x, size, scale, axes, mode, transform, antialias):
+    return _resize.core_plan(_resize._core_args(x.shape, size, scale, axes, mode, transform,
+                                                "round_prefer_ceil", antialias, -0.75, False))
+
+
+@pytest.mark.parametrize("mode,antialias,transform", [
+    ("nearest", False, "asymmetric"), ("nearest", False, "half_pixel"),
+    ("linear", False, "half_pixel"), ("linear", False, "align_corners"),
+    ("linear", True, "half_pixel"), ("cubic", False, "pytorch_half_pixel"),
+    ("cubic", True, "half_pixel"), ("area", False, "half_pixel"),
+    ("lanczos", False, "asymmetric")])
+@pytest.mark.parametrize("layout", ["1d_up", "1d_down", "1d_scale", "rows", "columns",
+                                    "channels_last"])
+def test_native_tiles_give_the_whole_table_bits(monkeypatch, fresh_cache, mode, antialias,
+                                                 transform, layout):
+    """A long axis without a period runs in one compiled loop: each tile's taps built in a
+    thread's buffers, in the form its pass reads (dense rows, a row per channel where a
+    short channels-last axis is merged into it, or CSR byte offsets), and run at once. The
+    bits are the whole table's, on 1 and 3 threads, fresh and into a strided ``out=``.
+    Nearest runs its gather in the generic form: one byte offset an output."""
+    rng = np.random.default_rng(13)
+    shape, axes, size, scale = {
+        "1d_up": ((3001,), (0,), (4999,), None),
+        "1d_down": ((4999,), (0,), (1801,), None),
+        "1d_scale": ((3001,), (0,), None, (1.618,)),
+        "rows": ((3, 2501), (1,), (4111,), None),
+        "columns": ((2501, 20), (0,), (4111,), None),
+        "channels_last": ((2501, 3), (0,), (4111,), None)}[layout]
+    dt = [np.float32, np.float64, np.uint8, np.float16][len(layout) % 4]
+    x = ref.random_array(rng, shape, np.dtype(dt))
+    kw = dict(size=size, scale=scale, axes=axes, mode=mode, antialias=antialias,
+              coordinate_transform=transform)
+    whole = rx.resize(x, **kw)
+    assert _long_axis_plan(x, size, scale, axes, mode, transform, antialias).tiled is None
+    rx.clear_plan_cache()
+    monkeypatch.setattr(_resize, "TILE_TABLE_BYTES", 4096)
+    monkeypatch.setattr(plan_mod.TiledAxis, "runs", lambda self: None)  # as if no period
+    monkeypatch.setattr(plan_mod, "NATIVE_TILE", 97)
+    plan = _long_axis_plan(x, size, scale, axes, mode, transform, antialias)
+    assert plan.tiled is not None
+    for threads in (1, 3):
+        np.testing.assert_array_equal(rx.resize(x, threads=threads, **kw), whole)
+    # an input with unreadable pages around it: no tile's window passes its ends
+    g = guarded(x.shape, x.dtype)
+    g[...] = x
+    np.testing.assert_array_equal(rx.resize(g, threads=2, **kw), whole)
+    entries = [e for e in plan._native.values() if e is not None]
+    assert len(entries) == 1
+    # channels per row (a gather moves whole pixels); CSR for columns and gathers
+    assert entries[0][6] == (3 if layout == "channels_last" and mode != "nearest" else 1)
+    assert (entries[0][4] == 0) == (layout == "columns" or mode == "nearest")
+    out = np.full(whole.shape[::-1], 7, whole.dtype).T
+    rx.resize(x, out=out, threads=2, **kw)
+    np.testing.assert_array_equal(out, whole)
+    # every tile fit its window: nothing fell back to the tiles in Python
+    y = np.empty_like(whole)
+    assert plan._run_native(plan.run_order(x.strides, y.strides), x, y, 2, "half_even")
+    np.testing.assert_array_equal(y, whole)
+    # (with a scale the reference's exact coordinates decide nearest ties otherwise than
+    # float64's: the whole table is the check there)
+    if mode in ("nearest", "linear") and not antialias and dt != np.float16 and (
+            scale is None or mode == "linear"):
+        ref.assert_matches(whole, ref.reference_resize(
+            x, size, scale, axes=axes, mode=mode, coordinate_transform=transform),
+            x.dtype, mode)
+
+
+def test_native_tiles_on_an_axis_without_a_period(fresh_cache, monkeypatch):
+    """A long axis whose period is too long to keep (70001 outputs: one period) runs
+    natively by itself, with the library's own tile sizes, and gives the whole table's
+    bits; a tail tile overlapping the last full one included."""
+    rng = np.random.default_rng(17)
+    x = rng.random((2, 39997)).astype(np.float32)
+    whole = rx.resize(x, (70001,), axes=(1,))
+    rx.clear_plan_cache()
+    monkeypatch.setattr(_resize, "TILE_TABLE_BYTES", 65536)
+    plan = _long_axis_plan(x, (70001,), None, (1,), "linear", "half_pixel", False)
+    assert plan.tiled is not None and plan.tables[1].period is None
+    np.testing.assert_array_equal(rx.resize(x, (70001,), axes=(1,), threads=2), whole)
+    (entry,) = plan._native.values()
+    assert entry is not None and 70001 % entry[2] != 0
+
+
+def test_native_tiles_take_any_array(monkeypatch, fresh_cache):
+    """Random long axes without a period, from arrays of any layout (reversed, strided,
+    read-only, big-endian: the last runs tile by tile in Python) into any ``out=``, every
+    dtype and rounding: the bits of the whole table's plan on the same arrays."""
+    rng = np.random.default_rng(19)
+    dtypes = [np.float32, np.float64, np.float16, np.uint8, np.int16, ">f4"]
+    native = 0
+    for case in range(24):
+        n_in = int(rng.integers(1500, 4000))
+        n_out = int(rng.integers(1500, 4000))
+        mode = ["linear", "cubic", "area", "lanczos", "nearest"][case % 5]
+        transform = ["half_pixel", "align_corners", "asymmetric", "pytorch_half_pixel",
+                     "half_pixel_symmetric", "tf_half_pixel_for_nn"][case % 6]
+        dt = np.dtype(dtypes[case % len(dtypes)])
+        rounding = ["half_even", "half_away_from_zero", "toward_zero"][case % 3] \
+            if dt.kind in "iu" else "half_even"
+        lead = int(rng.integers(1, 3))
+        base = ref.random_array(rng, (lead, n_in * 2), dt)
+        x = base[:, ::-2] if case % 2 else base[:, :n_in]  # reversed and strided, or not
+        x.flags.writeable = bool(case % 3)
+        kw = dict(axes=(1,), mode=mode, coordinate_transform=transform, rounding=rounding,
+                  nearest_mode=["round_prefer_ceil", "round_prefer_floor", "floor",
+                                "ceil"][case % 4],
+                  antialias=bool(case % 5 == 1 and mode not in ("area", "nearest")),
+                  threads=int(rng.integers(1, 4)))
+        out_base = np.zeros((n_out * 2, lead), dt)
+        outs = []
+        for tiled in (False, True):
+            rx.clear_plan_cache()
+            if tiled:
+                monkeypatch.setattr(_resize, "TILE_TABLE_BYTES", 16384)
+                monkeypatch.setattr(plan_mod.TiledAxis, "runs", lambda self: None)
+                monkeypatch.setattr(plan_mod, "NATIVE_TILE", int(rng.integers(50, 300)))
+            out = out_base.copy().T[:, ::2]  # a strided, transposed view
+            rx.resize(x, (n_out,), out=out, **kw)
+            outs.append((out.copy(), rx.resize(x, (n_out,), **kw)))
+            plan = _resize.core_plan(_resize._core_args(
+                x.shape, (n_out,), None, (1,), mode, transform, kw["nearest_mode"],
+                kw["antialias"], -0.75, False))
+            assert (plan.tiled is not None) == tiled
+            if tiled:
+                native += any(e is not None for e in plan._native.values())
+        monkeypatch.undo()
+        np.testing.assert_array_equal(outs[0][0], outs[1][0], err_msg=str((case, kw, dt)))
+        np.testing.assert_array_equal(outs[0][1], outs[1][1], err_msg=str((case, kw, dt)))
+    assert native >= 18  # all but the big-endian inputs and outputs of weighted modes
+
+
+def test_native_tiles_refuse_a_window_too_short():
+    """A tile whose taps do not fit its window is not run (the caller then runs the call
+    tile by tile in Python): the builder finds no window for it, and ``run_tiles`` counts
+    it without reading or writing anything."""
+    from resamplex._engine._tablegen import csr_to_dense
+    from resamplex._tables import AxisSpec, AxisTable
+    spec = AxisSpec(5000, 3001, None, mode="cubic", transform="half_pixel")
+    b = spec._builder
+    lo, ptr, idx, w = b.tile_csr(1000, 1100, 200)
+    want, want_lo = spec.window(1000, 1100, spec.window_buffers(100))
+    assert want.ptr.tolist() == ptr.tolist() and want.w.tobytes() == w.tobytes()
+    assert (want.idx + want_lo - lo).tolist() == idx.tolist() and lo <= want_lo
+    assert b.tile_csr(1000, 1100, want.n_in - 1) is None
+    assert b.tile_csr(0, 100, 5000) is not None and b.tile_csr(0, 100, 5000)[0] == 0
+    # a program for 100 outputs on a window of 200, run over tiles that need 170: fine; with
+    # windows of 160: every tile refused, the output untouched
+    x = np.arange(5000, dtype=np.float32)
+    lo, ptr, idx, w = b.tile_csr(0, 100, 200)
+    table = AxisTable(200, 100, ptr, idx, w)
+    didx, dw = np.empty(400, np.int64), np.empty(400)
+    csr_to_dense(200, ptr, idx, w, 4, didx, dw)
+    table.__dict__["dense"] = (didx.reshape(100, 4), dw.reshape(100, 4))
+    program = plan_mod.Plan((200,), [table], weighted=True).compile(x.dtype, (4,), (4,), 0)
+    starts = np.arange(0, 1000, 100, dtype=np.int64)
+    for n_w, failed in ((200, 0), (160, 10)):
+        y = np.full(3001, 7.0, np.float32)
+        got = program.run_tiles(x, y, 2, b.tile_filler(), starts, -1, 100, n_w, 4, 1, 1, 4, 4)
+        assert got == failed
+        if failed:
+            assert (y == 7).all()
+        else:
+            np.testing.assert_array_equal(y[:1000], rx.resize(x, (3001,), mode="cubic")[:1000])
+            assert (y[1000:] == 7).all()
 
 
 @pytest.mark.slow

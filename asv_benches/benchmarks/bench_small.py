@@ -133,14 +133,17 @@ class LongAxisFirstCall:
 
 class LongAxisRepeated:
     """float32 1-D linear on long axes, the plan kept (its periodic tiles built once):
-    x2 (dyadic: one run), 44.1 -> 48 kHz and x3 (a run per binade of the input)."""
+    x2 (dyadic: one run), 44.1 -> 48 kHz and x3 (a run per binade of the input); and a
+    ratio without a short period (its tiles built natively on every call)."""
 
-    params = [["2^20->2^21", "441000->480000", "2^19->3*2^19"], ["resamplex", "torch"]]
+    params = [["2^20->2^21", "441000->480000", "2^19->3*2^19", "1000003->1920000"],
+              ["resamplex", "torch"]]
     param_names = ["sizes", "library"]
 
     def setup(self, sizes, library):
         n_in, n_out = {"2^20->2^21": (1 << 20, 1 << 21), "441000->480000": (441000, 480000),
-                       "2^19->3*2^19": (1 << 19, 3 << 19)}[sizes]
+                       "2^19->3*2^19": (1 << 19, 3 << 19),
+                       "1000003->1920000": (1000003, 1920000)}[sizes]
         x = array((n_in,), "float32")
         if library == "torch":
             try:

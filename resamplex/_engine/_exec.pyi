@@ -8,6 +8,7 @@ checks of a plan's call, the call keys of the facades' fast paths, and the CPU d
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 KINDS: dict[str, int]
 ROUNDINGS: dict[str, int]
@@ -39,6 +40,12 @@ class Program:
             a: np.ndarray | None = None, b: np.ndarray | None = None) -> None:
         """Run every pass (``src``/``dst`` of the compiled layout; ``a``/``b``: the affine
         of a program compiled with one). GIL released."""
+    def run_tiles(self, src: np.ndarray, dst: np.ndarray, nthreads: int, filler: Any,
+                  starts: npt.NDArray[np.int64], tail: int, length: int, n_w: int, k: int,
+                  scale: int, channels: int, src_step: int, dst_step: int) -> int:
+        """A program of one pass compiled for a tile, run over every tile of a long axis,
+        each tile's taps from ``filler`` (``TableBuilder.tile_filler``); the number of tiles
+        that did not fit their window (not run). GIL released."""
 
 def openmp_enabled() -> bool: ...
 def max_threads() -> int: ...

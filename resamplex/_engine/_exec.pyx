@@ -26,6 +26,7 @@ from time import process_time
 from libc.stdint cimport int64_t, uintptr_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memset
+from cython.parallel cimport prange, threadid
 
 import enum
 import importlib
@@ -35,6 +36,7 @@ import warnings
 import numpy as np
 
 from resamplex._engine._openmp cimport RESAMPLEX_OPENMP, resamplex_max_threads
+from resamplex._engine._tilefill cimport TileFiller
 from resamplex._engine._fused cimport (
     K_BF16, K_F16, K_F32, K_F64, K_I16, K_I8, K_U16, K_U8, R_HALF_AWAY, R_HALF_EVEN,
     R_TOWARD_ZERO,
@@ -635,6 +637,67 @@ cdef class Program:
         free(raw)
         return 0
 
+    def run_tiles(self, cnp.ndarray src, cnp.ndarray dst, int nthreads, object filler,
+                  const int64_t[::1] starts, int64_t tail, int64_t length, int64_t n_w,
+                  int64_t k, int64_t scale, int64_t channels, int64_t src_step,
+                  int64_t dst_step):
+        """Run this program (one weighted pass, or a gather of one table without a repeat,
+        halving or wide moves, compiled for a tile of ``length`` outputs on an input window
+        of ``n_w``) over every tile of a long axis: the tiles from
+        ``starts`` (disjoint, any order), then the one from ``tail`` (>= 0: it may overlap
+        the others, so it runs alone, last). Each tile's taps come from ``filler`` (a
+        ``TableBuilder.tile_filler`` capsule) in the pass's form (``k > 0``: dense rows of
+        ``k``; ``k == 0``: CSR, offsets ``index * scale``), into a thread's own buffers, and
+        the pass then reads ``src`` moved by ``lo * src_step`` bytes and writes ``dst``
+        moved by ``o0 * dst_step``. Tiles are shared among the threads (GIL released).
+        Returns how many tiles did not fit their window (none was run: the caller runs the
+        call otherwise)."""
+        cdef TileFiller* f = <TileFiller*>PyCapsule_GetPointer(filler, "resamplex.TileFiller")
+        cdef TileRun r
+        cdef Py_ssize_t ntiles = starts.shape[0], t, taps, slots, esize
+        cdef int n, failed = 0
+        cdef char* raw
+        cdef const PassDesc* p = &self.passes[0]
+        if (self.npasses != 1 or length < 1 or k < 0 or channels < 1
+                or not (p.op == OP_WEIGHTED or (p.op == OP_GATHER and k == 0 and p.k == 1
+                                                and p.phase == PHASE_NONE and p.n_mid == 0))):
+            raise ValueError("run_tiles: a program of one weighted pass (or a plain gather), "
+                             "tiles of >= 1 output")
+        r.p = &self.passes[0]
+        r.f = f
+        r.dbl = self.passes[0].compute == C_DOUBLE
+        esize = 8 if r.dbl else 4
+        taps = length * max(f.row_cap, 1)
+        slots = max(taps, length * channels * k)
+        r.at_off = _round_up((length + 1) * 8)
+        r.at_w = r.at_off + _round_up(slots * 8)
+        r.at_tidx = r.at_w + _round_up(slots * esize)
+        r.at_tw = r.at_tidx + _round_up(taps * 8)
+        r.at_buf = r.at_tw + _round_up(taps * 8)
+        r.per = r.at_buf + self._buf_bytes
+        r.src = <const char*>cnp.PyArray_DATA(src)
+        r.dst = <char*>cnp.PyArray_DATA(dst)
+        r.length, r.n_w, r.k, r.scale, r.channels = length, n_w, k, scale, channels
+        r.src_step, r.dst_step = src_step, dst_step
+        n = _threads_free(nthreads) if nthreads > 1 else 1
+        if n > ntiles:
+            n = max(1, <int>ntiles)
+        raw = <char*>malloc(n * r.per + ALIGN)
+        if raw == NULL:
+            raise MemoryError(f"resamplex: could not allocate {n * r.per} bytes of scratch")
+        r.mem = <char*>((<uintptr_t>raw + ALIGN - 1) // ALIGN * ALIGN)
+        with nogil:
+            if n == 1:
+                for t in range(ntiles):
+                    failed += _run_tile(&r, starts[t], 0)
+            else:
+                for t in prange(ntiles, num_threads=n, schedule="dynamic"):
+                    failed += _run_tile(&r, starts[t], threadid())
+            if tail >= 0:
+                failed += _run_tile(&r, tail, 0)
+        free(raw)
+        return failed
+
     def run(self, cnp.ndarray src, cnp.ndarray dst, int nthreads, cnp.ndarray a=None,
             cnp.ndarray b=None):
         """Run every pass: ``src`` and ``dst`` must have the layout, dtype and shape this
@@ -661,6 +724,54 @@ cdef class Program:
         if rc != 0:
             raise MemoryError(
                 f"resamplex: could not allocate {self.scratch_bytes} bytes of scratch")
+
+
+# ------------------------------------------------------------------------------ native tiles
+
+cdef struct TileRun:
+    # what every tile of a run_tiles call shares; each thread's buffers are `per` bytes apart
+    const PassDesc* p
+    const TileFiller* f
+    const char* src
+    char* dst
+    char* mem
+    Py_ssize_t per
+    Py_ssize_t at_off
+    Py_ssize_t at_w
+    Py_ssize_t at_tidx
+    Py_ssize_t at_tw
+    Py_ssize_t at_buf
+    int64_t length
+    int64_t n_w
+    int64_t k
+    int64_t scale
+    int64_t channels
+    int64_t src_step
+    int64_t dst_step
+    int dbl
+
+
+cdef int _run_tile(const TileRun* r, int64_t o0, int tid) noexcept nogil:
+    # One tile: its taps into this thread's buffers, then the pass over its window; 1 where
+    # the taps did not fit the window (nothing is read or written then).
+    cdef char* m = r.mem + tid * r.per
+    cdef PassDesc desc = r.p[0]
+    cdef bint gather = desc.op == OP_GATHER
+    cdef int64_t lo = r.f.fill(r.f.state, o0, o0 + r.length, r.n_w, r.k, r.scale,
+                               r.channels, r.dbl, <int64_t*>m, <int64_t*>(m + r.at_off),
+                               NULL if gather else <void*>(m + r.at_w),
+                               <int64_t*>(m + r.at_tidx), <double*>(m + r.at_tw))
+    if lo < 0:
+        return 1
+    desc.off = <const int64_t*>(m + r.at_off)
+    if gather:   # byte offsets of one tap per output: the CSR form's
+        _kernels.gather(&desc, r.src + lo * r.src_step, r.dst + o0 * r.dst_step, NULL, 1)
+        return 0
+    desc.ptr = <const int64_t*>m
+    desc.w = <const void*>(m + r.at_w)
+    _kernels.weighted(&desc, r.src + lo * r.src_step + desc.soff,
+                      r.dst + o0 * r.dst_step + desc.doff, <void*>(m + r.at_buf), 1)
+    return 0
 
 
 # ------------------------------------------------------------------------------ fast checks

@@ -7,6 +7,7 @@ one-dimensional and C-contiguous (Cython ``[::1]`` memoryviews).
 """
 
 import enum
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -69,6 +70,12 @@ class TableBuilder:
     def dense_into(self, o0: int, o1: int, k: int, idx: npt.NDArray[np.int64],
                    w: npt.NDArray[np.float64]) -> int:
         """Dense rows (``k`` slots each) of outputs ``o0 .. o1 - 1``; returns the most taps."""
+    def tile_filler(self) -> Any:
+        """A capsule of this builder's rows for ``_exec.Program.run_tiles``."""
+    def tile_csr(self, o0: int, o1: int, n_w: int) -> tuple[
+            int, npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float64]] | None:
+        """``(lo, ptr, idx, w)`` of outputs ``o0 .. o1 - 1`` over ``[lo, lo + n_w)`` as
+        ``tile_filler`` places them, or None where they do not fit."""
     def stats(self, o0: int, o1: int) -> tuple[int, int]:
         """``(nnz, most taps of one output)`` of outputs ``o0 .. o1 - 1``."""
 

@@ -38,8 +38,11 @@ when ``n_out >= 1``; ``0 <= o0 <= o1 <= n_out``; output arrays C-contiguous and 
 """
 
 from libc.math cimport copysign, cos, fabs, isfinite, isnan, sin, INFINITY, M_PI
-from libc.stdint cimport int64_t
+from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_New
+from libc.stdint cimport int64_t, uint64_t
 from libc.stdlib cimport malloc, free
+
+from resamplex._engine._tilefill cimport TileFiller
 
 import numpy as np
 
@@ -1023,9 +1026,36 @@ cdef enum:
 
 
 cdef void coordinates(const Spec* s, int64_t o0, int64_t n, double* u) noexcept nogil:
+    # coordinate() of outputs o0 .. o0 + n - 1 (n <= COORD_BLOCK); half_pixel's two forms (and
+    # pytorch_half_pixel's, but for one output) in loops of their own, the same expressions
+    # (o0 + j as o0 + (double)j, exact below 2^53: a 32-bit j converts in vector registers)
     cdef int64_t j
-    for j in range(n):
-        u[j] = coordinate(s, o0 + j)
+    cdef int i, m = <int>n
+    cdef double o = <double>o0, a = s.n_in_d, b = s.n_out_d, c = s.two_n_out_d, sc = s.scale
+    cdef bint half = s.transform == T_HALF_PIXEL or (s.transform == T_PYTORCH_HALF_PIXEL
+                                                     and s.n_out != 1)
+    cdef int t = s.transform
+    if half and not s.has_scale:
+        for i in range(m):
+            u[i] = ((2.0 * (o + <double>i) + 1.0) * a - b) / c
+    elif half:
+        for i in range(m):
+            u[i] = ((o + <double>i) + 0.5) / sc - 0.5
+    elif t == T_ASYMMETRIC and not s.has_scale:
+        for i in range(m):
+            u[i] = ((o + <double>i) * a) / b
+    elif t == T_ASYMMETRIC:
+        for i in range(m):
+            u[i] = (o + <double>i) / sc
+    elif t == T_TF_HALF_PIXEL_FOR_NN and not s.has_scale:
+        for i in range(m):
+            u[i] = ((2.0 * (o + <double>i) + 1.0) * a) / c
+    elif t == T_ALIGN_CORNERS and s.n_out != 1:
+        for i in range(m):
+            u[i] = ((o + <double>i) * s.nin_m1_d) / s.nout_m1_d
+    else:
+        for j in range(n):
+            u[j] = coordinate(s, o0 + j)
 
 
 cdef int64_t fill_one_or_two(Spec s, int64_t o0, int64_t o1, int64_t* ptr, int64_t* idx,
@@ -1061,6 +1091,227 @@ cdef int64_t fill_csr(const Spec* s, row_fn row, int64_t o0, int64_t o1, Scratch
         p += row(s, o, sc, idx + p, w + p)
         ptr[o - o0 + 1] = p
     return p
+
+
+# ------------------------------------------------------------------------ native tiles
+
+cdef struct TileSource:
+    TileFiller filler   # first: the capsule's pointer is also the source's
+    Spec s
+    row_fn row
+
+
+ctypedef fused real_t:
+    float
+    double
+
+
+cdef int64_t dense_one_or_two(const Spec* s, int64_t o0, int64_t o1, int64_t lo, int64_t n_w,
+                              int64_t k, int64_t* off, real_t* w) noexcept nogil:
+    # NEAREST and LINEAR rows straight into dense rows of k >= row_cap slots (fill_one_or_two's
+    # taps, then the padding), indices from lo; -1 where one falls outside the window. (One
+    # element per pixel: place_taps spreads pixels of more.)
+    cdef double u[COORD_BLOCK]
+    cdef int64_t ti[2]
+    cdef double tw[2]
+    cdef int64_t o, j, n, c, q, v, t
+    cdef double x, f
+    cdef bint linear = s.scheme == SCHEME_LINEAR
+    o = o0
+    while o < o1:
+        n = min(<int64_t>COORD_BLOCK, o1 - o)
+        coordinates(s, o, n, u)
+        for j in range(n):
+            q = (o + j - o0) * k
+            x = u[j]
+            if linear and x >= 0.0 and x < s.nin_m1_d:
+                # linear_at's inside case: two taps, or one where the fraction is 0
+                v = <int64_t>x - lo
+                f = x - <double>(v + lo)
+                if <uint64_t>v >= <uint64_t>n_w:
+                    return -1
+                off[q] = v
+                w[q] = <real_t>(1.0 - f)
+                if f != 0:
+                    if v + 1 >= n_w:
+                        return -1
+                    off[q + 1] = v + 1
+                    w[q + 1] = <real_t>f
+                    t = 2
+                else:
+                    t = 1
+                for t in range(t, k):
+                    off[q + t] = n_w
+                    w[q + t] = <real_t>(-0.0)
+                continue
+            if linear:
+                c = linear_at(s, x, ti, tw)
+            else:
+                c = nearest_at(s, x, ti, tw)
+            v = ti[0] - lo
+            if <uint64_t>v >= <uint64_t>n_w:
+                return -1
+            off[q] = v
+            w[q] = <real_t>tw[0]
+            if c == 2:
+                v = ti[1] - lo
+                if <uint64_t>v >= <uint64_t>n_w:
+                    return -1
+                off[q + 1] = v
+                w[q + 1] = <real_t>tw[1]
+            for t in range(c, k):
+                off[q + t] = n_w
+                w[q + t] = <real_t>(-0.0)
+        o += n
+    return 0
+
+
+cdef int64_t csr_nearest(const Spec* s, int64_t o0, int64_t o1, int64_t lo, int64_t n_w,
+                         int64_t scale, int64_t* ptr, int64_t* off, real_t* w) noexcept nogil:
+    # NEAREST rows straight into the CSR form (one tap of weight 1 an output: what a gather
+    # reads), offsets (index - lo) * scale; -1 where one falls outside the window.
+    cdef double u[COORD_BLOCK]
+    cdef int64_t ti[1]
+    cdef double tw[1]
+    cdef int64_t o, j, n, v, q, b
+    cdef double x, f
+    cdef int rule = s.rule
+    o = o0
+    while o < o1:
+        n = min(<int64_t>COORD_BLOCK, o1 - o)
+        coordinates(s, o, n, u)
+        for j in range(n):
+            x = u[j]
+            if x >= 0.0 and x < s.nin_m1_d:
+                # nearest_at's inside case: floor is truncation, and no clip binds
+                b = <int64_t>x
+                f = x - <double>b
+                if rule == N_ROUND_PREFER_CEIL:
+                    b += f >= 0.5
+                elif rule == N_ROUND_PREFER_FLOOR:
+                    b += f > 0.5
+                elif rule == N_CEIL:
+                    b += f > 0
+                ti[0] = b
+            else:
+                nearest_at(s, x, ti, tw)
+            v = ti[0] - lo
+            if <uint64_t>v >= <uint64_t>n_w:
+                return -1
+            q = o + j - o0
+            off[q] = v * scale
+            if w != NULL:
+                w[q] = 1.0
+                ptr[q + 1] = q + 1
+        o += n
+    return 0
+
+
+cdef int64_t place_taps(int64_t n, int64_t lo, int64_t n_w, int64_t k, int64_t scale,
+                        int64_t channels, const int64_t* ptr, const int64_t* tidx,
+                        const double* tw, int64_t* off, real_t* w) noexcept nogil:
+    # CSR taps (indices into the input) to the pass's form (_tilefill.pxd); -1 where one
+    # falls outside the window or a row has more than k taps. Dense rows of pixels of
+    # `channels` elements: row o c of element c of pixel o, taps index * channels + c,
+    # padding n_w * channels.
+    cdef int64_t o, j, p, c, v, e, q, m = ptr[n], pad = n_w * channels
+    if k > 0:
+        for o in range(n):
+            p = ptr[o]
+            c = ptr[o + 1] - p
+            if c > k:
+                return -1
+            for e in range(channels):
+                q = (o * channels + e) * k
+                for j in range(c):
+                    v = tidx[p + j] - lo
+                    if <uint64_t>v >= <uint64_t>n_w:
+                        return -1
+                    off[q + j] = v * channels + e
+                    w[q + j] = <real_t>tw[p + j]
+                for j in range(c, k):
+                    off[q + j] = pad
+                    w[q + j] = <real_t>(-0.0)
+                if c == 0:
+                    w[q] = 0.0
+    else:
+        if channels != 1:
+            return -1
+        for j in range(m):
+            v = tidx[j] - lo
+            if <uint64_t>v >= <uint64_t>n_w:
+                return -1
+            off[j] = v * scale
+            w[j] = <real_t>tw[j]
+    return 0
+
+
+cdef int64_t fill_tile(const void* state, int64_t o0, int64_t o1, int64_t n_w, int64_t k,
+                       int64_t scale, int64_t channels, int dbl, int64_t* ptr, int64_t* off,
+                       void* w, int64_t* tidx, double* tw) noexcept nogil:
+    # _tilefill.pxd: the rows as fill_csr builds them (window_into's), from the window's
+    # start lo, in the form of the pass that reads them. Taps move right with the output, so
+    # the window is found from the first and the last row (every index is checked as it is
+    # placed); from every tap where an end has none.
+    cdef const TileSource* ts = <const TileSource*>state
+    cdef const Spec* sp = &ts.s
+    cdef Scratch sc
+    cdef int64_t n = o1 - o0, m, j, lo, mn = -1, mx = -1, rc
+    cdef bint dense
+    if n <= 0 or n_w < 1 or n_w > sp.n_in or o0 < 0 or o1 > sp.n_out or channels < 1:
+        return -1
+    sc.idx = <int64_t*>malloc(max(sp.raw_cap, 1) * sizeof(int64_t))
+    sc.w = <double*>malloc(max(sp.raw_cap, 1) * sizeof(double))
+    sc.buf = <double*>malloc(max(sp.buf_cap, 1) * sizeof(double))
+    if sc.idx == NULL or sc.w == NULL or sc.buf == NULL:
+        _release_nogil(&sc)
+        return -1
+    ptr[0] = 0
+    m = fill_csr(sp, ts.row, o0, o0 + 1, &sc, ptr, tidx, tw)
+    for j in range(m):
+        if mn < 0 or tidx[j] < mn:
+            mn = tidx[j]
+    m = fill_csr(sp, ts.row, o1 - 1, o1, &sc, ptr, tidx, tw)
+    for j in range(m):
+        if tidx[j] > mx:
+            mx = tidx[j]
+    dense = (channels == 1 and (sp.scheme == SCHEME_NEAREST
+                                or (k > 0 and sp.scheme == SCHEME_LINEAR)))
+    if not dense:
+        ptr[0] = 0
+        m = fill_csr(sp, ts.row, o0, o1, &sc, ptr, tidx, tw)
+        if mn < 0 or mx < 0:
+            mn = mx = tidx[0] if m > 0 else 0
+            for j in range(m):
+                mn = min(mn, tidx[j])
+                mx = max(mx, tidx[j])
+    _release_nogil(&sc)
+    lo = min(mn, sp.n_in - n_w)
+    if lo < 0 or mx - lo >= n_w:
+        return -1
+    if dense and k == 0:
+        rc = csr_nearest(sp, o0, o1, lo, n_w, scale, ptr, off, <double*>w) if dbl else \
+            csr_nearest(sp, o0, o1, lo, n_w, scale, ptr, off, <float*>w)
+    elif w == NULL:
+        rc = -1   # offsets only: a gather's, of one tap an output
+    elif dense:
+        rc = dense_one_or_two(sp, o0, o1, lo, n_w, k, off, <double*>w) if dbl else \
+            dense_one_or_two(sp, o0, o1, lo, n_w, k, off, <float*>w)
+    else:
+        rc = place_taps(n, lo, n_w, k, scale, channels, ptr, tidx, tw, off, <double*>w) \
+            if dbl else place_taps(n, lo, n_w, k, scale, channels, ptr, tidx, tw, off,
+                                   <float*>w)
+    return lo if rc == 0 else -1
+
+
+cdef void _free_source(object capsule) noexcept:
+    free(PyCapsule_GetPointer(capsule, "resamplex.TileFiller"))
+
+
+cdef void _release_nogil(Scratch* sc) noexcept nogil:
+    free(sc.idx)
+    free(sc.w)
+    free(sc.buf)
 
 
 cdef void _release(Scratch* sc) noexcept:
@@ -1227,6 +1478,44 @@ cdef class TableBuilder:
             idx.resize(nnz, refcheck=False)
             w.resize(nnz, refcheck=False)
         return ptr, idx, w
+
+    def tile_filler(self):
+        """A capsule (``"resamplex.TileFiller"``, ``_tilefill.pxd``) holding a copy of this
+        builder's rows for ``_exec.Program.run_tiles``: the taps of a range of outputs over a
+        fixed-length input window, written in the form of the pass that reads them."""
+        cdef TileSource* ts = <TileSource*>malloc(sizeof(TileSource))
+        if ts == NULL:
+            raise MemoryError("table builder tile source")
+        ts.s = self.s
+        ts.row = self.row
+        ts.filler.state = <const void*>ts
+        ts.filler.fill = fill_tile
+        ts.filler.row_cap = self.s.row_cap
+        return PyCapsule_New(<void*>ts, "resamplex.TileFiller", _free_source)
+
+    def tile_csr(self, int64_t o0, int64_t o1, int64_t n_w):
+        """``(lo, ptr, idx, w)``: the CSR taps of outputs ``o0 .. o1 - 1`` (indices from
+        ``lo``) over the input window ``[lo, lo + n_w)`` as ``tile_filler`` finds it, or None
+        where they do not fit in it. GIL released."""
+        self._check_range(o0, o1)
+        if o1 <= o0 or not 1 <= n_w <= self.s.n_in:
+            raise ValueError("tile_csr: an empty range or a window outside the input")
+        cdef int64_t n = o1 - o0, cap = max(self.s.row_cap, 1), lo
+        ptr = np.empty(n + 1, np.int64)
+        off = np.empty(n * cap, np.int64)
+        w = np.empty(n * cap, np.float64)
+        tidx = np.empty(n * cap, np.int64)
+        cdef int64_t[::1] pv = ptr, ov = off, tv = tidx
+        cdef double[::1] wv = w
+        cdef TileSource ts
+        ts.s = self.s
+        ts.row = self.row
+        with nogil:
+            lo = fill_tile(&ts, o0, o1, n_w, 0, 1, 1, 1, &pv[0], &ov[0], &wv[0], &tv[0],
+                           &wv[0])
+        if lo < 0:
+            return None
+        return lo, ptr, off[:ptr[n]].copy(), w[:ptr[n]].copy()
 
     def window_into(self, int64_t o0, int64_t o1, int64_t[::1] ptr, int64_t[::1] idx,
                     double[::1] w, int64_t[::1] didx, double[::1] dw):

@@ -27,6 +27,7 @@ from .._checks import as_array, check_allocation, check_out, check_threads
 from .._errors import ResamplexError, UnsupportedError
 from .._tables import AxisSpec, AxisTable
 from . import _exec, _pipeline
+from ._tablegen import csr_to_dense as _tablegen_csr_to_dense
 from ._exec import Program, threads_for
 
 # The codes of the kernel contract (_pass.pxd), as the kernels define them.
@@ -233,6 +234,11 @@ def _dyadic(w: np.ndarray, ptr: np.ndarray,
 #: Outputs per tile in the runs of a periodic long axis (``TiledAxis.runs``), about: tables
 #: this small are cheap to keep, and a run of them is one call.
 RUN_TILE = 2048
+
+#: Outputs per tile of a long axis without a period run natively (``Plan._native_tiles``),
+#: at most, and taps: a tile's table stays in a core's cache from its build to its pass.
+NATIVE_TILE = 8192
+NATIVE_TAPS = 1 << 16
 
 
 class TiledAxis:
@@ -483,6 +489,10 @@ class Plan:
         #: ``TiledAxis.runs`` (None: the axis has none), and their plans per pass order.
         self._tile_tables: Any = _NOT_BUILT
         self._tiles: dict[tuple[int, ...], list[tuple[int, int, int, int, Plan]]] = {}
+        #: A tiled axis without a period run by ``_exec.Program.run_tiles``, per layout
+        #: (``_native_tiles``): ``(program, filler, length, n_w, k, scale, channels)``, or
+        #: None where the layout's tile program is not one weighted pass over plain taps.
+        self._native: dict[tuple[Any, ...], tuple[Any, ...] | None] = {}
         #: The last per-channel affine expanded over a merged pixel row (_mergeable_affine).
         self._affine_memo: tuple[tuple[Any, ...], tuple[np.ndarray, np.ndarray]] | None = None
         self._adjoint: Plan | None = None
@@ -803,6 +813,9 @@ class Plan:
         order = self.run_order(x.strides, result.strides)
         before = (slice(None),) * a
         kept = self._tile_runs(order)
+        if kept is None and dtype is None and self._run_native(order, x, result, threads,
+                                                                rounding):
+            return result
         for o0, count, lo, step, tile in self._built_tiles(order) if kept is None else kept:
             n_w, length = tile.in_shape[a + (count > 1)], tile.out_shape[a + (count > 1)]
             xs = x[before + (slice(lo, lo + (count - 1) * step + n_w),)]
@@ -831,6 +844,112 @@ class Plan:
             o1 = min(spec.n_out, o0 + spec.tile)
             t, lo = spec.window(o0, o1, buffers)
             yield o0, 1, lo, 0, self._tile_plan(t, order)
+
+    def _run_native(self, order: list[int], x: np.ndarray, result: np.ndarray,
+                    threads: int | None, rounding: str) -> bool:
+        """Run a tiled axis without a period natively (``_exec.Program.run_tiles``): tiles
+        of up to ``NATIVE_TILE`` outputs, each built in a thread's buffers, in the form its
+        pass reads, and run at once, every tile in one compiled loop shared by the threads.
+        The tile program is the one a tile of the Python loop below would run (one weighted
+        pass, or a gather in its generic form), compiled once per layout for a tile of
+        ``length`` outputs on an input window of ``n_w``: the same taps, the same sums.
+        False where that does not apply (the caller runs the tiles itself)."""
+        if not (result.dtype == x.dtype and (not self.weighted or (
+                x.flags.aligned and x.dtype.isnative and result.flags.aligned
+                and result.dtype.isnative))):
+            return False
+        key = (tuple(order), x.dtype, x.strides, result.strides, rounding)
+        entry = self._native.get(key, _NOT_BUILT)
+        if entry is _NOT_BUILT:
+            entry = self._native_tiles(order, x, result, rounding)
+            with _BYTES_LOCK:
+                if key not in self._native and len(self._native) < MAX_PROGRAMS:
+                    self._native[key] = entry
+                    if entry is not None:
+                        self._grew(entry[0].nbytes)
+        if entry is None:
+            return False
+        program, filler, length, n_w, k, scale, channels = entry
+        a = int(self.tiled)  # type: ignore[arg-type]
+        n_out = result.shape[a]
+        starts = np.arange(0, n_out - length + 1, length, dtype=np.int64)
+        tail = n_out - length if n_out % length else -1
+        n = threads_for(None if threads is None else check_threads(threads),
+                        program.work * (n_out / length))
+        if program.run_tiles(x, result, n, filler, starts, tail, length, n_w, k, scale,
+                             channels, x.strides[a], result.strides[a]) == 0:
+            return True
+        self._native[key] = None  # a tile outgrew its window: tiles in Python from now on
+        return False
+
+    def _native_tiles(self, order: list[int], x: np.ndarray, result: np.ndarray,
+                      rounding: str) -> tuple[Any, ...] | None:
+        """``_run_native``'s program and arguments for this layout, or None."""
+        a = int(self.tiled)  # type: ignore[arg-type]
+        axis = self.tables[a]
+        spec = axis.spec
+        builder = spec._builder
+        cap = max(1, builder.row_cap)
+        length = max(1, min(NATIVE_TILE, NATIVE_TAPS // cap))
+        if axis.n_out < 2 * length:
+            return None
+        # the window of a tile: its coordinates' reach (a slope of at most r) and a row's taps
+        slope = max(spec._args["r"], axis.n_in / axis.n_out,
+                    (axis.n_in - 1) / max(1, axis.n_out - 1))
+        n_w = min(axis.n_in, math.ceil(slope * (length - 1)) + cap + 8)
+        got = builder.tile_csr(0, length, n_w)
+        if got is None:
+            return None
+        lo, ptr, idx, w = got
+        table = AxisTable(n_w, length, ptr, idx, w)
+        didx = np.empty(length * cap, np.int64)
+        dw = np.empty(length * cap, np.float64)
+        _tablegen_csr_to_dense(n_w, ptr, idx, w, cap, didx, dw)
+        table.__dict__["dense"] = (didx.reshape(length, cap), dw.reshape(length, cap))
+        tile = self._tile_plan(table, order)
+        before = (slice(None),) * a
+        xs = x[before + (slice(lo, lo + n_w),)]
+        ys = result[before + (slice(0, length),)]
+        if not tile.weighted or tile.copies:
+            # a gather: its generic form (no repeat, halving or wide moves, which depend on
+            # the table) reads one byte offset an output, the CSR form's
+            p = tile._compile_gather(x.dtype.itemsize, xs.strides, ys.strides, spec_only=True)
+            for field in ("phase", "lo", "hi"):
+                p.pop(field, None)
+            p.update(k=1, n_in=0, n_mid=0)
+            scale = int(xs.strides[a])
+            if not np.array_equal(p["off"], idx * scale):
+                return None
+            return (Program([p], [], float(math.prod(p["shape"]))), builder.tile_filler(),
+                    length, n_w, 0, scale, 1)
+        if tile.fixed or tile._packs(xs):
+            return None
+        passes, scratch, work = tile._weighted_specs(x.dtype, xs.strides, ys.strides,
+                                                     _dtypes.rounding_code(rounding), None)
+        if len(passes) != 1 or passes[0]["op"] != OP_WEIGHTED or any(scratch):
+            return None
+        p = passes[0]
+        # the pass must read this table as it is, in one of its two forms (dense, also with
+        # a short channels-last axis merged into it: a row per element of each pixel)
+        if p["loop"] == SHAPE_LAST:
+            channels, rest = divmod(p["n_in"], n_w)
+            if rest or channels < 1 or p["k"] != cap:
+                return None
+            d = didx.reshape(length, 1, cap)
+            want = np.where(d == n_w, n_w * channels,
+                            d * channels + np.arange(channels).reshape(1, -1, 1))
+            if not (np.array_equal(p["off"], want.reshape(-1)) and p["w"].tobytes() ==
+                    np.repeat(dw.reshape(length, 1, cap), channels, axis=1).tobytes()):
+                return None
+            k, scale = cap, 1
+        else:
+            scale, channels = int(xs.strides[a]), 1
+            if not (np.array_equal(p["ptr"], ptr) and p["w"].tobytes() == w.tobytes()
+                    and np.array_equal(p["off"], idx * scale)):
+                return None
+            k = 0
+        return (Program(passes, scratch, work), builder.tile_filler(), length, n_w, k, scale,
+                channels)
 
     def _tile_plan(self, table: AxisTable, order: list[int], count: int = 1) -> Plan:
         """The plan of one tile of the tiled axis: ``table`` on its input window; for
