@@ -770,6 +770,12 @@ MUTANTS = [
         "the last tile of a native long axis (overlapping the one before it) is not run",
         ("tests/test_executor.py",)),
     Mutant(
+        "native-tile-taps-one-to-the-left", "resamplex/_engine/_tablegen.pyx",
+        (("                        v = base + t - (S - 1) - lo\n",
+          "                        v = base + t - S - lo\n"),),
+        "a native tile's cubic rows inside the input read their taps one element to the left",
+        ("tests/test_executor.py",)),
+    Mutant(
         "native-gather-nearest-ties-down", "resamplex/_engine/_tablegen.pyx",
         (("                    b += f >= 0.5\n", "                    b += f > 0.5\n"),),
         "a native tile's nearest rows inside the input round round_prefer_ceil's ties down",

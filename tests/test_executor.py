@@ -496,6 +496,7 @@ def test_native_tiles_take_any_array(monkeypatch, fresh_cache):
                   nearest_mode=["round_prefer_ceil", "round_prefer_floor", "floor",
                                 "ceil"][case % 4],
                   antialias=bool(case % 5 == 1 and mode not in ("area", "nearest")),
+                  exclude_outside=bool(case % 3 == 1 and mode in ("cubic", "lanczos")),
                   threads=int(rng.integers(1, 4)))
         out_base = np.zeros((n_out * 2, lead), dt)
         outs = []
@@ -510,7 +511,7 @@ def test_native_tiles_take_any_array(monkeypatch, fresh_cache):
             outs.append((out.copy(), rx.resize(x, (n_out,), **kw)))
             plan = _resize.core_plan(_resize._core_args(
                 x.shape, (n_out,), None, (1,), mode, transform, kw["nearest_mode"],
-                kw["antialias"], -0.75, False))
+                kw["antialias"], -0.75, kw["exclude_outside"]))
             assert (plan.tiled is not None) == tiled
             if tiled:
                 native += any(e is not None for e in plan._native.values())

@@ -1166,6 +1166,62 @@ cdef int64_t dense_one_or_two(const Spec* s, int64_t o0, int64_t o1, int64_t lo,
     return 0
 
 
+cdef int64_t dense_taps(const Spec* s, int64_t o0, int64_t o1, int64_t lo, int64_t n_w,
+                        int64_t k, Scratch* sc, int64_t* off, real_t* w) noexcept nogil:
+    # TAPS rows (cubic, lanczos, ...) straight into dense rows of k >= row_cap slots: a row
+    # whose 2 * support taps all lie inside the input has nothing to clamp or merge, so it is
+    # row_taps' taps with the weights equal to 0 dropped; other rows (the ends,
+    # exclude_outside) go through row_taps. Indices from lo; -1 where one falls outside the
+    # window.
+    cdef double u[COORD_BLOCK]
+    cdef double rw[64]
+    cdef int64_t ti[64]
+    cdef double tw[64]
+    cdef int64_t S = s.support, n2 = 2 * s.support
+    cdef int64_t o, j, n, c, q, v, t, base
+    cdef double x, i0
+    if n2 > 64 or k > 64:
+        return -1
+    o = o0
+    while o < o1:
+        n = min(<int64_t>COORD_BLOCK, o1 - o)
+        coordinates(s, o, n, u)
+        for j in range(n):
+            q = (o + j - o0) * k
+            x = u[j]
+            c = 0
+            if not s.exclude and x >= <double>(S - 1) and x < <double>(s.n_in - S):
+                # floor is truncation; taps base - (S - 1) .. base + S all inside
+                base = <int64_t>x
+                i0 = <double>base
+                s.taps_weights(s, x - i0, rw)
+                for t in range(n2):
+                    if rw[t] != 0:
+                        v = base + t - (S - 1) - lo
+                        if <uint64_t>v >= <uint64_t>n_w:
+                            return -1
+                        off[q + c] = v
+                        w[q + c] = <real_t>rw[t]
+                        c += 1
+            else:
+                c = row_taps(s, o + j, sc, ti, tw)
+                if c > k:
+                    return -1
+                for t in range(c):
+                    v = ti[t] - lo
+                    if <uint64_t>v >= <uint64_t>n_w:
+                        return -1
+                    off[q + t] = v
+                    w[q + t] = <real_t>tw[t]
+            for t in range(c, k):
+                off[q + t] = n_w
+                w[q + t] = <real_t>(-0.0)
+            if c == 0:
+                w[q] = 0.0
+        o += n
+    return 0
+
+
 cdef int64_t csr_nearest(const Spec* s, int64_t o0, int64_t o1, int64_t lo, int64_t n_w,
                          int64_t scale, int64_t* ptr, int64_t* off, real_t* w) noexcept nogil:
     # NEAREST rows straight into the CSR form (one tap of weight 1 an output: what a gather
@@ -1276,7 +1332,8 @@ cdef int64_t fill_tile(const void* state, int64_t o0, int64_t o1, int64_t n_w, i
         if tidx[j] > mx:
             mx = tidx[j]
     dense = (channels == 1 and (sp.scheme == SCHEME_NEAREST
-                                or (k > 0 and sp.scheme == SCHEME_LINEAR)))
+                                or (k > 0 and (sp.scheme == SCHEME_LINEAR
+                                               or sp.scheme == SCHEME_TAPS))))
     if not dense:
         ptr[0] = 0
         m = fill_csr(sp, ts.row, o0, o1, &sc, ptr, tidx, tw)
@@ -1285,10 +1342,16 @@ cdef int64_t fill_tile(const void* state, int64_t o0, int64_t o1, int64_t n_w, i
             for j in range(m):
                 mn = min(mn, tidx[j])
                 mx = max(mx, tidx[j])
-    _release_nogil(&sc)
     lo = min(mn, sp.n_in - n_w)
     if lo < 0 or mx - lo >= n_w:
+        _release_nogil(&sc)
         return -1
+    if dense and sp.scheme == SCHEME_TAPS:
+        rc = dense_taps(sp, o0, o1, lo, n_w, k, &sc, off, <double*>w) if dbl else \
+            dense_taps(sp, o0, o1, lo, n_w, k, &sc, off, <float*>w)
+        _release_nogil(&sc)
+        return lo if rc == 0 else -1
+    _release_nogil(&sc)
     if dense and k == 0:
         rc = csr_nearest(sp, o0, o1, lo, n_w, scale, ptr, off, <double*>w) if dbl else \
             csr_nearest(sp, o0, o1, lo, n_w, scale, ptr, off, <float*>w)
