@@ -345,6 +345,18 @@ def test_periodic_tiles_keep_a_bounded_share(monkeypatch):
     assert plan_mod.TiledAxis(short, 4000).runs() is None  # mostly between runs
 
 
+def _awkward_rows(rng, case, n_in, dtypes):
+    """Case ``case``'s input of 1 or 2 rows of ``n_in``: a dtype of ``dtypes``, reversed and
+    strided or not, read-only or not; and a rounding (one of three for integers)."""
+    dt = np.dtype(dtypes[case % len(dtypes)])
+    rounding = ["half_even", "half_away_from_zero", "toward_zero"][case % 3] \
+        if dt.kind in "iu" else "half_even"
+    base = ref.random_array(rng, (int(rng.integers(1, 3)), n_in * 2), dt)
+    x = base[:, ::-2] if case % 2 else base[:, :n_in]  # reversed and strided, or not
+    x.flags.writeable = bool(case % 3)
+    return x, rounding
+
+
 def test_periodic_tiles_take_any_array(monkeypatch, fresh_cache):
     """Random long axes (periodic and not) tile by tile, from arrays of any layout (reversed,
     strided, read-only, big-endian) into any ``out=``, every dtype and rounding: the bits of
@@ -359,13 +371,8 @@ def test_periodic_tiles_take_any_array(monkeypatch, fresh_cache):
         n_in, n_out = q * m + int(case % 5 == 0), p * m
         mode = ["linear", "nearest", "cubic", "area", "lanczos"][case % 5]
         transform = ["half_pixel", "align_corners", "asymmetric", "pytorch_half_pixel"][case % 4]
-        dt = np.dtype(dtypes[case % len(dtypes)])
-        rounding = ["half_even", "half_away_from_zero", "toward_zero"][case % 3] \
-            if dt.kind in "iu" else "half_even"
-        lead = int(rng.integers(1, 3))
-        base = ref.random_array(rng, (lead, n_in * 2), dt)
-        x = base[:, ::-2] if case % 2 else base[:, :n_in]  # reversed and strided, or not
-        x.flags.writeable = bool(case % 3)
+        x, rounding = _awkward_rows(rng, case, n_in, dtypes)
+        dt, lead = x.dtype, x.shape[0]
         kw = dict(axes=(1,), mode=mode, coordinate_transform=transform, rounding=rounding)
         out_base = np.zeros((n_out * 2, lead), dt)
         outs = []
@@ -485,13 +492,8 @@ def test_native_tiles_take_any_array(monkeypatch, fresh_cache):
         mode = ["linear", "cubic", "area", "lanczos", "nearest"][case % 5]
         transform = ["half_pixel", "align_corners", "asymmetric", "pytorch_half_pixel",
                      "half_pixel_symmetric", "tf_half_pixel_for_nn"][case % 6]
-        dt = np.dtype(dtypes[case % len(dtypes)])
-        rounding = ["half_even", "half_away_from_zero", "toward_zero"][case % 3] \
-            if dt.kind in "iu" else "half_even"
-        lead = int(rng.integers(1, 3))
-        base = ref.random_array(rng, (lead, n_in * 2), dt)
-        x = base[:, ::-2] if case % 2 else base[:, :n_in]  # reversed and strided, or not
-        x.flags.writeable = bool(case % 3)
+        x, rounding = _awkward_rows(rng, case, n_in, dtypes)
+        dt, lead = x.dtype, x.shape[0]
         kw = dict(axes=(1,), mode=mode, coordinate_transform=transform, rounding=rounding,
                   nearest_mode=["round_prefer_ceil", "round_prefer_floor", "floor",
                                 "ceil"][case % 4],

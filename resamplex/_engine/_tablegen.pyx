@@ -1106,6 +1106,18 @@ ctypedef fused real_t:
     double
 
 
+cdef inline void pad_row(int64_t* off, real_t* w, int64_t q, int64_t c, int64_t k,
+                         int64_t pad) noexcept nogil:
+    # slots c .. k - 1 of the dense row at q: padding (index pad, weight -0.0); a row
+    # without taps gets +0.0 in its first slot (AxisTable.dense)
+    cdef int64_t t
+    for t in range(c, k):
+        off[q + t] = pad
+        w[q + t] = <real_t>(-0.0)
+    if c == 0:
+        w[q] = 0.0
+
+
 cdef int64_t dense_one_or_two(const Spec* s, int64_t o0, int64_t o1, int64_t lo, int64_t n_w,
                               int64_t k, int64_t* off, real_t* w) noexcept nogil:
     # NEAREST and LINEAR rows straight into dense rows of k >= row_cap slots (fill_one_or_two's
@@ -1140,9 +1152,7 @@ cdef int64_t dense_one_or_two(const Spec* s, int64_t o0, int64_t o1, int64_t lo,
                     t = 2
                 else:
                     t = 1
-                for t in range(t, k):
-                    off[q + t] = n_w
-                    w[q + t] = <real_t>(-0.0)
+                pad_row(off, w, q, t, k, n_w)
                 continue
             if linear:
                 c = linear_at(s, x, ti, tw)
@@ -1159,9 +1169,7 @@ cdef int64_t dense_one_or_two(const Spec* s, int64_t o0, int64_t o1, int64_t lo,
                     return -1
                 off[q + 1] = v
                 w[q + 1] = <real_t>tw[1]
-            for t in range(c, k):
-                off[q + t] = n_w
-                w[q + t] = <real_t>(-0.0)
+            pad_row(off, w, q, c, k, n_w)
         o += n
     return 0
 
@@ -1213,11 +1221,7 @@ cdef int64_t dense_taps(const Spec* s, int64_t o0, int64_t o1, int64_t lo, int64
                         return -1
                     off[q + t] = v
                     w[q + t] = <real_t>tw[t]
-            for t in range(c, k):
-                off[q + t] = n_w
-                w[q + t] = <real_t>(-0.0)
-            if c == 0:
-                w[q] = 0.0
+            pad_row(off, w, q, c, k, n_w)
         o += n
     return 0
 
@@ -1285,11 +1289,7 @@ cdef int64_t place_taps(int64_t n, int64_t lo, int64_t n_w, int64_t k, int64_t s
                         return -1
                     off[q + j] = v * channels + e
                     w[q + j] = <real_t>tw[p + j]
-                for j in range(c, k):
-                    off[q + j] = pad
-                    w[q + j] = <real_t>(-0.0)
-                if c == 0:
-                    w[q] = 0.0
+                pad_row(off, w, q, c, k, pad)
     else:
         if channels != 1:
             return -1
