@@ -776,10 +776,10 @@ MUTANTS = [
         "a native tile's cubic rows inside the input read their taps one element to the left",
         ("tests/test_executor.py",)),
     Mutant(
-        "native-gather-nearest-ties-down", "resamplex/_engine/_tablegen.pyx",
-        (("                    b += f >= 0.5\n", "                    b += f > 0.5\n"),),
-        "a native tile's nearest rows inside the input round round_prefer_ceil's ties down",
-        ("tests/test_executor.py",)),
+        "nearest-inside-rows-ties-down", "resamplex/_engine/_tablegen.pyx",
+        (("            b += frac >= 0.5\n", "            b += frac > 0.5\n"),),
+        "nearest rows inside the input (nearest_at's integer case: whole tables and native "
+        "tiles) round round_prefer_ceil's ties down"),
     Mutant(
         "coordinates-asymmetric-by-reciprocal", "resamplex/_engine/_tablegen.pyx",
         (("            u[i] = ((o + <double>i) * a) / b\n",

@@ -326,8 +326,24 @@ cdef inline int64_t row_nearest(const Spec* s, int64_t o, Scratch* sc, int64_t* 
 
 
 cdef inline int64_t nearest_at(const Spec* s, double u, int64_t* idx, double* w) noexcept nogil:
-    cdef double k = floor_d(u)
-    cdef double frac = u - k
+    cdef double k, frac
+    cdef int64_t b
+    w[0] = 1.0
+    if u >= 0.0 and u < s.nin_m1_d:
+        # Inside the input (every output but a few at the ends): floor is truncation and no
+        # clip binds, so the index below in integers.
+        b = <int64_t>u
+        frac = u - <double>b
+        if s.rule == N_ROUND_PREFER_CEIL:
+            b += frac >= 0.5
+        elif s.rule == N_ROUND_PREFER_FLOOR:
+            b += frac > 0.5
+        elif s.rule == N_CEIL:
+            b += frac > 0
+        idx[0] = b
+        return 1
+    k = floor_d(u)
+    frac = u - k
     if s.rule == N_ROUND_PREFER_CEIL:
         k = k + (1.0 if frac >= 0.5 else 0.0)
     elif s.rule == N_ROUND_PREFER_FLOOR:
@@ -335,7 +351,6 @@ cdef inline int64_t nearest_at(const Spec* s, double u, int64_t* idx, double* w)
     elif s.rule == N_CEIL:
         k = k + (1.0 if frac > 0 else 0.0)
     idx[0] = to_index(np_clip(k, 0.0, s.nin_m1_d))
-    w[0] = 1.0
     return 1
 
 
@@ -1233,28 +1248,13 @@ cdef int64_t csr_nearest(const Spec* s, int64_t o0, int64_t o1, int64_t lo, int6
     cdef double u[COORD_BLOCK]
     cdef int64_t ti[1]
     cdef double tw[1]
-    cdef int64_t o, j, n, v, q, b
-    cdef double x, f
-    cdef int rule = s.rule
+    cdef int64_t o, j, n, v, q
     o = o0
     while o < o1:
         n = min(<int64_t>COORD_BLOCK, o1 - o)
         coordinates(s, o, n, u)
         for j in range(n):
-            x = u[j]
-            if x >= 0.0 and x < s.nin_m1_d:
-                # nearest_at's inside case: floor is truncation, and no clip binds
-                b = <int64_t>x
-                f = x - <double>b
-                if rule == N_ROUND_PREFER_CEIL:
-                    b += f >= 0.5
-                elif rule == N_ROUND_PREFER_FLOOR:
-                    b += f > 0.5
-                elif rule == N_CEIL:
-                    b += f > 0
-                ti[0] = b
-            else:
-                nearest_at(s, x, ti, tw)
+            nearest_at(s, u[j], ti, tw)
             v = ti[0] - lo
             if <uint64_t>v >= <uint64_t>n_w:
                 return -1
@@ -1312,30 +1312,19 @@ cdef int64_t fill_tile(const void* state, int64_t o0, int64_t o1, int64_t n_w, i
     cdef const TileSource* ts = <const TileSource*>state
     cdef const Spec* sp = &ts.s
     cdef Scratch sc
-    cdef int64_t n = o1 - o0, m, j, lo, mn = -1, mx = -1, rc
+    cdef int64_t n = o1 - o0, m, j, lo, mn, mx, rc
     cdef bint dense
     if n <= 0 or n_w < 1 or n_w > sp.n_in or o0 < 0 or o1 > sp.n_out or channels < 1:
         return -1
-    sc.idx = <int64_t*>malloc(max(sp.raw_cap, 1) * sizeof(int64_t))
-    sc.w = <double*>malloc(max(sp.raw_cap, 1) * sizeof(double))
-    sc.buf = <double*>malloc(max(sp.buf_cap, 1) * sizeof(double))
-    if sc.idx == NULL or sc.w == NULL or sc.buf == NULL:
-        _release_nogil(&sc)
+    if scratch_alloc(sp, &sc) < 0:
         return -1
     ptr[0] = 0
-    m = fill_csr(sp, ts.row, o0, o0 + 1, &sc, ptr, tidx, tw)
-    for j in range(m):
-        if mn < 0 or tidx[j] < mn:
-            mn = tidx[j]
-    m = fill_csr(sp, ts.row, o1 - 1, o1, &sc, ptr, tidx, tw)
-    for j in range(m):
-        if tidx[j] > mx:
-            mx = tidx[j]
+    mn = row_end(sp, ts.row, o0, &sc, ptr, tidx, tw, False)
+    mx = row_end(sp, ts.row, o1 - 1, &sc, ptr, tidx, tw, True)
     dense = (channels == 1 and (sp.scheme == SCHEME_NEAREST
                                 or (k > 0 and (sp.scheme == SCHEME_LINEAR
                                                or sp.scheme == SCHEME_TAPS))))
     if not dense:
-        ptr[0] = 0
         m = fill_csr(sp, ts.row, o0, o1, &sc, ptr, tidx, tw)
         if mn < 0 or mx < 0:
             mn = mx = tidx[0] if m > 0 else 0
@@ -1344,15 +1333,11 @@ cdef int64_t fill_tile(const void* state, int64_t o0, int64_t o1, int64_t n_w, i
                 mx = max(mx, tidx[j])
     lo = min(mn, sp.n_in - n_w)
     if lo < 0 or mx - lo >= n_w:
-        _release_nogil(&sc)
-        return -1
-    if dense and sp.scheme == SCHEME_TAPS:
+        rc = -1
+    elif dense and sp.scheme == SCHEME_TAPS:
         rc = dense_taps(sp, o0, o1, lo, n_w, k, &sc, off, <double*>w) if dbl else \
             dense_taps(sp, o0, o1, lo, n_w, k, &sc, off, <float*>w)
-        _release_nogil(&sc)
-        return lo if rc == 0 else -1
-    _release_nogil(&sc)
-    if dense and k == 0:
+    elif dense and k == 0:
         rc = csr_nearest(sp, o0, o1, lo, n_w, scale, ptr, off, <double*>w) if dbl else \
             csr_nearest(sp, o0, o1, lo, n_w, scale, ptr, off, <float*>w)
     elif w == NULL:
@@ -1364,6 +1349,7 @@ cdef int64_t fill_tile(const void* state, int64_t o0, int64_t o1, int64_t n_w, i
         rc = place_taps(n, lo, n_w, k, scale, channels, ptr, tidx, tw, off, <double*>w) \
             if dbl else place_taps(n, lo, n_w, k, scale, channels, ptr, tidx, tw, off,
                                    <float*>w)
+    _release(&sc)
     return lo if rc == 0 else -1
 
 
@@ -1371,13 +1357,32 @@ cdef void _free_source(object capsule) noexcept:
     free(PyCapsule_GetPointer(capsule, "resamplex.TileFiller"))
 
 
-cdef void _release_nogil(Scratch* sc) noexcept nogil:
-    free(sc.idx)
-    free(sc.w)
-    free(sc.buf)
+cdef int scratch_alloc(const Spec* s, Scratch* sc) noexcept nogil:
+    # One build call's scratch (raw_cap taps, buf_cap weights); -1, holding nothing, where
+    # memory is short.
+    sc.idx = <int64_t*>malloc(max(s.raw_cap, 1) * sizeof(int64_t))
+    sc.w = <double*>malloc(max(s.raw_cap, 1) * sizeof(double))
+    sc.buf = <double*>malloc(max(s.buf_cap, 1) * sizeof(double))
+    if sc.idx == NULL or sc.w == NULL or sc.buf == NULL:
+        _release(sc)
+        return -1
+    return 0
 
 
-cdef void _release(Scratch* sc) noexcept:
+cdef int64_t row_end(const Spec* s, row_fn row, int64_t o, Scratch* sc, int64_t* ptr,
+                     int64_t* idx, double* w, bint largest) noexcept nogil:
+    # The smallest index output o reads (its largest: largest), or -1 where it reads none;
+    # ptr, idx, w: room for its taps.
+    cdef int64_t m = fill_csr(s, row, o, o + 1, sc, ptr, idx, w), j, v
+    if m <= 0:
+        return -1
+    v = idx[0]
+    for j in range(1, m):
+        v = max(v, idx[j]) if largest else min(v, idx[j])
+    return v
+
+
+cdef void _release(Scratch* sc) noexcept nogil:
     free(sc.idx)
     free(sc.w)
     free(sc.buf)
@@ -1492,11 +1497,7 @@ cdef class TableBuilder:
         return self.s.raw_cap * 16 + self.s.buf_cap * 8
 
     cdef int _alloc(self, Scratch* sc) except -1:
-        sc.idx = <int64_t*>malloc(max(self.s.raw_cap, 1) * sizeof(int64_t))
-        sc.w = <double*>malloc(max(self.s.raw_cap, 1) * sizeof(double))
-        sc.buf = <double*>malloc(max(self.s.buf_cap, 1) * sizeof(double))
-        if sc.idx == NULL or sc.w == NULL or sc.buf == NULL:
-            _release(sc)
+        if scratch_alloc(&self.s, sc) < 0:
             raise MemoryError("table builder scratch")
         return 0
 
@@ -1619,17 +1620,8 @@ cdef class TableBuilder:
         ip, pp, wp, dip, dwp = &idx[0], &ptr[0], &w[0], &didx[0], &dw[0]
         with nogil:
             # The window's ends: the first output's smallest index, the last one's largest.
-            m = fill_csr(&self.s, self.row, o0, o0 + 1, &sc, pp, ip, wp)
-            lo_seen = hi_seen = -1
-            if m > 0:
-                lo_seen = ip[0]
-                for j in range(m):
-                    lo_seen = min(lo_seen, ip[j])
-            m = fill_csr(&self.s, self.row, o1 - 1, o1, &sc, pp, ip, wp)
-            if m > 0:
-                hi_seen = ip[0]
-                for j in range(m):
-                    hi_seen = max(hi_seen, ip[j])
+            lo_seen = row_end(&self.s, self.row, o0, &sc, pp, ip, wp, False)
+            hi_seen = row_end(&self.s, self.row, o1 - 1, &sc, pp, ip, wp, True)
             if lo_seen >= 0 and hi_seen >= lo_seen:
                 lo, hi = lo_seen, hi_seen + 1
             else:
