@@ -357,6 +357,29 @@ def _awkward_rows(rng, case, n_in, dtypes):
     return x, rounding
 
 
+def _whole_then_tiled(monkeypatch, x, n_out, kw, tile):
+    """``x`` resized along axis 1 to ``n_out`` (``kw``: resize's keywords), into a strided,
+    transposed ``out=`` and fresh: with the whole table, then after ``tile()`` makes the axis
+    tiled; both results compared bit for bit. Returns the tiled call's plan."""
+    outs = []
+    for tiled in (False, True):
+        rx.clear_plan_cache()
+        if tiled:
+            tile()
+        out = np.zeros((n_out * 2, x.shape[0]), x.dtype).T[:, ::2]
+        rx.resize(x, (n_out,), out=out, **kw)
+        outs.append((out.copy(), rx.resize(x, (n_out,), **kw)))
+        plan = _resize.core_plan(_resize._core_args(
+            x.shape, (n_out,), None, (1,), kw["mode"], kw["coordinate_transform"],
+            kw.get("nearest_mode", "round_prefer_ceil"), kw.get("antialias", False), -0.75,
+            kw.get("exclude_outside", False)))
+        assert (plan.tiled is not None) == tiled
+    monkeypatch.undo()
+    for whole, tiled in zip(*outs):
+        np.testing.assert_array_equal(whole, tiled, err_msg=str((kw, x.dtype)))
+    return plan
+
+
 def test_periodic_tiles_take_any_array(monkeypatch, fresh_cache):
     """Random long axes (periodic and not) tile by tile, from arrays of any layout (reversed,
     strided, read-only, big-endian) into any ``out=``, every dtype and rounding: the bits of
@@ -372,27 +395,14 @@ def test_periodic_tiles_take_any_array(monkeypatch, fresh_cache):
         mode = ["linear", "nearest", "cubic", "area", "lanczos"][case % 5]
         transform = ["half_pixel", "align_corners", "asymmetric", "pytorch_half_pixel"][case % 4]
         x, rounding = _awkward_rows(rng, case, n_in, dtypes)
-        dt, lead = x.dtype, x.shape[0]
         kw = dict(axes=(1,), mode=mode, coordinate_transform=transform, rounding=rounding)
-        out_base = np.zeros((n_out * 2, lead), dt)
-        outs = []
-        for tiled in (False, True):
-            rx.clear_plan_cache()
-            if tiled:
-                monkeypatch.setattr(_resize, "TILE_TABLE_BYTES", 32768)
-                monkeypatch.setattr(plan_mod, "RUN_TILE", 8)
-            out = out_base.copy().T[:, ::2]  # a strided, transposed view
-            rx.resize(x, (n_out,), out=out, **kw)
-            outs.append((out.copy(), rx.resize(x, (n_out,), **kw)))
-            plan = _resize.core_plan(_resize._core_args(
-                x.shape, (n_out,), None, (1,), mode, transform, "round_prefer_ceil", False,
-                -0.75, False))
-            assert (plan.tiled is not None) == tiled
-            if tiled:
-                kept += isinstance(plan._tile_tables, list)
-        monkeypatch.undo()
-        np.testing.assert_array_equal(outs[0][0], outs[1][0], err_msg=str((case, kw, dt)))
-        np.testing.assert_array_equal(outs[0][1], outs[1][1], err_msg=str((case, kw, dt)))
+
+        def tile():
+            monkeypatch.setattr(_resize, "TILE_TABLE_BYTES", 32768)
+            monkeypatch.setattr(plan_mod, "RUN_TILE", 8)
+
+        plan = _whole_then_tiled(monkeypatch, x, n_out, kw, tile)
+        kept += isinstance(plan._tile_tables, list)
     assert kept >= 20  # most ran as kept runs of tiles
 
 
@@ -493,34 +503,46 @@ def test_native_tiles_take_any_array(monkeypatch, fresh_cache):
         transform = ["half_pixel", "align_corners", "asymmetric", "pytorch_half_pixel",
                      "half_pixel_symmetric", "tf_half_pixel_for_nn"][case % 6]
         x, rounding = _awkward_rows(rng, case, n_in, dtypes)
-        dt, lead = x.dtype, x.shape[0]
         kw = dict(axes=(1,), mode=mode, coordinate_transform=transform, rounding=rounding,
                   nearest_mode=["round_prefer_ceil", "round_prefer_floor", "floor",
                                 "ceil"][case % 4],
                   antialias=bool(case % 5 == 1 and mode not in ("area", "nearest")),
                   exclude_outside=bool(case % 3 == 1 and mode in ("cubic", "lanczos")),
                   threads=int(rng.integers(1, 4)))
-        out_base = np.zeros((n_out * 2, lead), dt)
-        outs = []
-        for tiled in (False, True):
-            rx.clear_plan_cache()
-            if tiled:
-                monkeypatch.setattr(_resize, "TILE_TABLE_BYTES", 16384)
-                monkeypatch.setattr(plan_mod.TiledAxis, "runs", lambda self: None)
-                monkeypatch.setattr(plan_mod, "NATIVE_TILE", int(rng.integers(50, 300)))
-            out = out_base.copy().T[:, ::2]  # a strided, transposed view
-            rx.resize(x, (n_out,), out=out, **kw)
-            outs.append((out.copy(), rx.resize(x, (n_out,), **kw)))
-            plan = _resize.core_plan(_resize._core_args(
-                x.shape, (n_out,), None, (1,), mode, transform, kw["nearest_mode"],
-                kw["antialias"], -0.75, kw["exclude_outside"]))
-            assert (plan.tiled is not None) == tiled
-            if tiled:
-                native += any(e is not None for e in plan._native.values())
-        monkeypatch.undo()
-        np.testing.assert_array_equal(outs[0][0], outs[1][0], err_msg=str((case, kw, dt)))
-        np.testing.assert_array_equal(outs[0][1], outs[1][1], err_msg=str((case, kw, dt)))
+        tile_length = int(rng.integers(50, 300))
+
+        def tile():
+            monkeypatch.setattr(_resize, "TILE_TABLE_BYTES", 16384)
+            monkeypatch.setattr(plan_mod.TiledAxis, "runs", lambda self: None)
+            monkeypatch.setattr(plan_mod, "NATIVE_TILE", tile_length)
+
+        plan = _whole_then_tiled(monkeypatch, x, n_out, kw, tile)
+        native += any(e is not None for e in plan._native.values())
     assert native >= 18  # all but the big-endian inputs and outputs of weighted modes
+
+
+def test_native_tiles_that_do_not_fit_fall_back(monkeypatch, fresh_cache):
+    """Where a tile does not fit its window, the call runs tile by tile in Python (the same
+    bits), the layout is not tried natively again, and its program no longer counts in the
+    plan's bytes."""
+    x = np.random.default_rng(23).random(4999).astype(np.float32)
+    whole = rx.resize(x, (3001,))
+    rx.clear_plan_cache()
+    monkeypatch.setattr(_resize, "TILE_TABLE_BYTES", 4096)
+    monkeypatch.setattr(plan_mod.TiledAxis, "runs", lambda self: None)
+    monkeypatch.setattr(plan_mod, "NATIVE_TILE", 97)
+    real = plan_mod.Plan._native_tiles
+
+    def short_windows(self, *args):  # the program's, with windows half as long
+        entry = real(self, *args)
+        return entry[:3] + (entry[3] // 2,) + entry[4:]
+
+    monkeypatch.setattr(plan_mod.Plan, "_native_tiles", short_windows)
+    plan = _long_axis_plan(x, (3001,), None, (0,), "linear", "half_pixel", False)
+    before = plan.nbytes
+    np.testing.assert_array_equal(rx.resize(x, (3001,), axes=(0,)), whole)
+    assert list(plan._native.values()) == [None] and plan.nbytes == before
+    np.testing.assert_array_equal(rx.resize(x, (3001,), axes=(0,), threads=2), whole)
 
 
 def test_native_tiles_refuse_a_window_too_short():
@@ -529,14 +551,15 @@ def test_native_tiles_refuse_a_window_too_short():
     it without reading or writing anything."""
     from resamplex._engine._tablegen import csr_to_dense
     from resamplex._tables import AxisSpec, AxisTable
-    spec = AxisSpec(5000, 3001, None, mode="cubic", transform="half_pixel")
-    b = spec._builder
-    lo, ptr, idx, w = b.tile_csr(1000, 1100, 200)
-    want, want_lo = spec.window(1000, 1100, spec.window_buffers(100))
-    assert want.ptr.tolist() == ptr.tolist() and want.w.tobytes() == w.tobytes()
-    assert (want.idx + want_lo - lo).tolist() == idx.tolist() and lo <= want_lo
-    assert b.tile_csr(1000, 1100, want.n_in - 1) is None
-    assert b.tile_csr(0, 100, 5000) is not None and b.tile_csr(0, 100, 5000)[0] == 0
+    for mode in ("nearest", "linear", "area", "cubic"):  # each its own row loop
+        spec = AxisSpec(5000, 3001, None, mode=mode, transform="half_pixel")
+        b = spec._builder
+        lo, ptr, idx, w = b.tile_csr(1000, 1100, 200)
+        want, want_lo = spec.window(1000, 1100, spec.window_buffers(100))
+        assert want.ptr.tolist() == ptr.tolist() and want.w.tobytes() == w.tobytes()
+        assert (want.idx + want_lo - lo).tolist() == idx.tolist() and lo <= want_lo
+        assert b.tile_csr(1000, 1100, want.n_in - 1) is None
+        assert b.tile_csr(0, 100, 5000) is not None and b.tile_csr(0, 100, 5000)[0] == 0
     # a program for 100 outputs on a window of 200, run over tiles that need 170: fine; with
     # windows of 160: every tile refused, the output untouched
     x = np.arange(5000, dtype=np.float32)

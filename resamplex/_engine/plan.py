@@ -874,12 +874,14 @@ class Plan:
         n_out = result.shape[a]
         starts = np.arange(0, n_out - length + 1, length, dtype=np.int64)
         tail = n_out - length if n_out % length else -1
-        n = threads_for(None if threads is None else check_threads(threads),
-                        program.work * (n_out / length))
+        n = threads_for(threads, program.work * (n_out / length))  # (checked by the caller)
         if program.run_tiles(x, result, n, filler, starts, tail, length, n_w, k, scale,
                              channels, x.strides[a], result.strides[a]) == 0:
             return True
-        self._native[key] = None  # a tile outgrew its window: tiles in Python from now on
+        with _BYTES_LOCK:  # a tile outgrew its window: tiles in Python from now on
+            if self._native.get(key) is entry:
+                self._native[key] = None
+                self._grew(-program.nbytes)
         return False
 
     def _native_tiles(self, order: list[int], x: np.ndarray, result: np.ndarray,
