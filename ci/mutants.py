@@ -599,6 +599,21 @@ MUTANTS = [
         "even output",
         ("tests/test_resize.py",)),
     Mutant(
+        "phase2-f16-zip-swapped", "resamplex/_engine/_simd.h",
+        (("        _mm512_cvtepu16_epi32(_mm512_cvtps_ph(e, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)),\n",
+          "        _mm512_cvtepu16_epi32(_mm512_cvtps_ph(o, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)),\n"),),
+        "the AVX-512 x2 phase kernel stores each float16 odd output in place of the even one",
+        ("tests/test_resize.py", "tests/test_dispatch.py")),
+    Mutant(
+        "phase2-borders-rows-swapped", "resamplex/_engine/_taps.pyx.tp",
+        (("                v = w0 * _ld(<const float_src_t*>x0 + i, &w0) \\\n"
+          "                    + w1 * _ld(<const float_src_t*>x1 + i, &w0)\n",
+          "                v = w1 * _ld(<const float_src_t*>x0 + i, &w0) \\\n"
+          "                    + w0 * _ld(<const float_src_t*>x1 + i, &w0)\n"),),
+        "the outputs outside the run of a x2 float phase row blended in registers weigh the two "
+        "input rows the wrong way round",
+        ("tests/test_resize.py", "tests/test_dispatch.py")),
+    Mutant(
         "phase2-bf16-rounds-ties-up", "resamplex/_engine/_simd.h",
         (("                                             P##_and_si##BITS(P##_srli_epi32(ue, 16), one)), \\\n",
           "                                             one), \\\n"),),

@@ -701,18 +701,23 @@ def test_polyphase_k_taps_give_the_general_bits(monkeypatch, dname, channels):
         rx.clear_plan_cache()
 
 
-@pytest.mark.parametrize("dname", ["float32", "bfloat16"])
+@pytest.mark.parametrize("dname", ["float32", "bfloat16", "float16"])
 def test_polyphase_x2_long_rows_at_every_cpu_level(dname):
     # Rows of 32 pixels and more run the x2 phase kernel's pipelined loop at AVX-512 (each
-    # block of 16 blended values once, the neighbours' by lane shifts), and bfloat16 rounds
-    # without the NaN rule (a blend's NaN has its low 16 bits zero): the bytes of the general
+    # block of 16 blended values once, the neighbours' by lane shifts), bfloat16 rounds
+    # without the NaN rule (a blend's NaN has its low 16 bits zero), float16 converts by F16C
+    # (AVX2 and AVX-512; it quiets signalling NaNs, as the arithmetic does) and the outputs
+    # outside the run are formed from the two input rows in place: the bytes of the general
     # pass (a strided view of the same values) at every level, with NaN in some rows only (at
     # a row's start, middle and last pixel; signalling ones with payloads too), -0.0, inf and
     # subnormals (kept, not flushed); the dyadic weights on 8-bit mantissas give many ties.
     from resamplex._engine import _exec
 
     dtype = DTYPES[dname]
-    bits = np.uint16 if dname == "bfloat16" else np.uint32
+    bits = np.uint32 if dname == "float32" else np.uint16
+    nan1, nan2 = {"float32": (0x7F800021, 0xFF812345), "bfloat16": (0x7F81, 0xFF85),
+                  "float16": (0x7C01, 0xFD05)}[dname]
+    tiny = float(np.finfo(np.float16).smallest_normal if dname == "float16" else 1e-38)
     rng = _rng("polyphase long rows", dname)
     before = _exec.cpu_level()
     try:
@@ -722,12 +727,12 @@ def test_polyphase_x2_long_rows_at_every_cpu_level(dname):
                 x = ref.random_array(rng, (7, width), dtype)
                 x[1, width // 2] = np.nan
                 # signalling NaNs with payloads: quieted by the arithmetic, payload kept
-                x.view(bits)[2, 0] = 0x7F81 if dname == "bfloat16" else 0x7F800021
-                x.view(bits)[2, width // 3] = 0xFF85 if dname == "bfloat16" else 0xFF812345
+                x.view(bits)[2, 0] = nan1
+                x.view(bits)[2, width // 3] = nan2
                 x[3, -1] = np.nan
                 x[4, 5:9] = np.array([-0.0, np.inf, -np.inf, 0.0]).astype(dtype)
-                x[5, 3:width - 3] = (rng.random(width - 6) * 2e-39).astype(dtype)
-                x[6] = ref.random_array(rng, (width,), dtype) * np.array(1e-38, dtype)
+                x[5, 3:width - 3] = (rng.random(width - 6) * (tiny / 5)).astype(dtype)
+                x[6] = ref.random_array(rng, (width,), dtype) * np.array(tiny, dtype)
                 strided = np.repeat(x, 2, axis=1)[:, ::2]
                 for size in ([7, 2 * width], [14, 2 * width], [4, 2 * width]):
                     got = rx.resize(x, size, mode="linear")

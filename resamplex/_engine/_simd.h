@@ -954,18 +954,33 @@ RX_PHASE2_ROWS(int8_t, rx_phase2_rows_i8, 1, _mm256_cvtepi8_epi16, _mm512_cvtepi
                               P##_and_si##BITS(P##_srli_epi32(uo, 16), one));               \
         return ZIP;                                                                         \
     }
-/* x2 of float32 or bfloat16 (bf16 != 0) single-element rows straight from the two input rows
- * of an output row, float32 arithmetic: v(i) = w0 x0[i] + w1 x1[i] (the blended row, never
- * stored: _row_outer's two products and sum), out[2j] = wa0 v(j + da0) + wb0 v(j + db0),
- * out[2j + 1] = wa1 v(j + da1) + wb1 v(j + db1) (rx_phase2_f32's), bfloat16 rounded to
- * nearest even (rx_store_bf16's rule), j < n. The same operations in the same order as the
- * blend, the two phase rows, the store and the zip, so the same bits, without the rows in
- * between (loading the stored row back at odd offsets stalls on store forwarding). x0 and x1
- * are read at j + d for those four offsets only. */
+/* x2 of float32, bfloat16 or float16 (kind: RX_ROWS_F32, _BF16, _F16) single-element rows
+ * straight from the two input rows of an output row, float32 arithmetic: v(i) = w0 x0[i] +
+ * w1 x1[i] (the blended row, never stored: _row_outer's two products and sum), out[2j] =
+ * wa0 v(j + da0) + wb0 v(j + db0), out[2j + 1] = wa1 v(j + da1) + wb1 v(j + db1)
+ * (rx_phase2_f32's), 16-bit kinds rounded to nearest even (rx_store_bf16's and
+ * rx_store_f16's rules), j < n. The same operations in the same order as the blend, the two
+ * phase rows, the store and the zip, so the same bits, without the rows in between (loading
+ * the stored row back at odd offsets stalls on store forwarding). x0 and x1 are read at
+ * j + d for those four offsets only. float16 needs F16C (RX_AVX2 builds; the caller checks
+ * RX_F16_ROWS). F16C converts like the scalar rules except that it quiets a signalling NaN,
+ * on the way in or out; every value here is a product or a sum, which quiets it anyway
+ * (x86 keeps the first NaN operand's payload, quieted), and a quiet NaN narrows to float16
+ * by both as its top payload bits. */
+#define RX_ROWS_F32 0
+#define RX_ROWS_BF16 1
+#define RX_ROWS_F16 2
 #if defined(RX_AVX2)
-static inline __m256 rx_ld8_rows(const char *x, ptrdiff_t i, int bf16)
+#define RX_F16_ROWS 1
+#else
+#define RX_F16_ROWS 0
+#endif
+#if defined(RX_AVX2)
+static inline __m256 rx_ld8_rows(const char *x, ptrdiff_t i, int kind)
 {
-    if (bf16)
+    if (kind == RX_ROWS_F16)
+        return _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(x + 2 * i)));
+    if (kind == RX_ROWS_BF16)
         return _mm256_castsi256_ps(_mm256_slli_epi32(
             _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(x + 2 * i))), 16));
     return _mm256_loadu_ps((const float *)x + i);
@@ -973,9 +988,11 @@ static inline __m256 rx_ld8_rows(const char *x, ptrdiff_t i, int bf16)
 RX_BF16_PAIR(rx_bf16x8x2, __m256, __m256i, _mm256, 256, _mm256_blend_epi16(re, ro, 0xAA))
 #endif
 #if defined(__AVX512F__) && defined(__AVX512BW__)
-static inline __m512 rx_ld16_rows(const char *x, ptrdiff_t i, int bf16)
+static inline __m512 rx_ld16_rows(const char *x, ptrdiff_t i, int kind)
 {
-    if (bf16)
+    if (kind == RX_ROWS_F16)
+        return _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(x + 2 * i)));
+    if (kind == RX_ROWS_BF16)
         return _mm512_castsi512_ps(_mm512_slli_epi32(
             _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)(x + 2 * i))), 16));
     return _mm512_loadu_ps((const float *)x + i);
@@ -984,10 +1001,33 @@ RX_BF16_PAIR(rx_bf16x16x2, __m512, __m512i, _mm512, 512,
              _mm512_mask_blend_epi16(0xAAAAAAAAu, re, ro))
 #endif
 #undef RX_BF16_PAIR
-static inline float rx_ld1_rows(const char *x, ptrdiff_t i, int bf16)
+/* The same zip of two float16 rows, F16C's rounding (nearest even). */
+#if defined(RX_AVX2)
+static inline __m256i rx_f16x8x2(__m256 e, __m256 o)
+{
+    return _mm256_or_si256(
+        _mm256_cvtepu16_epi32(_mm256_cvtps_ph(e, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)),
+        _mm256_slli_epi32(_mm256_cvtepu16_epi32(
+            _mm256_cvtps_ph(o, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)), 16));
+}
+#endif
+#if defined(__AVX512F__) && defined(__AVX512BW__)
+static inline __m512i rx_f16x16x2(__m512 e, __m512 o)
+{
+    return _mm512_or_si512(
+        _mm512_cvtepu16_epi32(_mm512_cvtps_ph(e, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)),
+        _mm512_slli_epi32(_mm512_cvtepu16_epi32(
+            _mm512_cvtps_ph(o, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)), 16));
+}
+#endif
+static inline uint16_t rx_f32_to_f16_scalar(uint32_t x);
+static inline float rx_f16_to_f32_scalar(uint32_t h);
+static inline float rx_ld1_rows(const char *x, ptrdiff_t i, int kind)
 {
     float f;
-    if (bf16) {
+    if (kind == RX_ROWS_F16)
+        return rx_f16_to_f32_scalar(((const uint16_t *)x)[i]);
+    if (kind == RX_ROWS_BF16) {
         uint32_t u = (uint32_t)((const uint16_t *)x)[i] << 16;
         memcpy(&f, &u, 4);
         return f;
@@ -1002,7 +1042,7 @@ static inline uint16_t rx_bf16_1(float v)
         return (uint16_t)((u >> 16) | 0x0040u);
     return (uint16_t)((u + 0x7FFFu + ((u >> 16) & 1u)) >> 16);
 }
-static inline void rx_phase2_rows_f(const char *x0, const char *x1, int bf16, float w0, float w1,
+static inline void rx_phase2_rows_f(const char *x0, const char *x1, int kind, float w0, float w1,
                                     char *out, ptrdiff_t n, ptrdiff_t da0, ptrdiff_t db0,
                                     float wa0, float wb0, ptrdiff_t da1, ptrdiff_t db1,
                                     float wa1, float wb1)
@@ -1017,12 +1057,14 @@ static inline void rx_phase2_rows_f(const char *x0, const char *x1, int bf16, fl
         const __m512 oa = _mm512_set1_ps(wa1), ob = _mm512_set1_ps(wb1);
         const __m512i z0 = _mm512_set_epi32(23, 22, 21, 20, 7, 6, 5, 4, 19, 18, 17, 16, 3, 2, 1, 0);
         const __m512i z1 = _mm512_set_epi32(31, 30, 29, 28, 15, 14, 13, 12, 27, 26, 25, 24, 11, 10, 9, 8);
-#define RX_V16(I) _mm512_add_ps(_mm512_mul_ps(v0, rx_ld16_rows(x0, (I), bf16)), \
-                                _mm512_mul_ps(v1, rx_ld16_rows(x1, (I), bf16)))
+#define RX_V16(I) _mm512_add_ps(_mm512_mul_ps(v0, rx_ld16_rows(x0, (I), kind)), \
+                                _mm512_mul_ps(v1, rx_ld16_rows(x1, (I), kind)))
 #define RX_OUT16(E, O)                                                                        \
         do {                                                                                  \
-            if (bf16)                                                                         \
+            if (kind == RX_ROWS_BF16)                                                         \
                 _mm512_storeu_si512((void *)(out + 4 * j), rx_bf16x16x2((E), (O)));           \
+            else if (kind == RX_ROWS_F16)                                                     \
+                _mm512_storeu_si512((void *)(out + 4 * j), rx_f16x16x2((E), (O)));            \
             else {                                                                            \
                 __m512 lo_ = _mm512_unpacklo_ps((E), (O)), hi_ = _mm512_unpackhi_ps((E), (O)); \
                 _mm512_storeu_ps((float *)out + 2 * j, _mm512_permutex2var_ps(lo_, z0, hi_)); \
@@ -1067,8 +1109,8 @@ static inline void rx_phase2_rows_f(const char *x0, const char *x1, int bf16, fl
 #if defined(RX_AVX2)
     if (n >= 8) {
         const __m256 v0 = _mm256_set1_ps(w0), v1 = _mm256_set1_ps(w1);
-#define RX_V8(D) _mm256_add_ps(_mm256_mul_ps(v0, rx_ld8_rows(x0, j + (D), bf16)), \
-                               _mm256_mul_ps(v1, rx_ld8_rows(x1, j + (D), bf16)))
+#define RX_V8(D) _mm256_add_ps(_mm256_mul_ps(v0, rx_ld8_rows(x0, j + (D), kind)), \
+                               _mm256_mul_ps(v1, rx_ld8_rows(x1, j + (D), kind)))
         for (; j < n; j += 8) {
             __m256 a0, b0, a1, b1, e, o;
             if (j + 8 > n)
@@ -1079,8 +1121,10 @@ static inline void rx_phase2_rows_f(const char *x0, const char *x1, int bf16, fl
             b1 = RX_V8(db1);
             e = _mm256_add_ps(_mm256_mul_ps(_mm256_set1_ps(wa0), a0), _mm256_mul_ps(_mm256_set1_ps(wb0), b0));
             o = _mm256_add_ps(_mm256_mul_ps(_mm256_set1_ps(wa1), a1), _mm256_mul_ps(_mm256_set1_ps(wb1), b1));
-            if (bf16) {
+            if (kind == RX_ROWS_BF16) {
                 _mm256_storeu_si256((__m256i *)(out + 4 * j), rx_bf16x8x2(e, o));
+            } else if (kind == RX_ROWS_F16) {
+                _mm256_storeu_si256((__m256i *)(out + 4 * j), rx_f16x8x2(e, o));
             } else {
                 __m256 lo = _mm256_unpacklo_ps(e, o), hi = _mm256_unpackhi_ps(e, o);
                 _mm256_storeu_ps((float *)out + 2 * j, _mm256_permute2f128_ps(lo, hi, 0x20));
@@ -1092,14 +1136,20 @@ static inline void rx_phase2_rows_f(const char *x0, const char *x1, int bf16, fl
     }
 #endif
     for (; j < n; j++) {
-        float a0 = w0 * rx_ld1_rows(x0, j + da0, bf16) + w1 * rx_ld1_rows(x1, j + da0, bf16);
-        float b0 = w0 * rx_ld1_rows(x0, j + db0, bf16) + w1 * rx_ld1_rows(x1, j + db0, bf16);
-        float a1 = w0 * rx_ld1_rows(x0, j + da1, bf16) + w1 * rx_ld1_rows(x1, j + da1, bf16);
-        float b1 = w0 * rx_ld1_rows(x0, j + db1, bf16) + w1 * rx_ld1_rows(x1, j + db1, bf16);
+        float a0 = w0 * rx_ld1_rows(x0, j + da0, kind) + w1 * rx_ld1_rows(x1, j + da0, kind);
+        float b0 = w0 * rx_ld1_rows(x0, j + db0, kind) + w1 * rx_ld1_rows(x1, j + db0, kind);
+        float a1 = w0 * rx_ld1_rows(x0, j + da1, kind) + w1 * rx_ld1_rows(x1, j + da1, kind);
+        float b1 = w0 * rx_ld1_rows(x0, j + db1, kind) + w1 * rx_ld1_rows(x1, j + db1, kind);
         float e = wa0 * a0 + wb0 * b0, o = wa1 * a1 + wb1 * b1;
-        if (bf16) {
+        if (kind == RX_ROWS_BF16) {
             ((uint16_t *)out)[2 * j] = rx_bf16_1(e);
             ((uint16_t *)out)[2 * j + 1] = rx_bf16_1(o);
+        } else if (kind == RX_ROWS_F16) {
+            uint32_t ue, uo;
+            memcpy(&ue, &e, 4);
+            memcpy(&uo, &o, 4);
+            ((uint16_t *)out)[2 * j] = rx_f32_to_f16_scalar(ue);
+            ((uint16_t *)out)[2 * j + 1] = rx_f32_to_f16_scalar(uo);
         } else {
             ((float *)out)[2 * j] = e;
             ((float *)out)[2 * j + 1] = o;
