@@ -614,6 +614,20 @@ MUTANTS = [
         "input rows the wrong way round",
         ("tests/test_resize.py", "tests/test_dispatch.py")),
     Mutant(
+        "dense2-pair-weights-swapped", "resamplex/_engine/_simd.h",
+        (("            p = _mm512_mul_ps(_mm512_loadu_ps(w + 2 * o), x);\n",
+          "            p = _mm512_mul_ps(_mm512_permute_ps(_mm512_loadu_ps(w + 2 * o), 0xB1), x);\n"),),
+        "the AVX-512 two-tap dense rows weigh each output's pair of adjacent taps the wrong way "
+        "round",
+        ("tests/test_resize.py", "tests/test_dispatch.py")),
+    Mutant(
+        "dense2-gathers-taps-that-are-not-adjacent", "resamplex/_engine/_simd.h",
+        (("            if (_mm512_cmpneq_epi64_mask(_mm512_add_epi64(first, one), second)) {\n",
+          "            if (0 && _mm512_cmpneq_epi64_mask(_mm512_add_epi64(first, one), second)) {\n"),),
+        "the AVX-512 two-tap dense rows read every output's taps as a pair of adjacent elements, "
+        "also at a clamped end or a padding tap (where the second tap is elsewhere)",
+        ("tests/test_resize.py", "tests/test_dispatch.py")),
+    Mutant(
         "phase2-bf16-rounds-ties-up", "resamplex/_engine/_simd.h",
         (("                                             P##_and_si##BITS(P##_srli_epi32(ue, 16), one)), \\\n",
           "                                             one), \\\n"),),

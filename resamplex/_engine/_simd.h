@@ -954,6 +954,69 @@ RX_PHASE2_ROWS(int8_t, rx_phase2_rows_i8, 1, _mm256_cvtepi8_epi16, _mm512_cvtepi
                               P##_and_si##BITS(P##_srli_epi32(uo, 16), one));               \
         return ZIP;                                                                         \
     }
+/* Dense rows of two taps, float32 (_row_dense's k == 2): out[o] = w[2o] tmp[idx[2o]] +
+ * w[2o + 1] tmp[idx[2o + 1]], o < n. Where the two taps of a block of outputs (8 at AVX-512,
+ * 4 at AVX2) are adjacent elements (idx[2o + 1] == idx[2o] + 1: linear inside the row), each
+ * output's pair is one 64-bit gather lane, multiplied by its two weights as they lie in w and
+ * summed tap 0 + tap 1: the scalar loop's products and sums in its order, so the same bits.
+ * Other blocks (a clamped end, a padding tap) take the scalar loop. The pairs read are the
+ * taps themselves (idx[2o] and idx[2o] + 1 == idx[2o + 1]): nothing outside the row. */
+static inline void rx_dense2_f32(const float *tmp, float *out, ptrdiff_t n, const int64_t *idx,
+                                 const float *w)
+{
+    ptrdiff_t o = 0, q;
+#if defined(__AVX512F__)
+    {
+        const __m512i one = _mm512_set1_epi64(1);
+        const __m512i ev = _mm512_set_epi64(14, 12, 10, 8, 6, 4, 2, 0);
+        const __m512i od = _mm512_set_epi64(15, 13, 11, 9, 7, 5, 3, 1);
+        const __m512i pick = _mm512_set_epi32(15, 13, 11, 9, 7, 5, 3, 1, 14, 12, 10, 8, 6, 4, 2, 0);
+        for (; o + 8 <= n; o += 8) {
+            __m512i a = _mm512_loadu_si512((const void *)(idx + 2 * o));
+            __m512i b = _mm512_loadu_si512((const void *)(idx + 2 * o + 8));
+            __m512i first = _mm512_permutex2var_epi64(a, ev, b);
+            __m512i second = _mm512_permutex2var_epi64(a, od, b);
+            __m512 x, p;
+            if (_mm512_cmpneq_epi64_mask(_mm512_add_epi64(first, one), second)) {
+                for (q = o; q < o + 8; q++)
+                    out[q] = w[2 * q] * tmp[idx[2 * q]] + w[2 * q + 1] * tmp[idx[2 * q + 1]];
+                continue;
+            }
+            x = _mm512_castpd_ps(_mm512_i64gather_pd(first, (const void *)tmp, 4));
+            p = _mm512_mul_ps(_mm512_loadu_ps(w + 2 * o), x);
+            /* even lanes: tap 0's product + tap 1's */
+            p = _mm512_add_ps(p, _mm512_permute_ps(p, 0xB1));
+            _mm256_storeu_ps(out + o, _mm512_castps512_ps256(_mm512_permutexvar_ps(pick, p)));
+        }
+    }
+#elif defined(RX_AVX2)
+    {
+        const __m256i one = _mm256_set1_epi64x(1);
+        const __m256i pick = _mm256_set_epi32(7, 5, 3, 1, 6, 4, 2, 0);
+        for (; o + 4 <= n; o += 4) {
+            __m256i a = _mm256_loadu_si256((const __m256i *)(idx + 2 * o));
+            __m256i b = _mm256_loadu_si256((const __m256i *)(idx + 2 * o + 4));
+            /* unpack within 128-bit lanes: outputs (0, 2, 1, 3); put back in order */
+            __m256i first = _mm256_permute4x64_epi64(_mm256_unpacklo_epi64(a, b), 0xD8);
+            __m256i second = _mm256_permute4x64_epi64(_mm256_unpackhi_epi64(a, b), 0xD8);
+            __m256 x, p;
+            if (_mm256_movemask_epi8(_mm256_cmpeq_epi64(_mm256_add_epi64(first, one), second))
+                    != -1) {
+                for (q = o; q < o + 4; q++)
+                    out[q] = w[2 * q] * tmp[idx[2 * q]] + w[2 * q + 1] * tmp[idx[2 * q + 1]];
+                continue;
+            }
+            x = _mm256_castpd_ps(_mm256_i64gather_pd((const double *)tmp, first, 4));
+            p = _mm256_mul_ps(_mm256_loadu_ps(w + 2 * o), x);
+            p = _mm256_add_ps(p, _mm256_permute_ps(p, 0xB1));
+            _mm_storeu_ps(out + o, _mm256_castps256_ps128(_mm256_permutevar8x32_ps(p, pick)));
+        }
+    }
+#endif
+    for (; o < n; o++)
+        out[o] = w[2 * o] * tmp[idx[2 * o]] + w[2 * o + 1] * tmp[idx[2 * o + 1]];
+}
+
 /* x2 of float32, bfloat16 or float16 (kind: RX_ROWS_F32, _BF16, _F16) single-element rows
  * straight from the two input rows of an output row, float32 arithmetic: v(i) = w0 x0[i] +
  * w1 x1[i] (the blended row, never stored: _row_outer's two products and sum), out[2j] =
