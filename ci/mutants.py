@@ -628,6 +628,24 @@ MUTANTS = [
         "also at a clamped end or a padding tap (where the second tap is elsewhere)",
         ("tests/test_resize.py", "tests/test_dispatch.py")),
     Mutant(
+        "dense4-second-pair-gathered-at-the-first-tap", "resamplex/_engine/_simd.h",
+        (("                               _mm512_castpd_ps(_mm512_i64gather_pd(t2, (const void *)tmp, 4)));\n",
+          "                               _mm512_castpd_ps(_mm512_i64gather_pd(t0, (const void *)tmp, 4)));\n"),),
+        "the AVX-512 four-tap dense rows (cubic) read each output's third and fourth taps at its "
+        "first and second",
+        ("tests/test_resize.py", "tests/test_dispatch.py")),
+    Mutant(
+        "dense4-sums-out-of-order", "resamplex/_engine/_simd.h",
+        (("            s = _mm512_add_ps(pa, _mm512_permute_ps(pa, 0xB1));\n"
+          "            s = _mm512_add_ps(s, pb);\n",
+          "            s = _mm512_add_ps(pb, _mm512_permute_ps(pb, 0xB1));\n"
+          "            s = _mm512_add_ps(s, pa);\n"),
+         ("            s = _mm512_add_ps(s, _mm512_permute_ps(pb, 0xB1));\n",
+          "            s = _mm512_add_ps(s, _mm512_permute_ps(pa, 0xB1));\n")),
+        "the AVX-512 four-tap dense rows add the last two taps' products first, "
+        "((p2 + p3) + p0) + p1: the same terms, other roundings than the scalar loop's",
+        ("tests/test_resize.py", "tests/test_dispatch.py")),
+    Mutant(
         "phase2-bf16-rounds-ties-up", "resamplex/_engine/_simd.h",
         (("                                             P##_and_si##BITS(P##_srli_epi32(ue, 16), one)), \\\n",
           "                                             one), \\\n"),),

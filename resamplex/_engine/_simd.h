@@ -1017,6 +1017,75 @@ static inline void rx_dense2_f32(const float *tmp, float *out, ptrdiff_t n, cons
         out[o] = w[2 * o] * tmp[idx[2 * o]] + w[2 * o + 1] * tmp[idx[2 * o + 1]];
 }
 
+/* Dense rows of four taps, float32 (_row_dense's k == 4: cubic and the like): out[o] =
+ * ((w0 t[i0] + w1 t[i1]) + w2 t[i2]) + w3 t[i3] for the four taps of output o, o < n. Where
+ * all four taps of each of a block of 8 outputs are adjacent elements (i0 + 1, + 2, + 3: rows
+ * inside the input), each output's taps are two 64-bit gather lanes (pairs i0, i0 + 1 and
+ * i0 + 2, i0 + 3), weighed by its weights as they lie in w, summed in the scalar loop's order:
+ * the same bits. Other blocks take the scalar loop; AVX-512 only (float64 rows stay scalar:
+ * a gather per tap was no faster there). */
+static inline void rx_dense4_f32(const float *tmp, float *out, ptrdiff_t n, const int64_t *idx,
+                                 const float *w)
+{
+    ptrdiff_t o = 0, q;
+#if defined(__AVX512F__)
+    {
+        const __m512i i0 = _mm512_set_epi64(0, 0, 0, 0, 12, 8, 4, 0);
+        const __m512i i1 = _mm512_set_epi64(0, 0, 0, 0, 13, 9, 5, 1);
+        const __m512i i2 = _mm512_set_epi64(0, 0, 0, 0, 14, 10, 6, 2);
+        const __m512i i3 = _mm512_set_epi64(0, 0, 0, 0, 15, 11, 7, 3);
+        const __m512i ev = _mm512_set_epi64(14, 12, 10, 8, 6, 4, 2, 0);
+        const __m512i od = _mm512_set_epi64(15, 13, 11, 9, 7, 5, 3, 1);
+        const __m512i pick = _mm512_set_epi32(15, 13, 11, 9, 7, 5, 3, 1, 14, 12, 10, 8, 6, 4, 2, 0);
+        const __m512i one = _mm512_set1_epi64(1), two = _mm512_set1_epi64(2);
+        const __m512i three = _mm512_set1_epi64(3);
+        for (; o + 8 <= n; o += 8) {
+            const int64_t *ix = idx + 4 * o;
+            __m512i a = _mm512_loadu_si512((const void *)ix);
+            __m512i b = _mm512_loadu_si512((const void *)(ix + 8));
+            __m512i c = _mm512_loadu_si512((const void *)(ix + 16));
+            __m512i d = _mm512_loadu_si512((const void *)(ix + 24));
+#define RX_TAP(SEL) _mm512_inserti64x4(_mm512_permutex2var_epi64(a, SEL, b), \
+                                       _mm512_castsi512_si256(_mm512_permutex2var_epi64(c, SEL, d)), 1)
+            __m512i t0 = RX_TAP(i0), t1 = RX_TAP(i1), t2 = RX_TAP(i2), t3 = RX_TAP(i3);
+#undef RX_TAP
+            __m512d wa, wb, w0 = _mm512_loadu_pd((const double *)(w + 4 * o)),
+                    w1 = _mm512_loadu_pd((const double *)(w + 4 * o + 16));
+            __m512 pa, pb, s;
+            if (_mm512_cmpneq_epi64_mask(_mm512_add_epi64(t0, one), t1)
+                    | _mm512_cmpneq_epi64_mask(_mm512_add_epi64(t0, two), t2)
+                    | _mm512_cmpneq_epi64_mask(_mm512_add_epi64(t0, three), t3)) {
+                for (q = o; q < o + 8; q++) {
+                    const int64_t *iq = idx + 4 * q;
+                    const float *wq = w + 4 * q;
+                    out[q] = ((wq[0] * tmp[iq[0]] + wq[1] * tmp[iq[1]]) + wq[2] * tmp[iq[2]])
+                             + wq[3] * tmp[iq[3]];
+                }
+                continue;
+            }
+            /* each output's weights as two 64-bit pairs: (w0, w1) and (w2, w3) */
+            wa = _mm512_permutex2var_pd(w0, ev, w1);
+            wb = _mm512_permutex2var_pd(w0, od, w1);
+            pa = _mm512_mul_ps(_mm512_castpd_ps(wa),
+                               _mm512_castpd_ps(_mm512_i64gather_pd(t0, (const void *)tmp, 4)));
+            pb = _mm512_mul_ps(_mm512_castpd_ps(wb),
+                               _mm512_castpd_ps(_mm512_i64gather_pd(t2, (const void *)tmp, 4)));
+            /* even lanes: ((p0 + p1) + p2) + p3 */
+            s = _mm512_add_ps(pa, _mm512_permute_ps(pa, 0xB1));
+            s = _mm512_add_ps(s, pb);
+            s = _mm512_add_ps(s, _mm512_permute_ps(pb, 0xB1));
+            _mm256_storeu_ps(out + o, _mm512_castps512_ps256(_mm512_permutexvar_ps(pick, s)));
+        }
+    }
+#endif
+    for (; o < n; o++) {
+        const int64_t *iq = idx + 4 * o;
+        const float *wq = w + 4 * o;
+        out[o] = ((wq[0] * tmp[iq[0]] + wq[1] * tmp[iq[1]]) + wq[2] * tmp[iq[2]])
+                 + wq[3] * tmp[iq[3]];
+    }
+}
+
 /* x2 of float32, bfloat16 or float16 (kind: RX_ROWS_F32, _BF16, _F16) single-element rows
  * straight from the two input rows of an output row, float32 arithmetic: v(i) = w0 x0[i] +
  * w1 x1[i] (the blended row, never stored: _row_outer's two products and sum), out[2j] =
