@@ -600,9 +600,10 @@ MUTANTS = [
         ("tests/test_resize.py",)),
     Mutant(
         "phase2-f16-zip-swapped", "resamplex/_engine/_simd.h",
-        (("        _mm512_cvtepu16_epi32(_mm512_cvtps_ph(e, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)),\n",
-          "        _mm512_cvtepu16_epi32(_mm512_cvtps_ph(o, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)),\n"),),
-        "the AVX-512 x2 phase kernel stores each float16 odd output in place of the even one",
+        (("        return P##_or_si##BITS(P##_cvtepu16_epi32(P##_cvtps_ph(e, RX_F16_RN)),              \\\n",
+          "        return P##_or_si##BITS(P##_cvtepu16_epi32(P##_cvtps_ph(o, RX_F16_RN)),              \\\n"),),
+        "the x2 phase kernels (AVX2, AVX-512) store each float16 odd output in place of the even "
+        "one",
         ("tests/test_resize.py", "tests/test_dispatch.py")),
     Mutant(
         "phase2-borders-rows-swapped", "resamplex/_engine/_taps.pyx.tp",

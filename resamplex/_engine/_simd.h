@@ -1134,24 +1134,22 @@ RX_BF16_PAIR(rx_bf16x16x2, __m512, __m512i, _mm512, 512,
 #endif
 #undef RX_BF16_PAIR
 /* The same zip of two float16 rows, F16C's rounding (nearest even). */
+#define RX_F16_PAIR(NAME, VF, VI, P, BITS)                                                  \
+    static inline VI NAME(VF e, VF o)                                                       \
+    {                                                                                       \
+        return P##_or_si##BITS(P##_cvtepu16_epi32(P##_cvtps_ph(e, RX_F16_RN)),              \
+                               P##_slli_epi32(P##_cvtepu16_epi32(P##_cvtps_ph(o, RX_F16_RN)),  \
+                                              16));                                         \
+    }
+#define RX_F16_RN (_MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)
 #if defined(RX_AVX2)
-static inline __m256i rx_f16x8x2(__m256 e, __m256 o)
-{
-    return _mm256_or_si256(
-        _mm256_cvtepu16_epi32(_mm256_cvtps_ph(e, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)),
-        _mm256_slli_epi32(_mm256_cvtepu16_epi32(
-            _mm256_cvtps_ph(o, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)), 16));
-}
+RX_F16_PAIR(rx_f16x8x2, __m256, __m256i, _mm256, 256)
 #endif
 #if defined(__AVX512F__) && defined(__AVX512BW__)
-static inline __m512i rx_f16x16x2(__m512 e, __m512 o)
-{
-    return _mm512_or_si512(
-        _mm512_cvtepu16_epi32(_mm512_cvtps_ph(e, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)),
-        _mm512_slli_epi32(_mm512_cvtepu16_epi32(
-            _mm512_cvtps_ph(o, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)), 16));
-}
+RX_F16_PAIR(rx_f16x16x2, __m512, __m512i, _mm512, 512)
 #endif
+#undef RX_F16_PAIR
+#undef RX_F16_RN
 static inline uint16_t rx_f32_to_f16_scalar(uint32_t x);
 static inline float rx_f16_to_f32_scalar(uint32_t h);
 static inline float rx_ld1_rows(const char *x, ptrdiff_t i, int kind)
