@@ -2039,6 +2039,51 @@ static inline void rx_load_f16(const uint16_t *s, float *out, ptrdiff_t n)
         out[j] = rx_f16_to_f32_scalar(s[j]);
 }
 
+/* float16 rows for _row_outer: buf[j] = w[t0] x_t0[j], then buf[j] + w[t] x_t[j] for t = t0 + 1
+ * .. t1 - 1 (x_t: the float16 row at s + off[t]; t1 > t0), each product and sum rounded to
+ * float, in that order: the chunked form's values (rx_load_f16, then the blend). With F16C
+ * (RX_AVX2 builds) the sums of 16 (AVX-512) or 8 elements stay in a register across the taps
+ * and each row's elements are converted as they are loaded, without a row of floats in
+ * between: F16C quiets a signalling NaN, which the product quiets anyway (the same bits).
+ * Returns 0 where it did nothing (no F16C: the caller converts in chunks). */
+static inline int rx_blend_f16(const char *s, float *buf, ptrdiff_t n, ptrdiff_t t0,
+                               ptrdiff_t t1, const int64_t *off, const float *w)
+{
+#if defined(RX_AVX2)
+    ptrdiff_t j = 0, t;
+#define RX_ROW(T) ((const uint16_t *)(s + off[T]) + j)
+#if defined(__AVX512F__)
+    for (; j + 16 <= n; j += 16) {
+        __m512 acc = _mm512_mul_ps(_mm512_set1_ps(w[t0]),
+                                   _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)RX_ROW(t0))));
+        for (t = t0 + 1; t < t1; t++)
+            acc = _mm512_add_ps(acc, _mm512_mul_ps(_mm512_set1_ps(w[t]), _mm512_cvtph_ps(
+                _mm256_loadu_si256((const __m256i *)RX_ROW(t)))));
+        _mm512_storeu_ps(buf + j, acc);
+    }
+#endif
+    for (; j + 8 <= n; j += 8) {
+        __m256 acc = _mm256_mul_ps(_mm256_set1_ps(w[t0]),
+                                   _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)RX_ROW(t0))));
+        for (t = t0 + 1; t < t1; t++)
+            acc = _mm256_add_ps(acc, _mm256_mul_ps(_mm256_set1_ps(w[t]), _mm256_cvtph_ps(
+                _mm_loadu_si128((const __m128i *)RX_ROW(t)))));
+        _mm256_storeu_ps(buf + j, acc);
+    }
+#undef RX_ROW
+    for (; j < n; j++) {
+        float acc = w[t0] * rx_f16_to_f32_scalar(((const uint16_t *)(s + off[t0]))[j]);
+        for (t = t0 + 1; t < t1; t++)
+            acc = acc + w[t] * rx_f16_to_f32_scalar(((const uint16_t *)(s + off[t]))[j]);
+        buf[j] = acc;
+    }
+    return 1;
+#else
+    (void)s; (void)buf; (void)n; (void)t0; (void)t1; (void)off; (void)w;
+    return 0;
+#endif
+}
+
 /* float32 -> bfloat16, round to nearest-even; NaN keeps sign and top payload, made quiet. */
 static inline void rx_store_bf16(const float *buf, uint16_t *d, ptrdiff_t n)
 {
