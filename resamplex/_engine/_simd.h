@@ -961,6 +961,11 @@ RX_PHASE2_ROWS(int8_t, rx_phase2_rows_i8, 1, _mm256_cvtepi8_epi16, _mm512_cvtepi
  * summed tap 0 + tap 1: the scalar loop's products and sums in its order, so the same bits.
  * Other blocks (a clamped end, a padding tap) take the scalar loop. The pairs read are the
  * taps themselves (idx[2o] and idx[2o] + 1 == idx[2o + 1]): nothing outside the row. */
+static inline float rx_dense2_1(const float *tmp, const int64_t *idx, const float *w,
+                                ptrdiff_t o)
+{
+    return w[2 * o] * tmp[idx[2 * o]] + w[2 * o + 1] * tmp[idx[2 * o + 1]];
+}
 static inline void rx_dense2_f32(const float *tmp, float *out, ptrdiff_t n, const int64_t *idx,
                                  const float *w)
 {
@@ -979,7 +984,7 @@ static inline void rx_dense2_f32(const float *tmp, float *out, ptrdiff_t n, cons
             __m512 x, p;
             if (_mm512_cmpneq_epi64_mask(_mm512_add_epi64(first, one), second)) {
                 for (q = o; q < o + 8; q++)
-                    out[q] = w[2 * q] * tmp[idx[2 * q]] + w[2 * q + 1] * tmp[idx[2 * q + 1]];
+                    out[q] = rx_dense2_1(tmp, idx, w, q);
                 continue;
             }
             x = _mm512_castpd_ps(_mm512_i64gather_pd(first, (const void *)tmp, 4));
@@ -1003,7 +1008,7 @@ static inline void rx_dense2_f32(const float *tmp, float *out, ptrdiff_t n, cons
             if (_mm256_movemask_epi8(_mm256_cmpeq_epi64(_mm256_add_epi64(first, one), second))
                     != -1) {
                 for (q = o; q < o + 4; q++)
-                    out[q] = w[2 * q] * tmp[idx[2 * q]] + w[2 * q + 1] * tmp[idx[2 * q + 1]];
+                    out[q] = rx_dense2_1(tmp, idx, w, q);
                 continue;
             }
             x = _mm256_castpd_ps(_mm256_i64gather_pd((const double *)tmp, first, 4));
@@ -1014,7 +1019,7 @@ static inline void rx_dense2_f32(const float *tmp, float *out, ptrdiff_t n, cons
     }
 #endif
     for (; o < n; o++)
-        out[o] = w[2 * o] * tmp[idx[2 * o]] + w[2 * o + 1] * tmp[idx[2 * o + 1]];
+        out[o] = rx_dense2_1(tmp, idx, w, o);
 }
 
 /* Dense rows of four taps, float32 (_row_dense's k == 4: cubic and the like): out[o] =
@@ -1024,6 +1029,13 @@ static inline void rx_dense2_f32(const float *tmp, float *out, ptrdiff_t n, cons
  * i0 + 2, i0 + 3), weighed by its weights as they lie in w, summed in the scalar loop's order:
  * the same bits. Other blocks take the scalar loop; AVX-512 only (float64 rows stay scalar:
  * a gather per tap was no faster there). */
+static inline float rx_dense4_1(const float *tmp, const int64_t *idx, const float *w,
+                                ptrdiff_t o)
+{
+    const int64_t *iq = idx + 4 * o;
+    const float *wq = w + 4 * o;
+    return ((wq[0] * tmp[iq[0]] + wq[1] * tmp[iq[1]]) + wq[2] * tmp[iq[2]]) + wq[3] * tmp[iq[3]];
+}
 static inline void rx_dense4_f32(const float *tmp, float *out, ptrdiff_t n, const int64_t *idx,
                                  const float *w)
 {
@@ -1055,12 +1067,8 @@ static inline void rx_dense4_f32(const float *tmp, float *out, ptrdiff_t n, cons
             if (_mm512_cmpneq_epi64_mask(_mm512_add_epi64(t0, one), t1)
                     | _mm512_cmpneq_epi64_mask(_mm512_add_epi64(t0, two), t2)
                     | _mm512_cmpneq_epi64_mask(_mm512_add_epi64(t0, three), t3)) {
-                for (q = o; q < o + 8; q++) {
-                    const int64_t *iq = idx + 4 * q;
-                    const float *wq = w + 4 * q;
-                    out[q] = ((wq[0] * tmp[iq[0]] + wq[1] * tmp[iq[1]]) + wq[2] * tmp[iq[2]])
-                             + wq[3] * tmp[iq[3]];
-                }
+                for (q = o; q < o + 8; q++)
+                    out[q] = rx_dense4_1(tmp, idx, w, q);
                 continue;
             }
             /* each output's weights as two 64-bit pairs: (w0, w1) and (w2, w3) */
@@ -1078,12 +1086,8 @@ static inline void rx_dense4_f32(const float *tmp, float *out, ptrdiff_t n, cons
         }
     }
 #endif
-    for (; o < n; o++) {
-        const int64_t *iq = idx + 4 * o;
-        const float *wq = w + 4 * o;
-        out[o] = ((wq[0] * tmp[iq[0]] + wq[1] * tmp[iq[1]]) + wq[2] * tmp[iq[2]])
-                 + wq[3] * tmp[iq[3]];
-    }
+    for (; o < n; o++)
+        out[o] = rx_dense4_1(tmp, idx, w, o);
 }
 
 /* x2 of float32, bfloat16 or float16 (kind: RX_ROWS_F32, _BF16, _F16) single-element rows
@@ -2051,30 +2055,24 @@ static inline int rx_blend_f16(const char *s, float *buf, ptrdiff_t n, ptrdiff_t
 {
 #if defined(RX_AVX2)
     ptrdiff_t j = 0, t;
-#define RX_ROW(T) ((const uint16_t *)(s + off[T]) + j)
-#if defined(__AVX512F__)
-    for (; j + 16 <= n; j += 16) {
-        __m512 acc = _mm512_mul_ps(_mm512_set1_ps(w[t0]),
-                                   _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)RX_ROW(t0))));
-        for (t = t0 + 1; t < t1; t++)
-            acc = _mm512_add_ps(acc, _mm512_mul_ps(_mm512_set1_ps(w[t]), _mm512_cvtph_ps(
-                _mm256_loadu_si256((const __m256i *)RX_ROW(t)))));
-        _mm512_storeu_ps(buf + j, acc);
+    /* LANES elements a step, loaded by rx_ld8_rows / rx_ld16_rows (F16C) */
+#define RX_BLEND(LANES, VF, P, LD)                                                          \
+    for (; j + LANES <= n; j += LANES) {                                                    \
+        VF acc = P##_mul_ps(P##_set1_ps(w[t0]), LD(s + off[t0], j, RX_ROWS_F16));           \
+        for (t = t0 + 1; t < t1; t++)                                                       \
+            acc = P##_add_ps(acc, P##_mul_ps(P##_set1_ps(w[t]),                             \
+                                             LD(s + off[t], j, RX_ROWS_F16)));              \
+        P##_storeu_ps(buf + j, acc);                                                        \
     }
+#if defined(__AVX512F__) && defined(__AVX512BW__)
+    RX_BLEND(16, __m512, _mm512, rx_ld16_rows)
 #endif
-    for (; j + 8 <= n; j += 8) {
-        __m256 acc = _mm256_mul_ps(_mm256_set1_ps(w[t0]),
-                                   _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)RX_ROW(t0))));
-        for (t = t0 + 1; t < t1; t++)
-            acc = _mm256_add_ps(acc, _mm256_mul_ps(_mm256_set1_ps(w[t]), _mm256_cvtph_ps(
-                _mm_loadu_si128((const __m128i *)RX_ROW(t)))));
-        _mm256_storeu_ps(buf + j, acc);
-    }
-#undef RX_ROW
+    RX_BLEND(8, __m256, _mm256, rx_ld8_rows)
+#undef RX_BLEND
     for (; j < n; j++) {
-        float acc = w[t0] * rx_f16_to_f32_scalar(((const uint16_t *)(s + off[t0]))[j]);
+        float acc = w[t0] * rx_ld1_rows(s + off[t0], j, RX_ROWS_F16);
         for (t = t0 + 1; t < t1; t++)
-            acc = acc + w[t] * rx_f16_to_f32_scalar(((const uint16_t *)(s + off[t]))[j]);
+            acc = acc + w[t] * rx_ld1_rows(s + off[t], j, RX_ROWS_F16);
         buf[j] = acc;
     }
     return 1;

@@ -1466,13 +1466,15 @@ class Plan:
             run = dict(fields, phase=PHASE_UP2, lo=lo, hi=hi)
             if k > 2:       # cubic, Lanczos: float32 sums of k taps per phase
                 return dict(run, rk=k, pdk=pd, pwk=tuple(float(v) for v in phases))
-            # two taps: the blended row is needed only up to blo and from bhi on (where the
-            # outputs outside the run read it) when the run's rows are blended in registers
-            used = idx < t.n_in                        # padding taps read the zero after
-            left = idx[:2 * lo * c][used[:2 * lo * c]]
-            right = idx[2 * hi * c:][used[2 * hi * c:]]
-            run.update(blo=int(left.max()) + 1 if left.size else 0,
-                       bhi=int(right.min()) if right.size else n_mid)
+            if eight:
+                # two taps: the float row the outputs outside the run read (their float
+                # sums) is needed only up to blo and from bhi on when the run's rows are
+                # blended in registers (float rows form those outputs from the input rows)
+                used = idx < t.n_in                    # padding taps read the zero after
+                left = idx[:2 * lo * c][used[:2 * lo * c]]
+                right = idx[2 * hi * c:][used[2 * hi * c:]]
+                run.update(blo=int(left.max()) + 1 if left.size else 0,
+                           bhi=int(right.min()) if right.size else n_mid)
             exact = self._exact_fields(dtype, outer, phases, rcode, w) if eight else {}
             if "bq" in exact and c == 1 and _clamped_borders(idx, exact["bq"], n_mid, lo, hi,
                                                              pd, exact["pq"]):
