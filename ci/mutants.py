@@ -654,6 +654,36 @@ MUTANTS = [
         "last row",
         ("tests/test_resize.py", "tests/test_dispatch.py")),
     Mutant(
+        "phasek-i16-weight-pairs-swapped", "resamplex/_engine/_simd.h",
+        (("            VT wp = _mm##W##_set1_epi32((int)((uint32_t)(uint16_t)q[t]                         \\\n"
+          "                                              | (uint32_t)(uint16_t)(t + 1 < k ? q[t + 1] : 0) \\\n",
+          "            VT wp = _mm##W##_set1_epi32((int)((uint32_t)(uint16_t)(t + 1 < k ? q[t + 1] : 0) \\\n"
+          "                                              | (uint32_t)(uint16_t)q[t]                       \\\n"),),
+        "the integer x0.5 cubic rows (AVX2, AVX-512) weigh each pair of taps with the other's "
+        "weight",
+        ("tests/test_resize.py", "tests/test_dispatch.py")),
+    Mutant(
+        "phasek-i16-rounds-ties-up", "resamplex/_engine/_simd.h",
+        (("                    _mm##W##_and_si##W(_mm##W##_sra_epi32((s), (cnt)),                         \\\n"
+          "                                        _mm##W##_set1_epi32(1))), (cnt)))\n",
+          "                    _mm##W##_set1_epi32(1)), (cnt)))\n"),),
+        "the integer x0.5 cubic rows (AVX2, AVX-512) round half up, not half to even",
+        ("tests/test_resize.py", "tests/test_dispatch.py")),
+    Mutant(
+        "split-i16-borders-scaled-by-the-whole-shift", "resamplex/_engine/plan.py",
+        (("                    pqk=tuple(int(v) for v in q2[0]), iscale=2.0 ** -q1[1])",
+          "                    pqk=tuple(int(v) for v in q2[0]), iscale=2.0 ** -(q1[1] + q2[1]))"),),
+        "the outputs outside the integer x0.5 cubic run read the int16 rows scaled by 2^-(m1+m2), "
+        "not 2^-m1",
+        ("tests/test_resize.py", "tests/test_dispatch.py")),
+    Mutant(
+        "split-i16-blend-keeps-the-last-row", "resamplex/_engine/_taps.pyx.tp",
+        (("            acc[j] = <int16_t>(wt * x[j])\n",
+          "            acc[j] = <int16_t>(acc[j] + wt * x[j])\n"),),
+        "the integer blend of the x0.5 cubic phase rows adds the first tap to what the last "
+        "output row left",
+        ("tests/test_resize.py", "tests/test_dispatch.py")),
+    Mutant(
         "phase2-bf16-rounds-ties-up", "resamplex/_engine/_simd.h",
         (("                                             P##_and_si##BITS(P##_srli_epi32(ue, 16), one)), \\\n",
           "                                             one), \\\n"),),

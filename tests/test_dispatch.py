@@ -200,7 +200,9 @@ def test_eight_bit_images_exact_at_factors_two_and_half(at_level, level, dtype, 
     # x2 and x0.5 resizes of 8-bit images (interleaved channels too) run polyphase kernels
     # (_taps.pyx.tp _phase_row: even/odd output rows zipped, or input rows unzipped). Their
     # weights are quarters and halves, so the float64 reference is exact and so is the float32
-    # arithmetic: every output must be saturate(rounding(v)) exactly, ties included.
+    # arithmetic: every output must be saturate(rounding(v)) exactly, ties included. So are
+    # cubic's at x0.5 (32nds with a = -0.75, 16ths with -0.5), which the kernels compute in
+    # int16 rows and int32 sums (_phase_split_k, rx_phasek_i16).
     at_level(level)
     rng = np.random.default_rng(5)
     h, w = (9, 37) if factor == 2 else (10, 74)
@@ -210,15 +212,18 @@ def test_eight_bit_images_exact_at_factors_two_and_half(at_level, level, dtype, 
     x[0, : w // 2] = info.max                          # saturation at the top of the range
     size = (int(h * factor), int(w * factor))
     cases = [("linear", t) for t in ("half_pixel", "pytorch_half_pixel", "asymmetric")]
+    kws = [{}] * len(cases)
     if factor == 0.5:
-        cases.append(("area", "half_pixel"))
-    for mode, transform in cases:
+        cases += [("area", "half_pixel"), ("cubic", "half_pixel"), ("cubic", "asymmetric"),
+                  ("cubic", "half_pixel")]
+        kws += [{}, {}, {}, {"cubic_a": -0.5}]
+    for (mode, transform), kw in zip(cases, kws):
         v = ref.reference_resize(x, size, axes=(0, 1), mode=mode,
-                                 coordinate_transform=transform)
+                                 coordinate_transform=transform, **kw)
         for rounding in ("half_even", "half_away_from_zero", "toward_zero"):
             for threads in (1, 2):
                 got = rx.resize(x, size, axes=(0, 1), mode=mode, coordinate_transform=transform,
-                                rounding=rounding, threads=threads)
+                                rounding=rounding, threads=threads, **kw)
                 want = ref.expected_integer(v, dtype, rounding)
                 bad = got != want
                 assert not bad.any(), (f"{mode}/{transform}/{rounding}/{threads} threads at "

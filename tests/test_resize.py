@@ -701,6 +701,64 @@ def test_polyphase_k_taps_give_the_general_bits(monkeypatch, dname, channels):
         rx.clear_plan_cache()
 
 
+@pytest.mark.parametrize("dname", ["uint8", "int8"])
+@pytest.mark.parametrize("channels", [0, 1, 2, 3, 4, 5])
+def test_cubic_half_in_integers_gives_the_float_bits(monkeypatch, dname, channels):
+    # Cubic x0.5 of 8-bit images on both axes has dyadic weights (32nds with a = -0.75, 16ths
+    # with -0.5), so the float32 sums of _phase_split_k are exact and it computes them in
+    # int16 rows and int32 sums instead (plan.py _split_exact, rx_phasek_i16: pairs of taps,
+    # 32 outputs a step at AVX-512, 16 at AVX2, then one at a time): the bytes of the float
+    # form (the planner kept from the integer one), at every CPU level, both integer
+    # roundings (toward_zero keeps the float form), 1 and 2 threads, a batch of two, rows
+    # whose run is 1-9 vector steps and a tail; extreme values for saturation. Lanczos's
+    # weights are not dyadic: it keeps the float form.
+    from resamplex._engine import _exec
+    from resamplex._engine import plan as rplan
+
+    exact = rplan.Plan._split_exact
+    taken = []
+
+    def spy(self, *args):
+        got = exact(self, *args)
+        taken.append(bool(got))
+        return got
+
+    def none(self, *args):
+        return {}
+
+    dtype = DTYPES[dname]
+    info = np.iinfo(dtype)
+    rng = _rng("cubic half in integers", dname, channels)
+    before = _exec.cpu_level()
+    try:
+        for level in _exec.cpu_levels():
+            _exec.set_cpu_level(level)
+            for width, a in itertools.product((38, 74, 150), (-0.75, -0.5)):
+                shape = (2, 12, width) + ((channels,) if channels else ())
+                x = rng.integers(info.min, info.max + 1, shape).astype(dtype)
+                x[0, :3] = info.max
+                x[1, 4:6] = info.min
+                size = (6, width // 2)
+                for rounding, threads, mode in itertools.product(
+                        ("half_even", "half_away_from_zero", "toward_zero"), (1, 2),
+                        ("cubic", "lanczos")):
+                    args = dict(axes=(1, 2), mode=mode, cubic_a=a, rounding=rounding,
+                                threads=threads)
+                    monkeypatch.setattr(rplan.Plan, "_split_exact", spy)
+                    del taken[:]
+                    rx.clear_plan_cache()
+                    got = rx.resize(x, size, **args)
+                    assert taken == [mode == "cubic" and rounding != "toward_zero"], \
+                        (level, shape, mode, rounding)
+                    monkeypatch.setattr(rplan.Plan, "_split_exact", none)
+                    rx.clear_plan_cache()
+                    want = rx.resize(x, size, **args)
+                    assert got.tobytes() == want.tobytes(), (level, shape, a, rounding, threads)
+    finally:
+        _exec.set_cpu_level(before)
+        rx.clear_plan_cache()
+
+
 @pytest.mark.parametrize("dname", ["float32", "bfloat16", "float16"])
 def test_polyphase_x2_long_rows_at_every_cpu_level(dname):
     # Rows of 32 pixels and more run the x2 phase kernel's pipelined loop at AVX-512 (each

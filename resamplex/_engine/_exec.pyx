@@ -518,6 +518,9 @@ cdef class Program:
                 p.pdk[j] = v
             for j, v in enumerate(spec.get("pwk", ())):
                 p.pwk[j] = v
+            for j, v in enumerate(spec.get("pqk", ())):
+                p.pqk[j] = v
+            p.iscale = spec.get("iscale", 0.0)
             if p.op == OP_FIXED:
                 p.w = _vec(self._keep, spec.get("w"), np.int32)
                 esize = 4

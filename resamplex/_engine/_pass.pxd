@@ -240,6 +240,10 @@ cdef struct PassDesc:
     # 2 X + pdk[t] with the weights pwk[t].
     Py_ssize_t pdk[16]
     double pwk[16]
+    # PHASE_DOWN2 of rk taps in exact integers (ishift >= 0): pwk times 2^m2 (and wq the outer
+    # weights times 2^m1, as above)
+    int pqk[16]
+    float iscale          # 2^-m1: the value of one unit of those integer blended rows
     # OP_TENSOR: the leading `lead` axes are read at their first tap only (every output
     # of such an axis sits on an input element: weight 1.0 there, 0.0 at its other taps)
     int lead

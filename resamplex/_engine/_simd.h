@@ -691,6 +691,78 @@ static inline __m128i rx_round_pack16(__m256i s, int shift, int is_signed, int a
 }
 #endif
 
+/* rx_round_i16 on int32 lanes, without the saturation (the caller packs and clamps). */
+#define RX_ROUND32(W, s, shift, away, cnt)                                                     \
+    (!(shift) ? (s)                                                                            \
+     : (away) ? _mm##W##_sra_epi32(_mm##W##_add_epi32(_mm##W##_add_epi32(                      \
+                    (s), _mm##W##_set1_epi32(1 << ((shift) - 1))), _mm##W##_srai_epi32((s), 31)), \
+                    (cnt))                                                                     \
+              : _mm##W##_sra_epi32(_mm##W##_add_epi32(_mm##W##_add_epi32(                      \
+                    (s), _mm##W##_set1_epi32((1 << ((shift) - 1)) - 1)),                       \
+                    _mm##W##_and_si##W(_mm##W##_sra_epi32((s), (cnt)),                         \
+                                        _mm##W##_set1_epi32(1))), (cnt)))
+
+/* One output phase of k taps (3..8: x0.5 cubic of 8-bit data) in exact integers:
+ * out[j] = rx_round_i16(sum_t q[t] * x_t[j], shift) saturated to the 8-bit type, over int16
+ * rows x_t (blended rows times 2^m1), summed in int32: the planner bounds every sum inside
+ * 2^24, so it is exact whatever the order, and its value times 2^-shift is the float32 sum
+ * of the float pass (rx_phasek_8). Vector steps take the taps in pairs, the two rows
+ * interleaved and multiplied by their weight pair (madd); every output is made. */
+#define RX_PHASEK_I16_STEP(W, VT, N, LOAD)                                                     \
+    for (; j + (N) <= n; j += (N)) {                                                           \
+        VT sl = _mm##W##_setzero_si##W(), sh = sl, v;                                         \
+        for (t = 0; t < k; t += 2) {                                                           \
+            VT a = LOAD(x[t] + j);                                                             \
+            VT b = t + 1 < k ? LOAD(x[t + 1] + j) : _mm##W##_setzero_si##W();                 \
+            VT wp = _mm##W##_set1_epi32((int)((uint32_t)(uint16_t)q[t]                         \
+                                              | (uint32_t)(uint16_t)(t + 1 < k ? q[t + 1] : 0) \
+                                                    << 16));                                   \
+            sl = _mm##W##_add_epi32(sl, _mm##W##_madd_epi16(_mm##W##_unpacklo_epi16(a, b), wp)); \
+            sh = _mm##W##_add_epi32(sh, _mm##W##_madd_epi16(_mm##W##_unpackhi_epi16(a, b), wp)); \
+        }                                                                                      \
+        v = _mm##W##_packs_epi32(RX_ROUND32(W, sl, shift, away, cnt),                          \
+                                 RX_ROUND32(W, sh, shift, away, cnt));                         \
+        v = _mm##W##_min_epi16(_mm##W##_max_epi16(v, _mm##W##_set1_epi16((int16_t)lo)),        \
+                               _mm##W##_set1_epi16((int16_t)hi));                              \
+        RX_PHASEK_I16_PUT##W(out + j, v);                                                      \
+    }
+#define RX_LOAD512(p) _mm512_loadu_si512((const void *)(p))
+#define RX_LOAD256(p) _mm256_loadu_si256((const __m256i *)(p))
+#define RX_PHASEK_I16_PUT512(d, v) _mm256_storeu_si256((__m256i *)(d), _mm512_cvtepi16_epi8(v))
+#define RX_PHASEK_I16_PUT256(d, v)                                                             \
+    _mm_storeu_si128((__m128i *)(d),                                                           \
+                     is_signed ? _mm_packs_epi16(_mm256_castsi256_si128(v),                    \
+                                                 _mm256_extracti128_si256(v, 1))               \
+                               : _mm_packus_epi16(_mm256_castsi256_si128(v),                   \
+                                                  _mm256_extracti128_si256(v, 1)))
+static inline void rx_phasek_i16(const int16_t *const *x, uint8_t *out, ptrdiff_t n,
+                                 const int *q, ptrdiff_t k, int shift, int is_signed, int away)
+{
+    ptrdiff_t j = 0, t;
+    const int lo = is_signed ? -128 : 0, hi = is_signed ? 127 : 255;
+#if defined(RX_AVX2)
+    const __m128i cnt = _mm_cvtsi32_si128(shift);
+#endif
+#if defined(__AVX512F__) && defined(__AVX512BW__)
+    RX_PHASEK_I16_STEP(512, __m512i, 32, RX_LOAD512)
+#endif
+#if defined(RX_AVX2)
+    RX_PHASEK_I16_STEP(256, __m256i, 16, RX_LOAD256)
+#endif
+    for (; j < n; j++) {
+        int s = 0;
+        for (t = 0; t < k; t++)
+            s += q[t] * x[t][j];
+        out[j] = (uint8_t)rx_round_i16(s, shift, lo, hi, away);
+    }
+}
+#undef RX_PHASEK_I16_STEP
+#undef RX_PHASEK_I16_PUT512
+#undef RX_PHASEK_I16_PUT256
+#undef RX_LOAD512
+#undef RX_LOAD256
+#undef RX_ROUND32
+
 /* One phase row, rounded into 8-bit: e[j] = round(qa * v[j + da] + qb * v[j + db]). */
 static inline void rx_phase2_i16(const int16_t *v, uint8_t *e, ptrdiff_t n, ptrdiff_t da,
                                  ptrdiff_t db, int16_t qa, int16_t qb, int shift, int is_signed,

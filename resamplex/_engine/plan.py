@@ -1482,7 +1482,10 @@ class Plan:
             return dict(run, pd=pd, pw=tuple(float(v) for v in phases), **exact)
         if eight and k > 2 and w_in == 2 * w_out and w_out >= 8:
             # x0.5 of k taps (cubic, Lanczos): output pixel X reads pixels 2 X + d[t]
-            return self._split_fields(fields, pix, pw, same, 2, 1, n_mid)
+            split = self._split_fields(fields, pix, pw, same, 2, 1, n_mid)
+            if split:
+                split.update(self._split_exact(dtype, outer, np.asarray(split["pwk"]), rcode))
+            return split
         if eight and k == 2 and w_in == 2 * w_out and w_out >= 4:
             x = np.arange(w_out)
             if not (same.all() and np.array_equal(pix, np.stack([2 * x, 2 * x + 1], axis=1))
@@ -1641,6 +1644,32 @@ class Plan:
                     and top * q1[2] * np.abs(bq).sum(axis=1).max(initial=0) < 1 << 24:
                 fields["bq"] = bq.astype(np.int16)
         return fields
+
+    def _split_exact(self, dtype: np.dtype, outer: int, phases: np.ndarray,
+                     rcode: int) -> dict[str, Any]:
+        """The integer form of an 8-bit x0.5 phase pass of k taps (``_phase_split_k``), or
+        ``{}``: with ``half_even`` or ``half_away_from_zero`` rounding, where the outer
+        table's float32 weights are integers ``q1`` times 2^-m1 with every blended 8-bit
+        value inside int16 (``top * sum |q1| <= 32767``), and the k phase weights integers
+        ``q2`` times 2^-m2 with ``top * sum |q1| * sum |q2| < 2^24``. Then every float32
+        product and sum of the float pass is exact (its values are integers times
+        2^-(m1+m2) below 2^24 of them): the int16 rows hold the blended rows times 2^m1, the
+        int32 sums the outputs times 2^(m1+m2), and rounding those by the shift gives the
+        float store's bits. (Cubic at x0.5: weights in 32nds or 16ths, exact; Lanczos: not
+        dyadic, float32.)"""
+        if rcode not in (_dtypes.rounding_code("half_even"),
+                         _dtypes.rounding_code("half_away_from_zero")):
+            return {}
+        top = 255 if dtype == np.uint8 else 128
+        t1 = self.tables[outer]
+        q1 = _dyadic(t1.w, t1.ptr, 32767 // top)
+        if q1 is None or q1[2] == 0:
+            return {}
+        q2 = _dyadic(phases, np.array([0, phases.size]), ((1 << 24) - 1) // (top * q1[2]))
+        if q2 is None or np.abs(q2[0]).max(initial=0) >= 1 << 15:
+            return {}
+        return dict(ishift=q1[1] + q2[1], wq=q1[0].astype(np.int16),
+                    pqk=tuple(int(v) for v in q2[0]), iscale=2.0 ** -q1[1])
 
     def _pixel_sweep(self, order: Sequence[int], perm: Sequence[int], xs: Sequence[int],
                      os_: Sequence[int]) -> bool:
