@@ -654,6 +654,12 @@ MUTANTS = [
         "last row",
         ("tests/test_resize.py", "tests/test_dispatch.py")),
     Mutant(
+        "forked-child-keeps-its-threads", "resamplex/_engine/_exec.pyx",
+        (("    if _regions_opened:\n        _forked = True\n", "    pass\n"),),
+        "a process forked after parallel calls keeps its threads (its first parallel region "
+        "then waits forever for the parent's OpenMP workers)",
+        ("tests/test_concurrency.py",)),
+    Mutant(
         "phasek-i16-weight-pairs-swapped", "resamplex/_engine/_simd.h",
         (("            VT wp = _mm##W##_set1_epi32((int)((uint32_t)(uint16_t)q[t]                         \\\n"
           "                                              | (uint32_t)(uint16_t)(t + 1 < k ? q[t + 1] : 0) \\\n",

@@ -17,6 +17,7 @@ import concurrent.futures
 import gc
 import os
 import random
+import subprocess
 import sys
 import threading
 import time
@@ -28,6 +29,7 @@ import resamplex as rx
 import reference as ref
 from resamplex import ascend, dml
 from resamplex.compat import onnx as ronnx
+from resamplex.compat import pil as rpil
 
 ml_dtypes = pytest.importorskip("ml_dtypes")
 BF16 = np.dtype(ml_dtypes.bfloat16)
@@ -142,6 +144,79 @@ def test_eight_threads_give_the_serial_results():
     # and the thread count does not change results
     for name, _, _ in jobs:
         assert serial[(name, 1)] == serial[(name, 2)], name
+
+
+def _run_forked(fn, timeout=30.0):
+    # fn() in a forked child: its exit status (0: it returned True), or None if it did not
+    # finish within the timeout (it is killed then).
+    pid = os.fork()
+    if pid == 0:
+        code = 1
+        try:
+            code = 0 if fn() else 1
+        finally:
+            os._exit(code)
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return os.waitstatus_to_exitcode(status)
+        time.sleep(0.02)
+    os.kill(pid, 9)
+    os.waitpid(pid, 0)
+    return None
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this platform")
+def test_forked_child_after_parallel_calls_does_not_hang():
+    # GNU OpenMP keeps a thread's workers for its next parallel regions, and a fork copies
+    # only the forking thread: a parallel region in the child would wait for them forever
+    # (multiprocessing's default start method on Linux, PyTorch DataLoader workers). A child
+    # forked after parallel calls runs every call on one thread instead: the parent's bytes,
+    # for every facade that opens regions (rx.resize, a Resampler, compat.pil's passes).
+    x = np.random.default_rng(3).random((8, 96, 96), dtype=np.float32)
+    img = np.random.default_rng(4).integers(0, 256, (200, 300, 3), dtype=np.uint8)
+    want = rx.resize(x, (192, 192), axes=(1, 2), threads=2)
+    want_pil = rpil.resize(img, (150, 100), rpil.BICUBIC, threads=2)
+    r = rx.Resampler(x.shape, (8, 50, 70), mode="cubic")
+    want_r = r(x, threads=2)
+
+    def child():
+        got = rx.resize(x, (192, 192), axes=(1, 2), threads=2)
+        rx.set_num_threads(2)
+        return (rx.get_num_threads() == 1 and got.tobytes() == want.tobytes()
+                and rx.resize(x, (192, 192), axes=(1, 2)).tobytes() == want.tobytes()
+                and rpil.resize(img, (150, 100), rpil.BICUBIC, threads=2).tobytes()
+                == want_pil.tobytes()
+                and r(x, threads=2).tobytes() == want_r.tobytes())
+
+    before = rx.get_num_threads()
+    try:
+        assert _run_forked(child) == 0
+    finally:
+        rx.set_num_threads(None)
+    assert rx.get_num_threads() == before      # the parent keeps its threads
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this platform")
+def test_forked_child_before_parallel_calls_keeps_its_threads():
+    # A process that never asked for several threads has no workers to lose: its forked
+    # children keep the default thread count (a fresh interpreter, since this one has).
+    code = (
+        "import os, sys, numpy as np, resamplex as rx\n"
+        "x = np.ones((4, 64, 64), np.float32)\n"
+        "rx.resize(x, (128, 128), axes=(1, 2), threads=1)\n"
+        "n = rx.get_num_threads()\n"
+        "pid = os.fork()\n"
+        "if pid == 0:\n"
+        "    ok = rx.get_num_threads() == n and rx.resize(x, (128, 128), axes=(1, 2), threads=2)"
+        ".min() == 1\n"
+        "    os._exit(0 if ok else 1)\n"
+        "sys.exit(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))\n")
+    env = dict(os.environ, OMP_NUM_THREADS="2")
+    done = subprocess.run([sys.executable, "-c", code], env=env, timeout=60,
+                          cwd=os.path.dirname(os.path.dirname(rx.__file__)))
+    assert done.returncode == 0
 
 
 def test_same_call_from_eight_threads():

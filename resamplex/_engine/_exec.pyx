@@ -92,6 +92,27 @@ cdef enum:
 cdef double _parallel_threshold = 1 << 16
 cdef int _default_threads = 0          # 0: follow omp_get_max_threads()
 cdef int _cpu_count = max(1, os.cpu_count() or 1)
+# GNU OpenMP keeps the threads of a thread's first parallel region for the next ones, and a
+# fork copies only the forking thread: in the child, the next parallel region waits forever
+# for workers that are not there (libgomp has no fork handler). So once this process has
+# asked for several threads, a process forked from it runs every call on one thread.
+cdef bint _regions_opened = False
+cdef bint _forked = False
+
+
+def _after_fork_in_child():
+    global _forked
+    if _regions_opened:
+        _forked = True
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
+def forked_single():
+    """True in a process forked after this one's parallel regions had started: every call
+    runs on one thread there (``threads_for``)."""
+    return bool(_forked)
 
 
 def openmp_enabled():
@@ -105,7 +126,10 @@ def max_threads():
 
 
 def get_default_threads():
-    """The thread count of ``threads=None``: ``set_default_threads``, else OpenMP's."""
+    """The thread count of ``threads=None``: ``set_default_threads``, else OpenMP's (1 in a
+    process forked after parallel regions had started: ``forked_single``)."""
+    if _forked:
+        return 1
     if _default_threads > 0:
         return _default_threads
     return max(1, resamplex_max_threads())
@@ -132,9 +156,11 @@ cpdef int threads_for(object requested, double work):
     """The thread count of a call: ``requested`` (an int >= 1, already validated) or the
     default, capped at the machine's hardware threads (a huge count would crash libgomp) and
     at one thread per ``get_parallel_threshold()`` of ``work`` (1 below it: too small to pay
-    for a parallel region). Results never depend on it."""
+    for a parallel region), and 1 in a process forked after this one had opened parallel
+    regions (``forked_single``). Results never depend on it."""
+    global _regions_opened
     cdef int n
-    if work < _parallel_threshold:
+    if work < _parallel_threshold or _forked:
         return 1
     if requested is None:
         n = _default_threads if _default_threads > 0 else resamplex_max_threads()
@@ -146,7 +172,10 @@ cpdef int threads_for(object requested, double work):
     # every thread gets at least the threshold's work
     if _parallel_threshold > 0 and n > work / _parallel_threshold:
         n = <int>(work / _parallel_threshold)
-    return n if n > 1 else 1
+    if n > 1:
+        _regions_opened = True
+        return n
+    return 1
 
 
 # ------------------------------------------------------------------------------ CPU dispatch
