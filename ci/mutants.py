@@ -660,6 +660,13 @@ MUTANTS = [
         "then waits forever for the parent's OpenMP workers)",
         ("tests/test_concurrency.py",)),
     Mutant(
+        "floatpass-gathers-four-taps-one-output-late", "resamplex/_engine/_floatpass.pyx",
+        (("            rx_dense4_f32(x, out, n_b, idx, w1)\n",
+          "            rx_dense4_f32(x, out, n_b - 1, idx + 4, w1 + 4)\n"),),
+        "compat.cv2's float32 single-element cubic rows (four-tap vector gathers) store each "
+        "output's next one",
+        ("tests/test_dispatch.py", "tests/test_compat_cv2.py")),
+    Mutant(
         "phasek-i16-weight-pairs-swapped", "resamplex/_engine/_simd.h",
         (("            VT wp = _mm##W##_set1_epi32((int)((uint32_t)(uint16_t)q[t]                         \\\n"
           "                                              | (uint32_t)(uint16_t)(t + 1 < k ? q[t + 1] : 0) \\\n",

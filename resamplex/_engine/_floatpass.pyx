@@ -51,6 +51,8 @@ cdef extern from "_simd.h" nogil:
                      Py_ssize_t c)
     void rx_pairs_f64(double* d, const double* const* x, const double* w, const int* sign,
                       Py_ssize_t k, Py_ssize_t n)
+    void rx_dense4_f32(const float* tmp, float* out, Py_ssize_t n, const int64_t* idx,
+                       const float* w)
 
 from resamplex._engine._fused cimport f16_t
 from resamplex._engine._elem cimport (
@@ -581,7 +583,12 @@ cdef inline void _dense_k(const load_t* x, const acc_t* w1, acc_t* out, Py_ssize
 cdef inline void _dense_row(const load_t* x, const acc_t* w1, acc_t* out, Py_ssize_t n_b,
                             Py_ssize_t c, Py_ssize_t k, const int64_t* idx,
                             int order) noexcept nogil:
-    if k == 2 and c == 3:
+    if load_t is float and acc_t is float and order == 0 and c == 1 and k == 4:
+        # single elements of float32, four taps (OpenCV's cubic): outputs whose taps are
+        # adjacent elements summed from two vector gathers of pairs (AVX-512), the others
+        # one at a time; _dense_k's products and sums in its order
+        rx_dense4_f32(x, out, n_b, idx, w1)
+    elif k == 2 and c == 3:
         _dense_k(x, w1, out, n_b, 3, 2, idx, order)
     elif k == 2 and c == 4:
         _dense_k(x, w1, out, n_b, 4, 2, idx, order)
@@ -591,6 +598,14 @@ cdef inline void _dense_row(const load_t* x, const acc_t* w1, acc_t* out, Py_ssi
         _dense_k(x, w1, out, n_b, 3, 4, idx, order)
     elif k == 8 and c == 3:
         _dense_k(x, w1, out, n_b, 3, 8, idx, order)
+    elif k == 4 and c == 4:
+        _dense_k(x, w1, out, n_b, 4, 4, idx, order)
+    elif k == 8 and c == 4:
+        _dense_k(x, w1, out, n_b, 4, 8, idx, order)
+    elif k == 4 and c == 1:
+        _dense_k(x, w1, out, n_b, 1, 4, idx, order)
+    elif k == 8 and c == 1:
+        _dense_k(x, w1, out, n_b, 1, 8, idx, order)
     elif k == 2:
         _dense_k(x, w1, out, n_b, c, 2, idx, order)
     elif k == 4:
