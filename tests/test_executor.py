@@ -219,6 +219,12 @@ def test_large_fresh_results_start_on_a_huge_page(dtype):
     assert big.flags.c_contiguous and big.flags.writeable
     small = plan_mod.new_array((100, 1000), dt)
     assert small.shape == (100, 1000) and small.flags.owndata
+    # just under glibc's adaptive mmap ceiling: a plain array, which malloc recycles from call
+    # to call, where the block with a huge page more would be fresh memory every time
+    rows = (plan_mod.MMAP_CEILING - plan_mod.HUGE_PAGE // 2) // (4096 * dt.itemsize)
+    near = plan_mod.new_array((rows, 4096), dt)
+    assert near.shape == (rows, 4096) and near.flags.owndata and near.flags.c_contiguous
+    assert plan_mod.MMAP_CEILING - plan_mod.HUGE_PAGE < near.nbytes <= plan_mod.MMAP_CEILING
     x = np.arange(4 * 512 * 600, dtype=np.float32).reshape(4, 512, 600).astype(dt)
     y = rx.resize(x, (1024, 1200), axes=(1, 2), mode="nearest")
     assert y.ctypes.data % plan_mod.HUGE_PAGE == 0
