@@ -9,6 +9,7 @@ reference (tests/reference.py) at the best level by the rest of the suite, and h
 channels-last sweep over whole pixel vectors.
 """
 
+import itertools
 import os
 import subprocess
 import sys
@@ -232,11 +233,12 @@ def test_eight_bit_images_exact_at_factors_two_and_half(at_level, level, dtype, 
 
 @pytest.mark.parametrize("level", LEVELS)
 def test_float_passes_match_opencv_at_every_level(at_level, level):
-    # compat.cv2's float32 first passes (the horizontal sums, in OpenCV's order): cubic over
-    # single elements takes two vector gathers of adjacent tap pairs at AVX-512, eight taps
-    # and pixels of 4 elements have loops of their own: OpenCV's bits at each level, rows of
-    # 8-output blocks whose taps are all adjacent and blocks with clamped ends, up and down,
-    # NaN and infinities among the values, both thread counts (linear too).
+    # compat.cv2's float32 passes: cubic's first pass (the horizontal sums, in OpenCV's order)
+    # over single elements takes two vector gathers of adjacent tap pairs at AVX-512, eight
+    # taps and pixels of 4 elements have loops of their own (exact halves, OpenCV's 2x2 area
+    # path for linear and area, too): OpenCV's bits at each level, rows of 8-output blocks
+    # whose taps are all adjacent and blocks with clamped ends, up and down, NaN and
+    # infinities among the values, both thread counts.
     cv2 = pytest.importorskip("cv2")
     from resamplex.compat import cv2 as rcv
     at_level(level)
@@ -244,12 +246,12 @@ def test_float_passes_match_opencv_at_every_level(at_level, level):
     use_ipp = cv2.ipp.useIPP()
     cv2.ipp.setUseIPP(False)
     try:
-        for cn in (0, 1, 4):
-            shape = (21, 157) if cn == 0 else (21, 157, cn)
+        for cn, (h, w) in itertools.product((0, 1, 4), ((21, 157), (22, 158))):
+            shape = (h, w) if cn == 0 else (h, w, cn)
             x = (rng.standard_normal(shape) * 100).astype(np.float32)
             x.reshape(-1)[[5, 300, 1001]] = [np.nan, np.inf, -np.inf]
-            for size in ((78, 10), (39, 7), (200, 30), (157, 21), (61, 45)):
-                for flag in ("INTER_LINEAR", "INTER_CUBIC", "INTER_LANCZOS4"):
+            for size in ((w // 2, h // 2), (39, 7), (200, 30), (w, h), (61, 45)):
+                for flag in ("INTER_LINEAR", "INTER_CUBIC", "INTER_LANCZOS4", "INTER_AREA"):
                     want = cv2.resize(x, size, interpolation=getattr(cv2, flag))
                     for threads in (1, 2):
                         got = rcv.resize(x, size, interpolation=getattr(rcv, flag),
