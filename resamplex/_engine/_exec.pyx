@@ -106,7 +106,8 @@ def _after_fork_in_child():
         _forked = True
 
 
-os.register_at_fork(after_in_child=_after_fork_in_child)
+if hasattr(os, "register_at_fork"):   # POSIX (no fork on Windows)
+    os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 def forked_single():
