@@ -1622,6 +1622,22 @@ class Plan:
                     gw=np.ascontiguousarray(w2.T).reshape(-1),
                     buf_len=max(spec["buf_len"], (5 + k) * n + stage))
 
+    def _exact_outer(self, dtype: np.dtype, outer: int, rcode: int, limit: int | None
+                     ) -> tuple[int, tuple[np.ndarray, int, int]] | None:
+        """What the integer phase forms (``_exact_fields``, ``_split_exact``) first need:
+        ``(top, q1)``, the largest magnitude of the 8-bit type and the outer table's weights
+        as integers times 2^-m1 (``_dyadic``, with ``sum |q1|`` at most ``limit``; None: every
+        blended value inside int16, ``32767 // top``), or None where the rounding is neither
+        ``half_even`` nor ``half_away_from_zero`` (the integer shift rounds only those) or
+        the weights are not such integers."""
+        if rcode not in (_dtypes.rounding_code("half_even"),
+                         _dtypes.rounding_code("half_away_from_zero")):
+            return None
+        top = 255 if dtype == np.uint8 else 128
+        t1 = self.tables[outer]
+        q1 = _dyadic(t1.w, t1.ptr, 32767 // top if limit is None else limit)
+        return None if q1 is None else (top, q1)
+
     def _exact_fields(self, dtype: np.dtype, outer: int, phases: np.ndarray,
                       rcode: int, dense: np.ndarray | None = None) -> dict[str, Any]:
         """The integer form of a phase pass, or ``{}``: with ``half_even`` or
@@ -1634,15 +1650,11 @@ class Plan:
         ``dense``: the innermost table's dense weights; where they too are integers times
         2^-m2 (``bq``), the outputs outside the phase run are computed from the integer row
         as well (their int32 sums inside 2^24, where float32 is exact)."""
-        if rcode not in (_dtypes.rounding_code("half_even"),
-                         _dtypes.rounding_code("half_away_from_zero")):
+        outer_q = self._exact_outer(dtype, outer, rcode, 128)
+        q2 = None if outer_q is None else _dyadic(phases, np.arange(0, phases.size + 1, 2), 128)
+        if outer_q is None or q2 is None:
             return {}
-        t1 = self.tables[outer]
-        q1 = _dyadic(t1.w, t1.ptr, 128)
-        q2 = _dyadic(phases, np.arange(0, phases.size + 1, 2), 128)
-        if q1 is None or q2 is None:
-            return {}
-        top = 255 if dtype == np.uint8 else 128
+        top, q1 = outer_q
         if top * q1[2] * q2[2] + (1 << (q1[1] + q2[1])) > 32767:
             return {}
         fields = dict(ishift=q1[1] + q2[1], wq=q1[0].astype(np.int16),
@@ -1666,14 +1678,10 @@ class Plan:
         int32 sums the outputs times 2^(m1+m2), and rounding those by the shift gives the
         float store's bits. (Cubic at x0.5: weights in 32nds or 16ths, exact; Lanczos: not
         dyadic, float32.)"""
-        if rcode not in (_dtypes.rounding_code("half_even"),
-                         _dtypes.rounding_code("half_away_from_zero")):
+        outer_q = self._exact_outer(dtype, outer, rcode, None)
+        if outer_q is None or outer_q[1][2] == 0:
             return {}
-        top = 255 if dtype == np.uint8 else 128
-        t1 = self.tables[outer]
-        q1 = _dyadic(t1.w, t1.ptr, 32767 // top)
-        if q1 is None or q1[2] == 0:
-            return {}
+        top, q1 = outer_q
         q2 = _dyadic(phases, np.array([0, phases.size]), ((1 << 24) - 1) // (top * q1[2]))
         if q2 is None or np.abs(q2[0]).max(initial=0) >= 1 << 15:
             return {}
