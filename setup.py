@@ -225,12 +225,12 @@ def _extensions():
     common = dict(
         include_dirs=[inc, "resamplex/_engine"],
         library_dirs=[npymath],
-        libraries=["npymath"] + (["m"] if os.name == "posix" else []),
+        libraries=["npymath"] + (["m", "pthread"] if os.name == "posix" else []),
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
     )
     folder = Path("resamplex/_engine")
     _render_templates(folder)
-    names = ["_exec", "_tablegen", "_blockpass", "_prodpass", "_alpha"]
+    names = ["_pool", "_exec", "_tablegen", "_blockpass", "_prodpass", "_alpha"]
     names += DISPATCHED
     for level in _dispatch_levels()[1:]:
         for name in DISPATCHED:

@@ -654,15 +654,34 @@ MUTANTS = [
         "last row",
         ("tests/test_resize.py", "tests/test_dispatch.py")),
     Mutant(
-        "forked-child-keeps-its-threads", "resamplex/_engine/_exec.pyx",
-        (("    if _regions_opened:\n        _forked = True\n", "    pass\n"),),
-        "a process forked after parallel calls keeps its threads (its first parallel region "
-        "then waits forever for the parent's OpenMP workers)",
+        "pool-child-keeps-the-parents-threads", "resamplex/_engine/_pool.h",
+        (("        pthread_atfork(NULL, NULL, rx_pool_after_fork_child);\n", ""),),
+        "a process forked after parallel calls believes it still has the parent's pool "
+        "threads (fork copies only the forking thread), so its calls run on the caller alone",
         ("tests/test_concurrency.py",)),
     Mutant(
+        "pool-chunks-drop-their-last-item", "resamplex/_engine/_pool.h",
+        (("        for (; i < end; i++)\n            body(ctx, i, tid, NULL, NULL);\n",
+          "        for (; i < end - 1; i++)\n            body(ctx, i, tid, NULL, NULL);\n"),),
+        "each chunk of items the pool's threads claim leaves out its last item",
+        ("tests/test_concurrency.py", "tests/test_dispatch.py")),
+    Mutant(
+        "pool-threads-share-the-callers-scratch", "resamplex/_engine/_pool.h",
+        (("        if (RX_LOAD(&p->open) && tid <= p->want)\n            rx_pool_claim(p, tid);\n",
+          "        if (RX_LOAD(&p->open) && tid <= p->want)\n            rx_pool_claim(p, 0);\n"),),
+        "pool threads run their items as thread 0, in the calling thread's scratch",
+        ("tests/test_concurrency.py", "tests/test_dispatch.py")),
+    Mutant(
+        "pool-caller-leaves-before-begun-chunks-end", "resamplex/_engine/_pool.h",
+        (("    RX_STORE(&p->open, 0);\n    if (RX_LOAD(&p->busy) != 0) {\n",
+          "    RX_STORE(&p->open, 0);\n    if (0) {\n"),),
+        "the caller returns once every item is claimed, before the chunks other threads "
+        "have begun are done",
+        ("tests/test_concurrency.py", "tests/test_dispatch.py")),
+    Mutant(
         "floatpass-gathers-four-taps-one-output-late", "resamplex/_engine/_floatpass.pyx",
-        (("            rx_dense4_f32(x, out, n_b, idx, w1)\n",
-          "            rx_dense4_f32(x, out, n_b - 1, idx + 4, w1 + 4)\n"),),
+        (("        rx_dense4_f32(x, out, n_b, idx, w1)\n",
+          "        rx_dense4_f32(x, out, n_b - 1, idx + 4, w1 + 4)\n"),),
         "compat.cv2's float32 single-element cubic rows (four-tap vector gathers) store each "
         "output's next one",
         ("tests/test_dispatch.py", "tests/test_compat_cv2.py")),

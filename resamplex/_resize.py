@@ -44,9 +44,7 @@ def get_num_threads() -> int:
     """Threads a call uses when ``threads=None``.
 
     Follows ``set_num_threads`` if it was called, else OpenMP's ``omp_get_max_threads()``, so
-    ``OMP_NUM_THREADS`` and ``threadpoolctl.threadpool_limits`` take effect. 1 in a process
-    forked after this one had run calls on several threads: OpenMP's workers do not survive
-    a fork, so every call there runs on one thread.
+    ``OMP_NUM_THREADS`` and ``threadpoolctl.threadpool_limits`` take effect.
 
     Examples
     --------

@@ -163,23 +163,36 @@ def _run_forked(fn, limit_s=30):
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this platform")
-def test_forked_child_after_parallel_calls_does_not_hang():
-    # GNU OpenMP keeps a thread's workers for its next parallel regions, and a fork copies
-    # only the forking thread: a parallel region in the child would wait for them forever
-    # (multiprocessing's default start method on Linux, PyTorch DataLoader workers). A child
-    # forked after parallel calls runs every call on one thread instead: the parent's bytes,
-    # for every facade that opens regions (rx.resize, a Resampler, compat.pil's passes).
+def test_forked_child_after_parallel_calls_starts_its_own_pool():
+    # fork copies only the forking thread, so the pool's threads stay behind in the parent
+    # (multiprocessing's default start method on Linux, PyTorch DataLoader workers). The pool
+    # starts empty in the child (_pool.h, pthread_atfork) and its parallel calls start new
+    # threads: the parent's bytes for every facade (rx.resize, a Resampler, compat.pil's
+    # passes) and for a kernel called with 2 threads directly (_alpha: no thread policy in
+    # between), the thread count the child asks for, and no hang (the alarm would end it).
+    from resamplex._engine import _alpha, _pool
     x = np.random.default_rng(3).random((8, 96, 96), dtype=np.float32)
     img = np.random.default_rng(4).integers(0, 256, (200, 300, 3), dtype=np.uint8)
+    px = np.random.default_rng(5).integers(0, 256, (100_000, 4), dtype=np.uint8)
     want = rx.resize(x, (192, 192), axes=(1, 2), threads=2)
     want_pil = rpil.resize(img, (150, 100), rpil.BICUBIC, threads=2)
     r = rx.Resampler(x.shape, (8, 50, 70), mode="cubic")
     want_r = r(x, threads=2)
+    want_px = np.empty_like(px)
+    _alpha.premultiply(px, want_px, 1)
+    got_px = np.empty_like(px)
+    _alpha.premultiply(px, got_px, 2)
+    assert np.array_equal(got_px, want_px)
+    assert _pool.pool_threads() >= 1           # the parent's pool has threads to lose
 
     def child():
-        got = rx.resize(x, (192, 192), axes=(1, 2), threads=2)
+        empty = _pool.pool_threads() == 0
+        mine = np.empty_like(px)
+        _alpha.premultiply(px, mine, 2)
         rx.set_num_threads(2)
-        return (rx.get_num_threads() == 1 and got.tobytes() == want.tobytes()
+        return (empty and _pool.pool_threads() >= 1 and np.array_equal(mine, want_px)
+                and rx.get_num_threads() == 2
+                and rx.resize(x, (192, 192), axes=(1, 2), threads=2).tobytes() == want.tobytes()
                 and rx.resize(x, (192, 192), axes=(1, 2)).tobytes() == want.tobytes()
                 and rpil.resize(img, (150, 100), rpil.BICUBIC, threads=2).tobytes()
                 == want_pil.tobytes()
@@ -195,7 +208,7 @@ def test_forked_child_after_parallel_calls_does_not_hang():
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this platform")
 def test_forked_child_before_parallel_calls_keeps_its_threads():
-    # A process that never asked for several threads has no workers to lose: its forked
+    # A process that never asked for several threads has no pool threads yet: its forked
     # children keep the default thread count (a fresh interpreter, since this one has).
     code = (
         "import os, sys, numpy as np, resamplex as rx\n"

@@ -11,8 +11,9 @@ last byte is the alpha. The arithmetic of Pillow's ``Convert.c``:
 The alpha byte is copied. Rows are split among threads (GIL released).
 """
 
-from cython.parallel cimport prange
 from libc.stdint cimport uint8_t
+
+from resamplex._engine._pool cimport run as pool_run
 
 cdef extern from "_alpha.h" nogil:
     void rx_premultiply(const uint8_t* src, uint8_t* dst, Py_ssize_t npix, Py_ssize_t c)
@@ -23,25 +24,47 @@ cdef extern from "_alpha.h" nogil:
 DEF CHUNK = 16384
 
 
+cdef struct Pixels:
+    const uint8_t* src
+    const uint8_t* table
+    uint8_t* dst
+    Py_ssize_t n
+    Py_ssize_t c
+
+
+cdef void _premultiply_body(void* ctx, Py_ssize_t k, int tid, const void* t1,
+                            const void* t2) noexcept nogil:
+    cdef const Pixels* j = <const Pixels*>ctx
+    cdef Py_ssize_t i0 = k * CHUNK
+    rx_premultiply(j.src + i0 * j.c, j.dst + i0 * j.c, min(CHUNK, j.n - i0), j.c)
+
+
+cdef void _unpremultiply_body(void* ctx, Py_ssize_t k, int tid, const void* t1,
+                              const void* t2) noexcept nogil:
+    cdef const Pixels* j = <const Pixels*>ctx
+    cdef Py_ssize_t i0 = k * CHUNK
+    rx_unpremultiply(j.src + i0 * j.c, j.table, j.dst + i0 * j.c, min(CHUNK, j.n - i0), j.c)
+
+
 def premultiply(const uint8_t[:, ::1] src, uint8_t[:, ::1] dst, int nthreads):
     """``dst = RGBa(src)`` for pixels of ``src.shape[1]`` bytes (alpha last); same shapes."""
-    cdef Py_ssize_t n = src.shape[0], c = src.shape[1], k, i0
-    if n == 0:
+    cdef Pixels j
+    j.n, j.c = src.shape[0], src.shape[1]
+    if j.n == 0:
         return
-    for k in prange((n + CHUNK - 1) // CHUNK, nogil=True, num_threads=max(1, nthreads),
-                    schedule="static"):
-        i0 = k * CHUNK
-        rx_premultiply(&src[i0, 0], &dst[i0, 0], min(CHUNK, n - i0), c)
+    j.src, j.dst, j.table = &src[0, 0], &dst[0, 0], NULL
+    with nogil:
+        pool_run(_premultiply_body, &j, (j.n + CHUNK - 1) // CHUNK, max(1, nthreads))
 
 
 def unpremultiply(const uint8_t[:, ::1] src, const uint8_t[::1] table, uint8_t[:, ::1] dst,
                   int nthreads):
     """``dst = RGBA(src)`` for pixels of ``src.shape[1]`` bytes (alpha last); ``table``: the
     65,536 results ``table[a << 8 | c]``; same shapes."""
-    cdef Py_ssize_t n = src.shape[0], c = src.shape[1], k, i0
-    if n == 0:
+    cdef Pixels j
+    j.n, j.c = src.shape[0], src.shape[1]
+    if j.n == 0:
         return
-    for k in prange((n + CHUNK - 1) // CHUNK, nogil=True, num_threads=max(1, nthreads),
-                    schedule="static"):
-        i0 = k * CHUNK
-        rx_unpremultiply(&src[i0, 0], &table[0], &dst[i0, 0], min(CHUNK, n - i0), c)
+    j.src, j.dst, j.table = &src[0, 0], &dst[0, 0], &table[0]
+    with nogil:
+        pool_run(_unpremultiply_body, &j, (j.n + CHUNK - 1) // CHUNK, max(1, nthreads))

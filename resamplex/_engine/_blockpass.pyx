@@ -30,11 +30,11 @@ elements contiguous in both arrays, no overlap; no integer overflow; ``bufs`` ha
 rows of ``Wo * inner`` doubles. Entry point: ``block_run``, run by the executor (OP_BLOCK).
 """
 
-from cython.parallel cimport prange, threadid
 from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int32_t, int64_t
 
 from cpython.pycapsule cimport PyCapsule_New
 
+from resamplex._engine._pool cimport body_fn, run as pool_run
 from resamplex._engine._pass cimport BlockArgs, KernelTable, PassDesc
 
 cdef extern from "_simd.h" nogil:
@@ -250,11 +250,25 @@ cdef void _row(const in_t* tag, const sum_t* stag, const Geom* g, const Finish* 
     store_f_row(bd, g.dst + q * g.d_outer + y * g.d_y, g.wo * g.inner, f.dst_kind, f.rounding)
 
 
+cdef struct Rows:
+    # what the rows of a parallel pass share (the loop body's context)
+    const Geom* g
+    const Finish* f
+    char* bufs
+    Py_ssize_t blen
+
+
+cdef void _row_body(void* ctx, Py_ssize_t r, int tid, const in_t* t1,
+                    const sum_t* t2) noexcept nogil:
+    cdef const Rows* j = <const Rows*>ctx
+    _row(t1, t2, j.g, j.f, r, j.bufs + tid * j.blen * 8)
+
+
 cdef void _run(const in_t* tag, const sum_t* stag, const Geom* g, const Finish* f,
                Py_ssize_t items, char* bufs, Py_ssize_t blen, int nthreads) noexcept nogil:
-    cdef Py_ssize_t r
-    for r in prange(items, num_threads=nthreads, schedule="static"):
-        _row(tag, stag, g, f, r, bufs + threadid() * blen * 8)
+    cdef Rows j
+    j.g, j.f, j.bufs, j.blen = g, f, bufs, blen
+    pool_run(<body_fn>_row_body[in_t, sum_t], &j, items, nthreads)
 
 
 cdef void _dispatch(const sum_t* stag, int src_kind, const Geom* g, const Finish* f,

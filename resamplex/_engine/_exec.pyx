@@ -26,7 +26,6 @@ from time import process_time
 from libc.stdint cimport int64_t, uintptr_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memset
-from cython.parallel cimport prange, threadid
 
 import enum
 import importlib
@@ -36,6 +35,7 @@ import warnings
 import numpy as np
 
 from resamplex._engine._openmp cimport RESAMPLEX_OPENMP, resamplex_max_threads
+from resamplex._engine._pool cimport run as pool_run
 from resamplex._engine._tilefill cimport TileFiller
 from resamplex._engine._fused cimport (
     K_BF16, K_F16, K_F32, K_F64, K_I16, K_I8, K_U16, K_U8, R_HALF_AWAY, R_HALF_EVEN,
@@ -92,28 +92,6 @@ cdef enum:
 cdef double _parallel_threshold = 1 << 16
 cdef int _default_threads = 0          # 0: follow omp_get_max_threads()
 cdef int _cpu_count = max(1, os.cpu_count() or 1)
-# GNU OpenMP keeps the threads of a thread's first parallel region for the next ones, and a
-# fork copies only the forking thread: in the child, the next parallel region waits forever
-# for workers that are not there (libgomp has no fork handler). So once this process has
-# asked for several threads, a process forked from it runs every call on one thread.
-cdef bint _regions_opened = False
-cdef bint _forked = False
-
-
-def _after_fork_in_child():
-    global _forked
-    if _regions_opened:
-        _forked = True
-
-
-if hasattr(os, "register_at_fork"):   # POSIX (no fork on Windows)
-    os.register_at_fork(after_in_child=_after_fork_in_child)
-
-
-def forked_single():
-    """True in a process forked after this one's parallel regions had started: every call
-    runs on one thread there (``threads_for``)."""
-    return bool(_forked)
 
 
 def openmp_enabled():
@@ -127,10 +105,7 @@ def max_threads():
 
 
 def get_default_threads():
-    """The thread count of ``threads=None``: ``set_default_threads``, else OpenMP's (1 in a
-    process forked after parallel regions had started: ``forked_single``)."""
-    if _forked:
-        return 1
+    """The thread count of ``threads=None``: ``set_default_threads``, else OpenMP's."""
     if _default_threads > 0:
         return _default_threads
     return max(1, resamplex_max_threads())
@@ -157,11 +132,9 @@ cpdef int threads_for(object requested, double work):
     """The thread count of a call: ``requested`` (an int >= 1, already validated) or the
     default, capped at the machine's hardware threads (a huge count would crash libgomp) and
     at one thread per ``get_parallel_threshold()`` of ``work`` (1 below it: too small to pay
-    for a parallel region), and 1 in a process forked after this one had opened parallel
-    regions (``forked_single``). Results never depend on it."""
-    global _regions_opened
+    for a parallel loop). Results never depend on it."""
     cdef int n
-    if work < _parallel_threshold or _forked:
+    if work < _parallel_threshold:
         return 1
     if requested is None:
         n = _default_threads if _default_threads > 0 else resamplex_max_threads()
@@ -173,10 +146,7 @@ cpdef int threads_for(object requested, double work):
     # every thread gets at least the threshold's work
     if _parallel_threshold > 0 and n > work / _parallel_threshold:
         n = <int>(work / _parallel_threshold)
-    if n > 1:
-        _regions_opened = True
-        return n
-    return 1
+    return n if n > 1 else 1
 
 
 # ------------------------------------------------------------------------------ CPU dispatch
@@ -724,8 +694,9 @@ cdef class Program:
                 for t in range(ntiles):
                     failed += _run_tile(&r, starts[t], 0)
             else:
-                for t in prange(ntiles, num_threads=n, schedule="dynamic"):
-                    failed += _run_tile(&r, starts[t], threadid())
+                r.starts, r.failed = &starts[0], 0
+                pool_run(_tile_body, &r, ntiles, n)
+                failed += <int>r.failed
             if tail >= 0:
                 failed += _run_tile(&r, tail, 0)
         free(raw)
@@ -782,6 +753,27 @@ cdef struct TileRun:
     int64_t src_step
     int64_t dst_step
     int dbl
+    const int64_t* starts  # the tiles' first outputs (a parallel run)
+    long failed            # tiles whose taps did not fit (a parallel run; atomic)
+
+
+cdef extern from *:
+    """
+    #if defined(_MSC_VER)
+    #include <intrin.h>
+    static void rx_count_one(long *n) { _InterlockedIncrement(n); }
+    #else
+    static void rx_count_one(long *n) { __atomic_add_fetch(n, 1, __ATOMIC_RELAXED); }
+    #endif
+    """
+    void rx_count_one(long* n) noexcept nogil
+
+
+cdef void _tile_body(void* ctx, Py_ssize_t t, int tid, const void* t1,
+                     const void* t2) noexcept nogil:
+    cdef TileRun* r = <TileRun*>ctx
+    if _run_tile(r, r.starts[t], tid):
+        rx_count_one(&r.failed)
 
 
 cdef int _run_tile(const TileRun* r, int64_t o0, int tid) noexcept nogil:

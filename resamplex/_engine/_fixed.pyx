@@ -18,11 +18,11 @@ Preconditions (the planner guarantees them; nothing here is checked):
   channels-last loop shape).
 """
 
-from cython.parallel cimport prange, threadid
 from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t
 
 from cpython.pycapsule cimport PyCapsule_New
 
+from resamplex._engine._pool cimport body_fn, run as pool_run
 from resamplex._engine._pass cimport KernelTable, PassDesc, PHASE_DOWN2, PHASE_UP2
 
 
@@ -170,6 +170,22 @@ cdef inline void _fixed_row(const PassDesc* p, const char* src, char* dst, Py_ss
             (<uint8_t*>(dst + do + j * ds))[0] = _clip8(buf[j], shift)
 
 
+cdef struct Rows:
+    const PassDesc* p
+    const char* src
+    char* dst
+    int32_t* b
+
+
+cdef void _fixed_body(void* ctx, Py_ssize_t r, int tid, const void* t1,
+                      const void* t2) noexcept nogil:
+    cdef const Rows* j = <const Rows*>ctx
+    cdef const PassDesc* p = j.p
+    _fixed_row(p, j.src, j.dst, r, p.ndim, p.shape, p.sstr, p.dstr, p.axis, p.loop, p.ptr,
+               p.off, <const int32_t*>p.w, p.shift, j.b + tid * p.buf_len, p.k, p.idx2,
+               <const int16_t*>p.wq)
+
+
 cdef void fixed_run(const PassDesc* p, const char* src, char* dst, void* bufs,
                     int nthreads) noexcept nogil:
     """Resample ``p.axis`` of a uint8 array in fixed point (see the module docstring): CSR
@@ -192,9 +208,9 @@ cdef void fixed_run(const PassDesc* p, const char* src, char* dst, void* bufs,
             _fixed_row(p, src, dst, r, ndim, p.shape, p.sstr, p.dstr, p.axis, p.loop, p.ptr,
                        p.off, w, p.shift, b, p.k, p.idx2, wk)
         return
-    for r in prange(rows, num_threads=nthreads, schedule="static"):
-        _fixed_row(p, src, dst, r, ndim, p.shape, p.sstr, p.dstr, p.axis, p.loop, p.ptr,
-                   p.off, w, p.shift, b + threadid() * p.buf_len, p.k, p.idx2, wk)
+    cdef Rows j
+    j.p, j.src, j.dst, j.b = p, src, dst, b
+    pool_run(_fixed_body, &j, rows, nthreads)
 
 
 # ---- the kernel table of this module (the executor picks one per instruction-set level) ----

@@ -33,13 +33,13 @@ in range, no overlap), weights given in ``acc_t``; ``bufs`` rows of ``inner`` (`
 or ``n_out * inner`` (``loop == 1``) elements of ``acc_t``.
 """
 
-from cython.parallel cimport prange, threadid
 from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int32_t, int64_t
 from libc.math cimport INFINITY
 from libc.string cimport memmove
 
 from cpython.pycapsule cimport PyCapsule_New
 
+from resamplex._engine._pool cimport body_fn, run as pool_run
 from resamplex._engine._pass cimport (
     C_DOUBLE, KernelTable, PAIRS_MAX, PassDesc, PHASE_RUN, PHASE_UP2,
 )
@@ -385,15 +385,55 @@ cdef inline void _one(int kind, const acc_t* wts, const char* s, char* d, Py_ssi
 
 
 
+cdef struct Items:
+    # what the items of a parallel pass share (the loop bodies' context; typed arrays untyped)
+    const void* wts
+    const char* s
+    char* d
+    int loop
+    Py_ssize_t n_out
+    Py_ssize_t inner
+    int64_t s_outer
+    int64_t s_axis
+    int64_t d_outer
+    int64_t d_axis
+    const int64_t* ptr
+    const int64_t* idx
+    int order
+    int src_kind
+    int dst_kind
+    int rounding
+    const void* div
+    void* b
+    Py_ssize_t blen
+    const PassDesc* p
+    const char* src
+    char* dst
+    Py_ssize_t chunks
+    Py_ssize_t per
+    Py_ssize_t n_row
+
+
+cdef void _run_body(void* ctx, Py_ssize_t r, int tid, const acc_t* t1,
+                    const void* t2) noexcept nogil:
+    cdef const Items* j = <const Items*>ctx
+    _one(j.src_kind, <const acc_t*>j.wts, j.s, j.d, r, j.loop, j.n_out, j.inner, j.s_outer,
+         j.s_axis, j.d_outer, j.d_axis, j.ptr, j.idx, j.order, j.dst_kind, j.rounding,
+         <const acc_t*>j.div, <acc_t*>j.b + tid * j.blen)
+
+
 cdef void _run(const acc_t* wts, const char* s, char* d, Py_ssize_t items, int loop,
                Py_ssize_t n_out, Py_ssize_t inner, int64_t s_outer, int64_t s_axis,
                int64_t d_outer, int64_t d_axis, const int64_t* ptr, const int64_t* idx,
                int order, int src_kind, int dst_kind, int rounding, const acc_t* div, acc_t* b,
                Py_ssize_t blen, int nthreads) noexcept nogil:
-    cdef Py_ssize_t r
-    for r in prange(items, num_threads=nthreads, schedule="static"):
-        _one(src_kind, wts, s, d, r, loop, n_out, inner, s_outer, s_axis, d_outer, d_axis, ptr,
-             idx, order, dst_kind, rounding, div, b + threadid() * blen)
+    cdef Items j
+    j.wts, j.s, j.d, j.loop, j.n_out, j.inner = wts, s, d, loop, n_out, inner
+    j.s_outer, j.s_axis, j.d_outer, j.d_axis = s_outer, s_axis, d_outer, d_axis
+    j.ptr, j.idx = ptr, idx
+    j.order, j.src_kind, j.dst_kind, j.rounding = order, src_kind, dst_kind, rounding
+    j.div, j.b, j.blen = div, b, blen
+    pool_run(<body_fn>_run_body[acc_t], &j, items, nthreads)
 
 cdef void _load_row(int kind, const char* x, double* out, Py_ssize_t n, double scale,
                     double floor) noexcept nogil:
@@ -464,11 +504,17 @@ cdef void _pairs_run_row(const PassDesc* p, const char* src, char* dst, Py_ssize
                         p.rounding)
 
 
+cdef void _pairs_body(void* ctx, Py_ssize_t q, int tid, const void* t1,
+                      const void* t2) noexcept nogil:
+    cdef const Items* j = <const Items*>ctx
+    _pairs_run_row(j.p, j.src, j.dst, q, <double*>j.b + tid * j.p.buf_len)
+
+
 cdef void _pairs_runs(const PassDesc* p, const char* src, char* dst, double* b,
                       int nthreads) noexcept nogil:
-    cdef Py_ssize_t q
-    for q in prange(p.shape[0], num_threads=nthreads, schedule="static"):
-        _pairs_run_row(p, src, dst, q, b + threadid() * p.buf_len)
+    cdef Items j
+    j.p, j.src, j.dst, j.b = p, src, dst, b
+    pool_run(_pairs_body, &j, p.shape[0], nthreads)
 
 
 cdef void _ring_rows(const PassDesc* p, const char* src, char* dst, Py_ssize_t r0,
@@ -513,14 +559,22 @@ cdef void _ring_rows(const PassDesc* p, const char* src, char* dst, Py_ssize_t r
             store_f_row(b, dst + q * p.dstr[0] + o * p.dstr[1], inner, p.dst_kind, p.rounding)
 
 
+cdef void _ring_body(void* ctx, Py_ssize_t t, int tid, const void* t1,
+                     const void* t2) noexcept nogil:
+    # run t of `chunks` (= per) runs of `n_row` output rows
+    cdef const Items* j = <const Items*>ctx
+    _ring_rows(j.p, j.src, j.dst, j.n_row * t // j.chunks, j.n_row * (t + 1) // j.chunks,
+               <double*>j.b + tid * j.p.buf_len)
+
+
 cdef void _ring_runs(const PassDesc* p, const char* src, char* dst, double* b,
                      int nthreads) noexcept nogil:
     # each thread one contiguous run of output rows (its ring follows the rows it reads)
-    cdef Py_ssize_t items = p.shape[0] * p.shape[1], t
+    cdef Py_ssize_t items = p.shape[0] * p.shape[1]
     cdef int nt = nthreads if nthreads < items else <int>max(1, items)
-    for t in prange(nt, num_threads=nt, schedule="static"):
-        _ring_rows(p, src, dst, items * t // nt, items * (t + 1) // nt,
-                   b + threadid() * p.buf_len)
+    cdef Items j
+    j.p, j.src, j.dst, j.b, j.n_row, j.chunks = p, src, dst, b, items, nt
+    pool_run(_ring_body, &j, nt, nt)
 
 
 # ---- the executor's entry point (the kernel contract, _pass.pxd: OP_FLOAT) ----
@@ -783,6 +837,16 @@ cdef void _band_rows(const acc_t* tag, const PassDesc* p, const char* src, char*
         o = o1
 
 
+cdef void _band_body(void* ctx, Py_ssize_t item, int tid, const acc_t* t1,
+                     const void* t2) noexcept nogil:
+    # run c of output rows (of `chunks` runs of `per` rows) in outer index q
+    cdef const Items* j = <const Items*>ctx
+    cdef Py_ssize_t q = item // j.chunks, c = item - q * j.chunks
+    cdef acc_t* mine = <acc_t*>j.b + tid * j.p.buf_len
+    _band_rows(t1, j.p, j.src, j.dst, q, c * j.per, min(j.p.shape[1], (c + 1) * j.per), mine,
+               <char*>(mine + j.n_row))
+
+
 cdef void _band_run(const acc_t* tag, const PassDesc* p, const char* src, char* dst,
                     acc_t* b, int nthreads) noexcept nogil:
     # One contiguous run of output rows per thread and outer index (as OP_INT_FUSED): the
@@ -791,18 +855,14 @@ cdef void _band_run(const acc_t* tag, const PassDesc* p, const char* src, char* 
     cdef Py_ssize_t n_out = p.shape[1], n_row = (p.shape[2] + 15) // 16 * 16
     cdef Py_ssize_t chunks = min(n_out, <Py_ssize_t>nthreads)
     cdef Py_ssize_t per = (n_out + chunks - 1) // chunks
-    cdef Py_ssize_t item, q, c
-    cdef acc_t* mine
+    cdef Py_ssize_t q
+    cdef Items j
     if nthreads <= 1:
         for q in range(p.shape[0]):
             _band_rows(tag, p, src, dst, q, 0, n_out, b, <char*>(b + n_row))
         return
-    for item in prange(p.shape[0] * chunks, num_threads=nthreads, schedule="static"):
-        q = item // chunks
-        c = item - q * chunks
-        mine = b + threadid() * p.buf_len
-        _band_rows(tag, p, src, dst, q, c * per, min(n_out, (c + 1) * per), mine,
-                   <char*>(mine + n_row))
+    j.p, j.src, j.dst, j.b, j.chunks, j.per, j.n_row = p, src, dst, b, chunks, per, n_row
+    pool_run(<body_fn>_band_body[acc_t], &j, p.shape[0] * chunks, nthreads)
 
 
 cdef void float_fused_run(const PassDesc* p, const char* src, char* dst, void* bufs,

@@ -34,13 +34,13 @@ Elements are moved as bytes (memcpy of a constant size, which compilers turn int
 one store), so the copy is bit-exact for every dtype, NaN payloads included.
 """
 
-from cython.parallel cimport prange
 from libc.stdint cimport int64_t, uint8_t
 from libc.string cimport memcpy
 
 from cpython.pycapsule cimport PyCapsule_New
 
 from resamplex._engine._pass cimport KernelTable, PassDesc, PHASE_DOWN2
+from resamplex._engine._pool cimport run as pool_run
 
 
 cdef extern from "_simd.h" nogil:
@@ -202,6 +202,26 @@ cdef inline void _gather_rows(const char* src, char* dst, Py_ssize_t r0, Py_ssiz
         prev_do = do
 
 
+cdef struct GatherJob:
+    const PassDesc* p
+    const char* src
+    char* dst
+    const int64_t* off
+    const PassDesc* half
+    Py_ssize_t rows
+    Py_ssize_t per
+
+
+cdef void _gather_chunk(void* ctx, Py_ssize_t c, int tid, const void* t1,
+                        const void* t2) noexcept nogil:
+    # chunk c of a parallel gather: rows [c * per, (c + 1) * per)
+    cdef const GatherJob* j = <const GatherJob*>ctx
+    cdef const PassDesc* p = j.p
+    _gather_rows(j.src, j.dst, c * j.per, min(j.rows, (c + 1) * j.per), p.ndim, p.shape, p.sstr,
+                 p.dstr, j.off, p.idx2, p.itemsize, p.k, p.n_in, p.n_mid, j.half, p.channels,
+                 p.estride)
+
+
 cdef void gather_run(const PassDesc* p, const char* src, char* dst, void* bufs,
                      int nthreads) noexcept nogil:
     """Copy ``dst[o_0, ..., o_n] = src[offset of o_0 + ... + offset of o_n]`` (the kernel
@@ -210,26 +230,25 @@ cdef void gather_run(const PassDesc* p, const char* src, char* dst, void* bufs,
     ``[lo, hi)`` of each contiguous row read every other pixel, the pixel after the last one
     inside the row too, ``rx_even_pixels``).
 
-    Rows are split into a few contiguous chunks per thread (static schedule), so the work is
-    the same whatever the thread count and each chunk can reuse the rows it just wrote.
+    Rows are split into contiguous chunks, 32 per thread (the pool, ``_pool.h``, hands them
+    out), so each chunk can reuse the rows it just wrote.
     """
     cdef int ndim = p.ndim
-    cdef Py_ssize_t rows = 1, c, nchunks, per
+    cdef Py_ssize_t rows = 1, nchunks
     cdef int d
-    cdef const int64_t* off = p.off if p.idx2[ndim] > 0 else NULL
-    cdef const PassDesc* half = p if p.phase == PHASE_DOWN2 else NULL
+    cdef GatherJob j
+    j.off = p.off if p.idx2[ndim] > 0 else NULL
+    j.half = p if p.phase == PHASE_DOWN2 else NULL
     for d in range(ndim - 1):
         rows *= p.shape[d]
     if nthreads == 1:
-        _gather_rows(src, dst, 0, rows, ndim, p.shape, p.sstr, p.dstr, off, p.idx2, p.itemsize,
-                     p.k, p.n_in, p.n_mid, half, p.channels, p.estride)
+        _gather_rows(src, dst, 0, rows, ndim, p.shape, p.sstr, p.dstr, j.off, p.idx2,
+                     p.itemsize, p.k, p.n_in, p.n_mid, j.half, p.channels, p.estride)
         return
-    nchunks = min(rows, 4 * nthreads)
-    per = (rows + nchunks - 1) // nchunks
-    for c in prange(nchunks, num_threads=nthreads, schedule="static"):
-        _gather_rows(src, dst, c * per, min(rows, (c + 1) * per), ndim, p.shape, p.sstr, p.dstr,
-                     off, p.idx2, p.itemsize, p.k, p.n_in, p.n_mid, half, p.channels,
-                     p.estride)
+    nchunks = min(rows, 32 * nthreads)
+    j.p, j.src, j.dst, j.rows = p, src, dst, rows
+    j.per = (rows + nchunks - 1) // nchunks
+    pool_run(_gather_chunk, &j, (rows + j.per - 1) // j.per, nthreads)
 
 
 # ---- the kernel table of this module (the executor picks one per instruction-set level) ----

@@ -27,13 +27,13 @@ Preconditions (the pipeline guarantees them; nothing is checked here):
   (``loop == 1``); every shape entry >= 1.
 """
 
-from cython.parallel cimport prange, threadid
 from libc.math cimport rintf
 from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int32_t, int64_t
 from libc.string cimport memcpy
 
 from cpython.pycapsule cimport PyCapsule_New
 
+from resamplex._engine._pool cimport body_fn, run as pool_run
 from resamplex._engine._pass cimport (
     ACC_INT32, KernelTable, PassDesc, PHASE_DOWN2, PHASE_UP2,
 )
@@ -581,6 +581,27 @@ cdef inline void _rows(const in_t* tag, const PassDesc* p, const char* src, char
         _fused_rows(tag, p, src, dst, q, o0, o1, acc, ring)
 
 
+cdef struct Items:
+    # what the items of a parallel pass share (the loop bodies' context)
+    const PassDesc* p
+    const char* src
+    char* dst
+    void* b
+    Py_ssize_t chunks
+    Py_ssize_t per
+    Py_ssize_t n_row
+
+
+cdef void _fused_body(void* ctx, Py_ssize_t item, int tid, const in_t* t1,
+                      const iacc_t* t2) noexcept nogil:
+    # run c of output rows (of `chunks` runs of `per` rows) in outer index q
+    cdef const Items* j = <const Items*>ctx
+    cdef Py_ssize_t q = item // j.chunks, c = item - q * j.chunks
+    cdef char* mine = <char*>j.b + tid * j.p.buf_len * 4
+    _rows(t1, j.p, j.src, j.dst, q, c * j.per, min(j.p.shape[1], (c + 1) * j.per),
+          <iacc_t*>mine, <int32_t*>(mine + j.n_row * sizeof(iacc_t)))
+
+
 cdef void _fused_typed(const in_t* tag, const PassDesc* p, const char* src, char* dst,
                        iacc_t* b, int nthreads) noexcept nogil:
     # One contiguous run of output rows per thread and outer index: the rows at the edge of a
@@ -588,19 +609,15 @@ cdef void _fused_typed(const in_t* tag, const PassDesc* p, const char* src, char
     cdef Py_ssize_t n_out = p.shape[1], n_row = p.shape[2] * p.shape[3]
     cdef Py_ssize_t chunks = min(n_out, <Py_ssize_t>nthreads)
     cdef Py_ssize_t per = (n_out + chunks - 1) // chunks
-    cdef Py_ssize_t item, q, c
-    cdef char* mine
+    cdef Py_ssize_t q
+    cdef Items j
     if nthreads <= 1:
         for q in range(p.shape[0]):
             _rows(tag, p, src, dst, q, 0, n_out, b,
                   <int32_t*>(<char*>b + n_row * sizeof(iacc_t)))
         return
-    for item in prange(p.shape[0] * chunks, num_threads=nthreads, schedule="static"):
-        q = item // chunks
-        c = item - q * chunks
-        mine = <char*>b + threadid() * p.buf_len * 4
-        _rows(tag, p, src, dst, q, c * per, min(n_out, (c + 1) * per),
-              <iacc_t*>mine, <int32_t*>(mine + n_row * sizeof(iacc_t)))
+    j.p, j.src, j.dst, j.b, j.chunks, j.per, j.n_row = p, src, dst, b, chunks, per, n_row
+    pool_run(<body_fn>_fused_body[in_t, iacc_t], &j, p.shape[0] * chunks, nthreads)
 
 
 cdef inline void _fused_acc(const PassDesc* p, const char* src, char* dst, iacc_t* b,
@@ -634,6 +651,15 @@ cdef void int_fused_run(const PassDesc* p, const char* src, char* dst, void* buf
 
 # ---- the executor's entry point (the kernel contract, _pass.pxd: OP_INT) ----
 
+cdef void _run_body(void* ctx, Py_ssize_t r, int tid, const in_t* t1,
+                    const iacc_t* t2) noexcept nogil:
+    cdef const Items* j = <const Items*>ctx
+    cdef const PassDesc* p = j.p
+    _item(t1, j.src, j.dst, r, p.loop, p.shape[1], p.shape[2], p.sstr[0], p.sstr[1], p.dstr[0],
+          p.dstr[1], p.ptr, p.off, <const int64_t*>p.w, p.pre, p.post, p.bias, p.mult, p.shift,
+          p.finish, p.fmul, p.dst_kind, <iacc_t*>j.b + tid * p.buf_len)
+
+
 cdef void _run_typed(const in_t* tag, const PassDesc* p, const char* src, char* dst,
                      iacc_t* b, int nthreads) noexcept nogil:
     cdef Py_ssize_t n_out = p.shape[1], r
@@ -645,10 +671,9 @@ cdef void _run_typed(const in_t* tag, const PassDesc* p, const char* src, char* 
                   p.dstr[0], p.dstr[1], p.ptr, p.off, w, p.pre, p.post, p.bias, p.mult,
                   p.shift, p.finish, p.fmul, p.dst_kind, b)
         return
-    for r in prange(items, num_threads=nthreads, schedule="static"):
-        _item(tag, src, dst, r, p.loop, n_out, p.shape[2], p.sstr[0], p.sstr[1], p.dstr[0],
-              p.dstr[1], p.ptr, p.off, w, p.pre, p.post, p.bias, p.mult, p.shift, p.finish,
-              p.fmul, p.dst_kind, b + threadid() * p.buf_len)
+    cdef Items j
+    j.p, j.src, j.dst, j.b = p, src, dst, b
+    pool_run(<body_fn>_run_body[in_t, iacc_t], &j, items, nthreads)
 
 
 cdef void int_run(const PassDesc* p, const char* src, char* dst, void* bufs,

@@ -21,11 +21,11 @@ overlap; ``bufs`` has ``nthreads`` rows of ``Wo * inner`` accumulators; weights 
 Entry point: ``product_run``, run by the executor (OP_PRODUCT).
 """
 
-from cython.parallel cimport prange, threadid
 from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int32_t, int64_t
 
 from cpython.pycapsule cimport PyCapsule_New
 
+from resamplex._engine._pool cimport body_fn, run as pool_run
 from resamplex._engine._pass cimport C_DOUBLE, KernelTable, PassDesc, ProductArgs
 
 from resamplex._engine._fused cimport f16_t
@@ -102,12 +102,29 @@ cdef void _row(const load_t* tag, const acc_t* wd, const acc_t* wh, const acc_t*
                 g.rounding)
 
 
+cdef struct Rows:
+    # what the rows of a parallel pass share (the loop body's context; weights untyped)
+    const void* wd
+    const void* wh
+    const void* ww
+    const Geom* g
+    void* bufs
+    Py_ssize_t blen
+
+
+cdef void _row_body(void* ctx, Py_ssize_t r, int tid, const load_t* t1,
+                    const acc_t* t2) noexcept nogil:
+    cdef const Rows* j = <const Rows*>ctx
+    _row(t1, <const acc_t*>j.wd, <const acc_t*>j.wh, <const acc_t*>j.ww, j.g, r,
+         <acc_t*>j.bufs + tid * j.blen)
+
+
 cdef void _run(const load_t* tag, const acc_t* wd, const acc_t* wh, const acc_t* ww,
                const Geom* g, Py_ssize_t items, acc_t* bufs, Py_ssize_t blen,
                int nthreads) noexcept nogil:
-    cdef Py_ssize_t r
-    for r in prange(items, num_threads=nthreads, schedule="static"):
-        _row(tag, wd, wh, ww, g, r, bufs + threadid() * blen)
+    cdef Rows j
+    j.wd, j.wh, j.ww, j.g, j.bufs, j.blen = wd, wh, ww, g, bufs, blen
+    pool_run(<body_fn>_row_body[load_t, acc_t], &j, items, nthreads)
 
 
 cdef void _dispatch(int src_kind, const acc_t* wd, const acc_t* wh, const acc_t* ww,

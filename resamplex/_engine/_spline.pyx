@@ -43,7 +43,6 @@ offsets inside the source, source and destination do not overlap (tensor), align
 elements.
 """
 
-from cython.parallel cimport prange, threadid
 from libc.math cimport pow
 from libc.string cimport memcpy
 from libc.stdint cimport (int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t,
@@ -51,6 +50,7 @@ from libc.stdint cimport (int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, 
 
 from cpython.pycapsule cimport PyCapsule_New
 
+from resamplex._engine._pool cimport body_fn, run as pool_run
 from resamplex._engine._pass cimport KernelTable, PassDesc, TENSOR_ROWS2
 
 
@@ -452,6 +452,26 @@ cdef inline bint _by_groups(const int64_t* shape, int ndim, int axis) noexcept n
     return axis == ndim - 1 or shape[ndim - 1] < SPLINE_LANES
 
 
+cdef struct Units:
+    # what the units of a parallel pass share (the loop bodies' context)
+    const PassDesc* p
+    const char* src
+    char* dst
+    double* b
+
+
+cdef void _spline_group_body(void* ctx, Py_ssize_t r, int tid, const void* t1,
+                             const void* t2) noexcept nogil:
+    cdef const Units* j = <const Units*>ctx
+    _spline_group(j.p, j.src, j.dst, r, j.b + tid * j.p.buf_len)
+
+
+cdef void _spline_lanes_body(void* ctx, Py_ssize_t r, int tid, const void* t1,
+                             const void* t2) noexcept nogil:
+    cdef const Units* j = <const Units*>ctx
+    _spline_lanes(j.p, j.src, j.dst, r, j.b + tid * j.p.buf_len)
+
+
 cdef void spline_run(const PassDesc* p, const char* src, char* dst, void* bufs,
                      int nthreads) noexcept nogil:
     """OP_SPLINE: filter every line along ``axis`` (see the module docstring)."""
@@ -465,11 +485,9 @@ cdef void spline_run(const PassDesc* p, const char* src, char* dst, void* bufs,
             else:
                 _spline_lanes(p, src, dst, r, b)
         return
-    for r in prange(p.units, num_threads=nthreads, schedule="static"):
-        if groups:
-            _spline_group(p, src, dst, r, b + threadid() * p.buf_len)
-        else:
-            _spline_lanes(p, src, dst, r, b + threadid() * p.buf_len)
+    cdef Units j
+    j.p, j.src, j.dst, j.b = p, src, dst, b
+    pool_run(_spline_group_body if groups else _spline_lanes_body, &j, p.units, nthreads)
 
 
 # ------------------------------------------------------------------------------ evaluation
@@ -510,7 +528,7 @@ def spline_units(tuple shape, int axis):
 
 
 cdef Py_ssize_t _thread_scratch(Py_ssize_t doubles):
-    # a thread's scratch (bufs + threadid() * buf_len) in whole pages and a page more: the
+    # a thread's scratch (bufs + tid * buf_len) in whole pages and a page more: the
     # threads' scratch then never shares a page or sits right after another's, so one core's
     # prefetches do not pull in the lines another core writes (zoom of a float32 128^3
     # volume x2, 2 threads: order 1 19.5 -> 12.3 ms, order 3 73 -> 47 ms on a 2-core EPYC;
@@ -912,6 +930,12 @@ cdef void _tensor_group(const elem_t* tag, const PassDesc* p, const char* src, c
                    p.dstr[last], p.dst_kind, p.rounding)
 
 
+cdef void _tensor_body(void* ctx, Py_ssize_t g, int tid, const elem_t* t1,
+                       const void* t2) noexcept nogil:
+    cdef const Units* j = <const Units*>ctx
+    _tensor_group(t1, j.p, j.src, j.dst, g, j.b + tid * j.p.buf_len)
+
+
 cdef void _tensor_rows(const elem_t* tag, const PassDesc* p, const char* src, char* dst,
                        double* bufs, int nthreads) noexcept nogil:
     cdef Py_ssize_t g
@@ -919,8 +943,9 @@ cdef void _tensor_rows(const elem_t* tag, const PassDesc* p, const char* src, ch
         for g in range(p.units):
             _tensor_group(tag, p, src, dst, g, bufs)
         return
-    for g in prange(p.units, num_threads=nthreads, schedule="static"):
-        _tensor_group(tag, p, src, dst, g, bufs + threadid() * p.buf_len)
+    cdef Units j
+    j.p, j.src, j.dst, j.b = p, src, dst, bufs
+    pool_run(<body_fn>_tensor_body[elem_t], &j, p.units, nthreads)
 
 
 cdef void tensor_run(const PassDesc* p, const char* src, char* dst, void* bufs,
