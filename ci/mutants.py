@@ -686,6 +686,15 @@ MUTANTS = [
         "output's next one",
         ("tests/test_dispatch.py", "tests/test_compat_cv2.py")),
     Mutant(
+        "dense8-adds-taps-two-and-three-swapped", "resamplex/_engine/_simd.h",
+        (("            s = _mm256_add_ps(s, _mm256_permute2f128_ps(r2, r6, 0x20));\n"
+          "            s = _mm256_add_ps(s, _mm256_permute2f128_ps(r3, r7, 0x20));\n",
+          "            s = _mm256_add_ps(s, _mm256_permute2f128_ps(r3, r7, 0x20));\n"
+          "            s = _mm256_add_ps(s, _mm256_permute2f128_ps(r2, r6, 0x20));\n"),),
+        "the AVX-512 eight-tap float32 rows (compat.cv2's Lanczos-4) add tap 3's products "
+        "before tap 2's: the same terms, other roundings than OpenCV's",
+        ("tests/test_dispatch.py",)),
+    Mutant(
         "phasek-i16-weight-pairs-swapped", "resamplex/_engine/_simd.h",
         (("            VT wp = _mm##W##_set1_epi32((int)((uint32_t)(uint16_t)q[t]                         \\\n"
           "                                              | (uint32_t)(uint16_t)(t + 1 < k ? q[t + 1] : 0) \\\n",

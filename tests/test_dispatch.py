@@ -234,8 +234,9 @@ def test_eight_bit_images_exact_at_factors_two_and_half(at_level, level, dtype, 
 @pytest.mark.parametrize("level", LEVELS)
 def test_float_passes_match_opencv_at_every_level(at_level, level):
     # compat.cv2's float32 passes: cubic's first pass (the horizontal sums, in OpenCV's order)
-    # over single elements takes two vector gathers of adjacent tap pairs at AVX-512, eight
-    # taps and pixels of 4 elements have loops of their own (exact halves, OpenCV's 2x2 area
+    # over single elements takes two vector gathers of adjacent tap pairs at AVX-512,
+    # Lanczos-4's one vector of eight products per output, transposed 8 x 8 and summed tap by
+    # tap, and pixels of 4 elements have loops of their own (exact halves, OpenCV's 2x2 area
     # path for linear and area, too): OpenCV's bits at each level, rows of 8-output blocks
     # whose taps are all adjacent and blocks with clamped ends, up and down, NaN and
     # infinities among the values, both thread counts.

@@ -53,6 +53,8 @@ cdef extern from "_simd.h" nogil:
                       Py_ssize_t k, Py_ssize_t n)
     void rx_dense4_f32(const float* tmp, float* out, Py_ssize_t n, const int64_t* idx,
                        const float* w)
+    void rx_dense8_f32(const float* tmp, float* out, Py_ssize_t n, const int64_t* idx,
+                       const float* w)
 
 from resamplex._engine._fused cimport f16_t
 from resamplex._engine._elem cimport (
@@ -642,6 +644,10 @@ cdef inline void _dense_row(const load_t* x, const acc_t* w1, acc_t* out, Py_ssi
         # adjacent elements summed from two vector gathers of pairs (AVX-512), the others
         # one at a time; _dense_k's products and sums in its order
         rx_dense4_f32(x, out, n_b, idx, w1)
+    elif load_t is float and acc_t is float and order == 0 and c == 1 and k == 8:
+        # the same with eight taps (OpenCV's Lanczos-4): outputs whose taps are adjacent
+        # elements as one vector of products each, 8 x 8 transposed and summed tap by tap
+        rx_dense8_f32(x, out, n_b, idx, w1)
     elif k == 2 and c == 3:
         _dense_k(x, w1, out, n_b, 3, 2, idx, order)
     elif k == 2 and c == 4:

@@ -1162,6 +1162,76 @@ static inline void rx_dense4_f32(const float *tmp, float *out, ptrdiff_t n, cons
         out[o] = rx_dense4_1(tmp, idx, w, o);
 }
 
+/* Dense rows of eight taps, float32 (_row_dense's k == 8, sequential order: Lanczos-4 and the
+ * like): out[o] = (...((w0 t[i0] + w1 t[i1]) + w2 t[i2]) ... ) + w7 t[i7], o < n. Where all
+ * eight taps of each of a block of 8 outputs are adjacent elements (i0 + 1, ..., i0 + 7: rows
+ * inside the input), each output's eight products are one vector (its taps loaded as they lie
+ * in the row, times its weights as they lie in w); the 8 x 8 block is transposed, so that
+ * vector t holds tap t of the 8 outputs, and summed t = 0, 1, ..., 7: the scalar loop's
+ * products and sums in its order, the same bits. Other blocks take the scalar loop; AVX-512
+ * only (its masks check the taps), as rx_dense4_f32. */
+static inline float rx_dense8_1(const float *tmp, const int64_t *idx, const float *w,
+                                ptrdiff_t o)
+{
+    const int64_t *iq = idx + 8 * o;
+    const float *wq = w + 8 * o;
+    float a = wq[0] * tmp[iq[0]];
+    int t;
+    for (t = 1; t < 8; t++)
+        a = a + wq[t] * tmp[iq[t]];
+    return a;
+}
+static inline void rx_dense8_f32(const float *tmp, float *out, ptrdiff_t n, const int64_t *idx,
+                                 const float *w)
+{
+    ptrdiff_t o = 0, q;
+#if defined(__AVX512F__)
+    {
+        const __m512i step = _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0);
+        for (; o + 8 <= n; o += 8) {
+            const int64_t *ix = idx + 8 * o;
+            const float *wx = w + 8 * o;
+            __mmask8 bad = 0;
+            __m256 r0, r1, r2, r3, r4, r5, r6, r7, t0, t1, t2, t3, t4, t5, t6, t7, s;
+            for (q = 0; q < 8; q++)
+                bad |= _mm512_cmpneq_epi64_mask(
+                    _mm512_loadu_si512((const void *)(ix + 8 * q)),
+                    _mm512_add_epi64(_mm512_set1_epi64(ix[8 * q]), step));
+            if (bad) {
+                for (q = o; q < o + 8; q++)
+                    out[q] = rx_dense8_1(tmp, idx, w, q);
+                continue;
+            }
+#define RX_P(Q) _mm256_mul_ps(_mm256_loadu_ps(wx + 8 * (Q)), _mm256_loadu_ps(tmp + ix[8 * (Q)]))
+            r0 = RX_P(0); r1 = RX_P(1); r2 = RX_P(2); r3 = RX_P(3);
+            r4 = RX_P(4); r5 = RX_P(5); r6 = RX_P(6); r7 = RX_P(7);
+#undef RX_P
+            /* transpose: r_q lane t -> vector t lane q */
+            t0 = _mm256_unpacklo_ps(r0, r1); t1 = _mm256_unpackhi_ps(r0, r1);
+            t2 = _mm256_unpacklo_ps(r2, r3); t3 = _mm256_unpackhi_ps(r2, r3);
+            t4 = _mm256_unpacklo_ps(r4, r5); t5 = _mm256_unpackhi_ps(r4, r5);
+            t6 = _mm256_unpacklo_ps(r6, r7); t7 = _mm256_unpackhi_ps(r6, r7);
+            r0 = _mm256_shuffle_ps(t0, t2, 0x44); r1 = _mm256_shuffle_ps(t0, t2, 0xEE);
+            r2 = _mm256_shuffle_ps(t1, t3, 0x44); r3 = _mm256_shuffle_ps(t1, t3, 0xEE);
+            r4 = _mm256_shuffle_ps(t4, t6, 0x44); r5 = _mm256_shuffle_ps(t4, t6, 0xEE);
+            r6 = _mm256_shuffle_ps(t5, t7, 0x44); r7 = _mm256_shuffle_ps(t5, t7, 0xEE);
+            /* vector t = lanes t of (r0 r4), (r1 r5), ...: tap t of outputs 0-3, then 4-7 */
+            s = _mm256_permute2f128_ps(r0, r4, 0x20);
+            s = _mm256_add_ps(s, _mm256_permute2f128_ps(r1, r5, 0x20));
+            s = _mm256_add_ps(s, _mm256_permute2f128_ps(r2, r6, 0x20));
+            s = _mm256_add_ps(s, _mm256_permute2f128_ps(r3, r7, 0x20));
+            s = _mm256_add_ps(s, _mm256_permute2f128_ps(r0, r4, 0x31));
+            s = _mm256_add_ps(s, _mm256_permute2f128_ps(r1, r5, 0x31));
+            s = _mm256_add_ps(s, _mm256_permute2f128_ps(r2, r6, 0x31));
+            s = _mm256_add_ps(s, _mm256_permute2f128_ps(r3, r7, 0x31));
+            _mm256_storeu_ps(out + o, s);
+        }
+    }
+#endif
+    for (; o < n; o++)
+        out[o] = rx_dense8_1(tmp, idx, w, o);
+}
+
 /* x2 of float32, bfloat16 or float16 (kind: RX_ROWS_F32, _BF16, _F16) single-element rows
  * straight from the two input rows of an output row, float32 arithmetic: v(i) = w0 x0[i] +
  * w1 x1[i] (the blended row, never stored: _row_outer's two products and sum), out[2j] =
