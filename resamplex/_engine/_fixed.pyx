@@ -23,7 +23,7 @@ from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t
 from cpython.pycapsule cimport PyCapsule_New
 
 from resamplex._engine._pool cimport body_fn, run as pool_run
-from resamplex._engine._pass cimport KernelTable, PassDesc, PHASE_DOWN2, PHASE_UP2
+from resamplex._engine._pass cimport KernelTable, PassDesc, PassJob, PHASE_DOWN2, PHASE_UP2
 
 
 cdef extern from "_simd.h" nogil:
@@ -170,20 +170,13 @@ cdef inline void _fixed_row(const PassDesc* p, const char* src, char* dst, Py_ss
             (<uint8_t*>(dst + do + j * ds))[0] = _clip8(buf[j], shift)
 
 
-cdef struct Rows:
-    const PassDesc* p
-    const char* src
-    char* dst
-    int32_t* b
-
-
 cdef void _fixed_body(void* ctx, Py_ssize_t r, int tid, const void* t1,
                       const void* t2) noexcept nogil:
-    cdef const Rows* j = <const Rows*>ctx
+    cdef const PassJob* j = <const PassJob*>ctx
     cdef const PassDesc* p = j.p
     _fixed_row(p, j.src, j.dst, r, p.ndim, p.shape, p.sstr, p.dstr, p.axis, p.loop, p.ptr,
-               p.off, <const int32_t*>p.w, p.shift, j.b + tid * p.buf_len, p.k, p.idx2,
-               <const int16_t*>p.wq)
+               p.off, <const int32_t*>p.w, p.shift, <int32_t*>j.bufs + tid * p.buf_len, p.k,
+               p.idx2, <const int16_t*>p.wq)
 
 
 cdef void fixed_run(const PassDesc* p, const char* src, char* dst, void* bufs,
@@ -208,8 +201,8 @@ cdef void fixed_run(const PassDesc* p, const char* src, char* dst, void* bufs,
             _fixed_row(p, src, dst, r, ndim, p.shape, p.sstr, p.dstr, p.axis, p.loop, p.ptr,
                        p.off, w, p.shift, b, p.k, p.idx2, wk)
         return
-    cdef Rows j
-    j.p, j.src, j.dst, j.b = p, src, dst, b
+    cdef PassJob j
+    j.p, j.src, j.dst, j.bufs = p, src, dst, b
     pool_run(_fixed_body, &j, rows, nthreads)
 
 

@@ -41,7 +41,7 @@ from cpython.pycapsule cimport PyCapsule_New
 
 from resamplex._engine._pool cimport body_fn, run as pool_run
 from resamplex._engine._pass cimport (
-    C_DOUBLE, KernelTable, PAIRS_MAX, PassDesc, PHASE_RUN, PHASE_UP2,
+    C_DOUBLE, KernelTable, PAIRS_MAX, PassDesc, PassJob, PHASE_RUN, PHASE_UP2,
 )
 
 cdef extern from "_simd.h" nogil:
@@ -388,7 +388,7 @@ cdef inline void _one(int kind, const acc_t* wts, const char* s, char* d, Py_ssi
 
 
 cdef struct Items:
-    # what the items of a parallel pass share (the loop bodies' context; typed arrays untyped)
+    # what the items of _run share (its loop body's context; typed arrays untyped)
     const void* wts
     const char* s
     char* d
@@ -408,12 +408,6 @@ cdef struct Items:
     const void* div
     void* b
     Py_ssize_t blen
-    const PassDesc* p
-    const char* src
-    char* dst
-    Py_ssize_t chunks
-    Py_ssize_t per
-    Py_ssize_t n_row
 
 
 cdef void _run_body(void* ctx, Py_ssize_t r, int tid, const acc_t* t1,
@@ -508,14 +502,14 @@ cdef void _pairs_run_row(const PassDesc* p, const char* src, char* dst, Py_ssize
 
 cdef void _pairs_body(void* ctx, Py_ssize_t q, int tid, const void* t1,
                       const void* t2) noexcept nogil:
-    cdef const Items* j = <const Items*>ctx
-    _pairs_run_row(j.p, j.src, j.dst, q, <double*>j.b + tid * j.p.buf_len)
+    cdef const PassJob* j = <const PassJob*>ctx
+    _pairs_run_row(j.p, j.src, j.dst, q, <double*>j.bufs + tid * j.p.buf_len)
 
 
 cdef void _pairs_runs(const PassDesc* p, const char* src, char* dst, double* b,
                       int nthreads) noexcept nogil:
-    cdef Items j
-    j.p, j.src, j.dst, j.b = p, src, dst, b
+    cdef PassJob j
+    j.p, j.src, j.dst, j.bufs = p, src, dst, b
     pool_run(_pairs_body, &j, p.shape[0], nthreads)
 
 
@@ -563,10 +557,10 @@ cdef void _ring_rows(const PassDesc* p, const char* src, char* dst, Py_ssize_t r
 
 cdef void _ring_body(void* ctx, Py_ssize_t t, int tid, const void* t1,
                      const void* t2) noexcept nogil:
-    # run t of `chunks` (= per) runs of `n_row` output rows
-    cdef const Items* j = <const Items*>ctx
-    _ring_rows(j.p, j.src, j.dst, j.n_row * t // j.chunks, j.n_row * (t + 1) // j.chunks,
-               <double*>j.b + tid * j.p.buf_len)
+    # run t of `chunks` runs (as even as can be) of the `rows` output rows
+    cdef const PassJob* j = <const PassJob*>ctx
+    _ring_rows(j.p, j.src, j.dst, j.rows * t // j.chunks, j.rows * (t + 1) // j.chunks,
+               <double*>j.bufs + tid * j.p.buf_len)
 
 
 cdef void _ring_runs(const PassDesc* p, const char* src, char* dst, double* b,
@@ -574,8 +568,8 @@ cdef void _ring_runs(const PassDesc* p, const char* src, char* dst, double* b,
     # each thread one contiguous run of output rows (its ring follows the rows it reads)
     cdef Py_ssize_t items = p.shape[0] * p.shape[1]
     cdef int nt = nthreads if nthreads < items else <int>max(1, items)
-    cdef Items j
-    j.p, j.src, j.dst, j.b, j.n_row, j.chunks = p, src, dst, b, items, nt
+    cdef PassJob j
+    j.p, j.src, j.dst, j.bufs, j.rows, j.chunks = p, src, dst, b, items, nt
     pool_run(_ring_body, &j, nt, nt)
 
 
@@ -846,9 +840,9 @@ cdef void _band_rows(const acc_t* tag, const PassDesc* p, const char* src, char*
 cdef void _band_body(void* ctx, Py_ssize_t item, int tid, const acc_t* t1,
                      const void* t2) noexcept nogil:
     # run c of output rows (of `chunks` runs of `per` rows) in outer index q
-    cdef const Items* j = <const Items*>ctx
+    cdef const PassJob* j = <const PassJob*>ctx
     cdef Py_ssize_t q = item // j.chunks, c = item - q * j.chunks
-    cdef acc_t* mine = <acc_t*>j.b + tid * j.p.buf_len
+    cdef acc_t* mine = <acc_t*>j.bufs + tid * j.p.buf_len
     _band_rows(t1, j.p, j.src, j.dst, q, c * j.per, min(j.p.shape[1], (c + 1) * j.per), mine,
                <char*>(mine + j.n_row))
 
@@ -862,12 +856,12 @@ cdef void _band_run(const acc_t* tag, const PassDesc* p, const char* src, char* 
     cdef Py_ssize_t chunks = min(n_out, <Py_ssize_t>nthreads)
     cdef Py_ssize_t per = (n_out + chunks - 1) // chunks
     cdef Py_ssize_t q
-    cdef Items j
+    cdef PassJob j
     if nthreads <= 1:
         for q in range(p.shape[0]):
             _band_rows(tag, p, src, dst, q, 0, n_out, b, <char*>(b + n_row))
         return
-    j.p, j.src, j.dst, j.b, j.chunks, j.per, j.n_row = p, src, dst, b, chunks, per, n_row
+    j.p, j.src, j.dst, j.bufs, j.chunks, j.per, j.n_row = p, src, dst, b, chunks, per, n_row
     pool_run(<body_fn>_band_body[acc_t], &j, p.shape[0] * chunks, nthreads)
 
 

@@ -39,7 +39,7 @@ from libc.string cimport memcpy
 
 from cpython.pycapsule cimport PyCapsule_New
 
-from resamplex._engine._pass cimport KernelTable, PassDesc, PHASE_DOWN2
+from resamplex._engine._pass cimport KernelTable, PassDesc, PassJob, PHASE_DOWN2
 from resamplex._engine._pool cimport run as pool_run
 
 
@@ -202,23 +202,14 @@ cdef inline void _gather_rows(const char* src, char* dst, Py_ssize_t r0, Py_ssiz
         prev_do = do
 
 
-cdef struct GatherJob:
-    const PassDesc* p
-    const char* src
-    char* dst
-    const int64_t* off
-    const PassDesc* half
-    Py_ssize_t rows
-    Py_ssize_t per
-
-
 cdef void _gather_chunk(void* ctx, Py_ssize_t c, int tid, const void* t1,
                         const void* t2) noexcept nogil:
     # chunk c of a parallel gather: rows [c * per, (c + 1) * per)
-    cdef const GatherJob* j = <const GatherJob*>ctx
+    cdef const PassJob* j = <const PassJob*>ctx
     cdef const PassDesc* p = j.p
     _gather_rows(j.src, j.dst, c * j.per, min(j.rows, (c + 1) * j.per), p.ndim, p.shape, p.sstr,
-                 p.dstr, j.off, p.idx2, p.itemsize, p.k, p.n_in, p.n_mid, j.half, p.channels,
+                 p.dstr, p.off if p.idx2[p.ndim] > 0 else NULL, p.idx2, p.itemsize, p.k,
+                 p.n_in, p.n_mid, p if p.phase == PHASE_DOWN2 else NULL, p.channels,
                  p.estride)
 
 
@@ -236,14 +227,13 @@ cdef void gather_run(const PassDesc* p, const char* src, char* dst, void* bufs,
     cdef int ndim = p.ndim
     cdef Py_ssize_t rows = 1, nchunks
     cdef int d
-    cdef GatherJob j
-    j.off = p.off if p.idx2[ndim] > 0 else NULL
-    j.half = p if p.phase == PHASE_DOWN2 else NULL
+    cdef PassJob j
     for d in range(ndim - 1):
         rows *= p.shape[d]
     if nthreads == 1:
-        _gather_rows(src, dst, 0, rows, ndim, p.shape, p.sstr, p.dstr, j.off, p.idx2,
-                     p.itemsize, p.k, p.n_in, p.n_mid, j.half, p.channels, p.estride)
+        _gather_rows(src, dst, 0, rows, ndim, p.shape, p.sstr, p.dstr,
+                     p.off if p.idx2[ndim] > 0 else NULL, p.idx2, p.itemsize, p.k, p.n_in,
+                     p.n_mid, p if p.phase == PHASE_DOWN2 else NULL, p.channels, p.estride)
         return
     nchunks = min(rows, 32 * nthreads)
     j.p, j.src, j.dst, j.rows = p, src, dst, rows

@@ -35,7 +35,7 @@ from cpython.pycapsule cimport PyCapsule_New
 
 from resamplex._engine._pool cimport body_fn, run as pool_run
 from resamplex._engine._pass cimport (
-    ACC_INT32, KernelTable, PassDesc, PHASE_DOWN2, PHASE_UP2,
+    ACC_INT32, KernelTable, PassDesc, PassJob, PHASE_DOWN2, PHASE_UP2,
 )
 
 from resamplex._engine._elem cimport (
@@ -581,23 +581,12 @@ cdef inline void _rows(const in_t* tag, const PassDesc* p, const char* src, char
         _fused_rows(tag, p, src, dst, q, o0, o1, acc, ring)
 
 
-cdef struct Items:
-    # what the items of a parallel pass share (the loop bodies' context)
-    const PassDesc* p
-    const char* src
-    char* dst
-    void* b
-    Py_ssize_t chunks
-    Py_ssize_t per
-    Py_ssize_t n_row
-
-
 cdef void _fused_body(void* ctx, Py_ssize_t item, int tid, const in_t* t1,
                       const iacc_t* t2) noexcept nogil:
     # run c of output rows (of `chunks` runs of `per` rows) in outer index q
-    cdef const Items* j = <const Items*>ctx
+    cdef const PassJob* j = <const PassJob*>ctx
     cdef Py_ssize_t q = item // j.chunks, c = item - q * j.chunks
-    cdef char* mine = <char*>j.b + tid * j.p.buf_len * 4
+    cdef char* mine = <char*>j.bufs + tid * j.p.buf_len * 4
     _rows(t1, j.p, j.src, j.dst, q, c * j.per, min(j.p.shape[1], (c + 1) * j.per),
           <iacc_t*>mine, <int32_t*>(mine + j.n_row * sizeof(iacc_t)))
 
@@ -610,13 +599,13 @@ cdef void _fused_typed(const in_t* tag, const PassDesc* p, const char* src, char
     cdef Py_ssize_t chunks = min(n_out, <Py_ssize_t>nthreads)
     cdef Py_ssize_t per = (n_out + chunks - 1) // chunks
     cdef Py_ssize_t q
-    cdef Items j
+    cdef PassJob j
     if nthreads <= 1:
         for q in range(p.shape[0]):
             _rows(tag, p, src, dst, q, 0, n_out, b,
                   <int32_t*>(<char*>b + n_row * sizeof(iacc_t)))
         return
-    j.p, j.src, j.dst, j.b, j.chunks, j.per, j.n_row = p, src, dst, b, chunks, per, n_row
+    j.p, j.src, j.dst, j.bufs, j.chunks, j.per, j.n_row = p, src, dst, b, chunks, per, n_row
     pool_run(<body_fn>_fused_body[in_t, iacc_t], &j, p.shape[0] * chunks, nthreads)
 
 
@@ -653,11 +642,11 @@ cdef void int_fused_run(const PassDesc* p, const char* src, char* dst, void* buf
 
 cdef void _run_body(void* ctx, Py_ssize_t r, int tid, const in_t* t1,
                     const iacc_t* t2) noexcept nogil:
-    cdef const Items* j = <const Items*>ctx
+    cdef const PassJob* j = <const PassJob*>ctx
     cdef const PassDesc* p = j.p
     _item(t1, j.src, j.dst, r, p.loop, p.shape[1], p.shape[2], p.sstr[0], p.sstr[1], p.dstr[0],
           p.dstr[1], p.ptr, p.off, <const int64_t*>p.w, p.pre, p.post, p.bias, p.mult, p.shift,
-          p.finish, p.fmul, p.dst_kind, <iacc_t*>j.b + tid * p.buf_len)
+          p.finish, p.fmul, p.dst_kind, <iacc_t*>j.bufs + tid * p.buf_len)
 
 
 cdef void _run_typed(const in_t* tag, const PassDesc* p, const char* src, char* dst,
@@ -671,8 +660,8 @@ cdef void _run_typed(const in_t* tag, const PassDesc* p, const char* src, char* 
                   p.dstr[0], p.dstr[1], p.ptr, p.off, w, p.pre, p.post, p.bias, p.mult,
                   p.shift, p.finish, p.fmul, p.dst_kind, b)
         return
-    cdef Items j
-    j.p, j.src, j.dst, j.b = p, src, dst, b
+    cdef PassJob j
+    j.p, j.src, j.dst, j.bufs = p, src, dst, b
     pool_run(<body_fn>_run_body[in_t, iacc_t], &j, items, nthreads)
 
 

@@ -275,6 +275,22 @@ ctypedef void (*pass_fn)(const PassDesc* p, const char* src, char* dst, void* bu
                          int nthreads) noexcept nogil
 
 
+cdef struct PassJob:
+    # What the items of a parallel pass share: the context its loop body gets from the
+    # thread pool (_pool.pxd, body(ctx, item, tid, ...)). The pass and its arrays, the
+    # threads' scratch (thread tid's at bufs + tid * its length), and, for passes whose items
+    # are runs of rows, how they split: `chunks` runs of `per` rows out of `rows`, rows of
+    # `n_row` elements.
+    const PassDesc* p
+    const char* src
+    char* dst
+    void* bufs
+    Py_ssize_t rows
+    Py_ssize_t per
+    Py_ssize_t chunks
+    Py_ssize_t n_row
+
+
 cdef struct KernelTable:
     pass_fn gather
     pass_fn weighted

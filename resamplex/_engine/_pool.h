@@ -234,8 +234,15 @@ static void rx_pool_grow(rx_pool *p, int want, int index) {
         want = RX_MAX_WORKERS;
     if (p->nworkers >= want)
         return;
-    /* pool threads take no signals: Python handles them on its main thread */
+    /* pool threads take no asynchronous signals (Python handles them on its main thread);
+       a fault stays theirs, so that faulthandler and debuggers see it where it happened */
     sigfillset(&all);
+    sigdelset(&all, SIGSEGV);
+    sigdelset(&all, SIGBUS);
+    sigdelset(&all, SIGFPE);
+    sigdelset(&all, SIGILL);
+    sigdelset(&all, SIGABRT);
+    sigdelset(&all, SIGTRAP);
     pthread_sigmask(SIG_SETMASK, &all, &old);
     pthread_attr_init(&attr);
     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);

@@ -1041,9 +1041,10 @@ static inline float rx_dense2_1(const float *tmp, const int64_t *idx, const floa
 static inline void rx_dense2_f32(const float *tmp, float *out, ptrdiff_t n, const int64_t *idx,
                                  const float *w)
 {
-    ptrdiff_t o = 0, q;
+    ptrdiff_t o = 0;
 #if defined(__AVX512F__)
     {
+        ptrdiff_t q;
         const __m512i one = _mm512_set1_epi64(1);
         const __m512i ev = _mm512_set_epi64(14, 12, 10, 8, 6, 4, 2, 0);
         const __m512i od = _mm512_set_epi64(15, 13, 11, 9, 7, 5, 3, 1);
@@ -1068,6 +1069,7 @@ static inline void rx_dense2_f32(const float *tmp, float *out, ptrdiff_t n, cons
     }
 #elif defined(RX_AVX2)
     {
+        ptrdiff_t q;
         const __m256i one = _mm256_set1_epi64x(1);
         const __m256i pick = _mm256_set_epi32(7, 5, 3, 1, 6, 4, 2, 0);
         for (; o + 4 <= n; o += 4) {
@@ -1111,9 +1113,10 @@ static inline float rx_dense4_1(const float *tmp, const int64_t *idx, const floa
 static inline void rx_dense4_f32(const float *tmp, float *out, ptrdiff_t n, const int64_t *idx,
                                  const float *w)
 {
-    ptrdiff_t o = 0, q;
+    ptrdiff_t o = 0;
 #if defined(__AVX512F__)
     {
+        ptrdiff_t q;
         const __m512i i0 = _mm512_set_epi64(0, 0, 0, 0, 12, 8, 4, 0);
         const __m512i i1 = _mm512_set_epi64(0, 0, 0, 0, 13, 9, 5, 1);
         const __m512i i2 = _mm512_set_epi64(0, 0, 0, 0, 14, 10, 6, 2);
@@ -1184,9 +1187,10 @@ static inline float rx_dense8_1(const float *tmp, const int64_t *idx, const floa
 static inline void rx_dense8_f32(const float *tmp, float *out, ptrdiff_t n, const int64_t *idx,
                                  const float *w)
 {
-    ptrdiff_t o = 0, q;
+    ptrdiff_t o = 0;
 #if defined(__AVX512F__)
     {
+        ptrdiff_t q;
         const __m512i step = _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0);
         for (; o + 8 <= n; o += 8) {
             const int64_t *ix = idx + 8 * o;

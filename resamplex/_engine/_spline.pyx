@@ -51,7 +51,7 @@ from libc.stdint cimport (int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, 
 from cpython.pycapsule cimport PyCapsule_New
 
 from resamplex._engine._pool cimport body_fn, run as pool_run
-from resamplex._engine._pass cimport KernelTable, PassDesc, TENSOR_ROWS2
+from resamplex._engine._pass cimport KernelTable, PassDesc, PassJob, TENSOR_ROWS2
 
 
 cdef extern from "_spline.h" nogil:
@@ -452,24 +452,16 @@ cdef inline bint _by_groups(const int64_t* shape, int ndim, int axis) noexcept n
     return axis == ndim - 1 or shape[ndim - 1] < SPLINE_LANES
 
 
-cdef struct Units:
-    # what the units of a parallel pass share (the loop bodies' context)
-    const PassDesc* p
-    const char* src
-    char* dst
-    double* b
-
-
 cdef void _spline_group_body(void* ctx, Py_ssize_t r, int tid, const void* t1,
                              const void* t2) noexcept nogil:
-    cdef const Units* j = <const Units*>ctx
-    _spline_group(j.p, j.src, j.dst, r, j.b + tid * j.p.buf_len)
+    cdef const PassJob* j = <const PassJob*>ctx
+    _spline_group(j.p, j.src, j.dst, r, <double*>j.bufs + tid * j.p.buf_len)
 
 
 cdef void _spline_lanes_body(void* ctx, Py_ssize_t r, int tid, const void* t1,
                              const void* t2) noexcept nogil:
-    cdef const Units* j = <const Units*>ctx
-    _spline_lanes(j.p, j.src, j.dst, r, j.b + tid * j.p.buf_len)
+    cdef const PassJob* j = <const PassJob*>ctx
+    _spline_lanes(j.p, j.src, j.dst, r, <double*>j.bufs + tid * j.p.buf_len)
 
 
 cdef void spline_run(const PassDesc* p, const char* src, char* dst, void* bufs,
@@ -485,8 +477,8 @@ cdef void spline_run(const PassDesc* p, const char* src, char* dst, void* bufs,
             else:
                 _spline_lanes(p, src, dst, r, b)
         return
-    cdef Units j
-    j.p, j.src, j.dst, j.b = p, src, dst, b
+    cdef PassJob j
+    j.p, j.src, j.dst, j.bufs = p, src, dst, b
     pool_run(_spline_group_body if groups else _spline_lanes_body, &j, p.units, nthreads)
 
 
@@ -932,8 +924,8 @@ cdef void _tensor_group(const elem_t* tag, const PassDesc* p, const char* src, c
 
 cdef void _tensor_body(void* ctx, Py_ssize_t g, int tid, const elem_t* t1,
                        const void* t2) noexcept nogil:
-    cdef const Units* j = <const Units*>ctx
-    _tensor_group(t1, j.p, j.src, j.dst, g, j.b + tid * j.p.buf_len)
+    cdef const PassJob* j = <const PassJob*>ctx
+    _tensor_group(t1, j.p, j.src, j.dst, g, <double*>j.bufs + tid * j.p.buf_len)
 
 
 cdef void _tensor_rows(const elem_t* tag, const PassDesc* p, const char* src, char* dst,
@@ -943,8 +935,8 @@ cdef void _tensor_rows(const elem_t* tag, const PassDesc* p, const char* src, ch
         for g in range(p.units):
             _tensor_group(tag, p, src, dst, g, bufs)
         return
-    cdef Units j
-    j.p, j.src, j.dst, j.b = p, src, dst, bufs
+    cdef PassJob j
+    j.p, j.src, j.dst, j.bufs = p, src, dst, bufs
     pool_run(<body_fn>_tensor_body[elem_t], &j, p.units, nthreads)
 
 
