@@ -5,8 +5,9 @@
  * in [0, n), on the calling thread (tid 0) and up to nthreads - 1 pool threads (tid 1 ..
  * nthreads - 1, each tid on one thread at a time, so per-thread scratch is indexed by tid).
  * Items are claimed in chunks from one shared counter, each chunk a share of what is left
- * (half of it over the threads, so chunks shrink toward the end: a thread that is slow, or
- * loses its core, holds little). The caller claims too, and once
+ * (half of it over the threads, so chunks shrink toward the end), and never more than a
+ * 1/16 share of one thread's items: a thread that is slow, or loses its core, holds little.
+ * The caller claims too, and once
  * every item is claimed it waits only for the chunks other threads have already begun: a
  * pool thread that had not started by then finds nothing left and goes back to sleep. So
  * where every core is busy with another process (a peer library's spinning threads, another
@@ -91,7 +92,8 @@ typedef struct rx_pool {
     rx_body_fn body;
     void *ctx;
     Py_ssize_t n;
-    Py_ssize_t split;          /* a claim takes (n - next) / split items, at least one */
+    Py_ssize_t split;          /* a claim takes (n - next) / split items, */
+    Py_ssize_t cap;            /* at most cap, at least one */
     int want;                  /* pool threads 1 .. want take part */
     /* shared, atomic */
     long gen;                  /* bumped for every job */
@@ -126,7 +128,7 @@ static void rx_pool_reset(rx_pool *p) {
     p->nworkers = 0;
     p->body = NULL;
     p->ctx = NULL;
-    p->n = p->split = 0;
+    p->n = p->split = p->cap = 0;
     p->want = 0;
     p->gen = 0;
     p->open = 0;
@@ -161,14 +163,13 @@ static void rx_pool_init_once(void) {
 static void rx_pool_claim(rx_pool *p, int tid) {
     rx_body_fn body = p->body;
     void *ctx = p->ctx;
-    Py_ssize_t n = p->n, split = p->split, i, end;
+    Py_ssize_t n = p->n, split = p->split, cap = p->cap, i, end, size;
     i = RX_LOAD(&p->next);
     for (;;) {
         if (i >= n)
             return;
-        end = i + (n - i) / split;
-        if (end == i)
-            end = i + 1;
+        size = (n - i) / split;
+        end = i + (size < 1 ? 1 : size > cap ? cap : size);
         /* on failure i becomes the counter's value now, and the claim is tried again */
         if (!__atomic_compare_exchange_n(&p->next, &i, end, 0, __ATOMIC_SEQ_CST,
                                          __ATOMIC_SEQ_CST))
@@ -293,6 +294,9 @@ static void rx_pool_run(rx_body_fn body, void *ctx, Py_ssize_t n, int nthreads) 
     p->ctx = ctx;
     p->n = n;
     p->split = 2 * (Py_ssize_t)nthreads;
+    p->cap = n / (16 * (Py_ssize_t)nthreads);
+    if (p->cap < 1)
+        p->cap = 1;
     p->want = nthreads - 1;
     RX_STORE(&p->next, 0);
     RX_STORE(&p->open, 1);
