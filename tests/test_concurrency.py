@@ -227,6 +227,26 @@ def test_forked_child_before_parallel_calls_keeps_its_threads():
     assert done.returncode == 0
 
 
+@pytest.mark.parametrize("threads", [2, 3, 5, 8, 17])
+def test_pool_runs_every_item(threads):
+    # The pool (_pool.h) hands out items in chunks, each a share of what is left, capped at a
+    # 1/16 share of one thread's items: every item runs, whatever the item count against the
+    # thread count (fewer items than threads, one item, more threads than cores). A kernel
+    # with no policy in between (_alpha.premultiply, items of 16384 pixels, the last one
+    # shorter) against Pillow's MULDIV255 worked out here: ((t >> 8) + t) >> 8, t = c * a + 128.
+    from resamplex._engine import _alpha
+    rng = np.random.default_rng(threads)
+    for runs in (1, 2, 3, 7, 16, 33, 100):
+        n = runs * 16384 - int(rng.integers(0, 16384))
+        px = rng.integers(0, 256, (n, 4), dtype=np.uint8)
+        t = px[:, :3].astype(np.int32) * px[:, 3:].astype(np.int32) + 128
+        want = px.copy()
+        want[:, :3] = ((t >> 8) + t) >> 8
+        got = np.full_like(px, 7)
+        _alpha.premultiply(px, got, threads)
+        assert np.array_equal(got, want), (threads, runs)
+
+
 def test_same_call_from_eight_threads():
     x = ref.random_array(_rng("same"), (4, 16, 64, 64), np.float32)
     want = _bits(rx.resize(x, [97, 41], axes=[2, 3]))

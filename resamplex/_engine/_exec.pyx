@@ -87,7 +87,7 @@ cdef enum:
 # ------------------------------------------------------------------------------ thread policy
 
 # Below this much work (multiply-adds, or element copies for a gather) a call runs on one
-# thread, without opening a parallel region: waking a second thread and joining it costs more
+# thread, without waking the pool (_pool.h): waking a second thread and joining it costs more
 # than it saves. Calibrated by measurement (see set_parallel_threshold and the executor notes).
 cdef double _parallel_threshold = 1 << 16
 cdef int _default_threads = 0          # 0: follow omp_get_max_threads()
@@ -130,7 +130,7 @@ def set_parallel_threshold(double work):
 
 cpdef int threads_for(object requested, double work):
     """The thread count of a call: ``requested`` (an int >= 1, already validated) or the
-    default, capped at the machine's hardware threads (a huge count would crash libgomp) and
+    default, capped at the machine's hardware threads (a huge count would start as many) and
     at one thread per ``get_parallel_threshold()`` of ``work`` (1 below it: too small to pay
     for a parallel loop). Results never depend on it."""
     cdef int n
@@ -319,13 +319,15 @@ cdef const void* _vec(list keep, object a, object dtype) except? NULL:
     return <const void*>cnp.PyArray_DATA(arr)
 
 
-# Cores busy with other processes: a parallel region then waits at its closing barrier for a
-# descheduled worker (measured: 20x the one-thread time), so a call takes at most as many
-# threads as there are cores free for it: the idle time of the whole machine plus this process's
-# own CPU time (all its threads, a peer library's spinning pool included), per second of wall
-# time, over the interval since the last reading (/proc/stat and process_time, read at most
-# every FREE_RECHECK seconds). No timing of calls enters it: a peer's pool spinning after its
-# call is this process's own time, which per-program timing samples mistook for a busy machine.
+# Cores busy with other processes: a call's pool threads then get little of a core (the pool
+# never waits for one that has not started, but one that loses its core mid-chunk holds that
+# chunk; an OpenMP region waited for every worker: 20x the one-thread time), so a call takes
+# at most as many threads as there are cores free for it: the idle time of the whole machine
+# plus this process's own CPU time (all its threads, a peer library's spinning pool included),
+# per second of wall time, over the interval since the last reading (/proc/stat and
+# process_time, read at most every FREE_RECHECK seconds). No timing of calls enters it: a
+# peer's pool spinning after its call is this process's own time, which per-program timing
+# samples mistook for a busy machine.
 FREE_RECHECK = 0.25
 cdef double _free_at = -1.0            # when the last reading was taken (monotonic seconds)
 cdef double _idle_then = -1.0          # the machine's idle seconds then (-1: no /proc/stat)

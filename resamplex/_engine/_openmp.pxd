@@ -1,5 +1,6 @@
 # Every direct omp_* call goes through here, so the kernels build without OpenMP.
-# (Cython emits #ifdef _OPENMP around prange itself; these are the calls it does not cover.)
+# (The kernels' loops run on resamplex's own pool, _pool.h: OpenMP only sets the default
+# thread count.)
 
 cdef extern from *:
     """
