@@ -661,9 +661,16 @@ MUTANTS = [
         ("tests/test_concurrency.py",)),
     Mutant(
         "pool-chunks-drop-their-last-item", "resamplex/_engine/_pool.h",
-        (("        for (; i < end; i++)\n            body(ctx, i, tid, NULL, NULL);\n",
-          "        for (; i < end - 1; i++)\n            body(ctx, i, tid, NULL, NULL);\n"),),
+        (("        body(ctx, i, end, tid, NULL, NULL);\n",
+          "        body(ctx, i, end - 1, tid, NULL, NULL);\n"),),
         "each chunk of items the pool's threads claim leaves out its last item",
+        ("tests/test_concurrency.py", "tests/test_dispatch.py")),
+    Mutant(
+        "pool-alone-runs-one-item-short", "resamplex/_engine/_pool.h",
+        (("        if (n > 0)\n            body(ctx, 0, n, 0, NULL, NULL);\n        return;\n    }\n",
+          "        if (n > 0)\n            body(ctx, 0, n - 1, 0, NULL, NULL);\n        return;\n    }\n"),),
+        "a call on one thread (or with every pool in use) leaves out its last item: the "
+        "single run that stands for every kernel's serial loop",
         ("tests/test_concurrency.py", "tests/test_dispatch.py")),
     Mutant(
         "pool-threads-share-the-callers-scratch", "resamplex/_engine/_pool.h",

@@ -32,18 +32,20 @@ cdef struct Pixels:
     Py_ssize_t c
 
 
-cdef void _premultiply_body(void* ctx, Py_ssize_t k, int tid, const void* t1,
+cdef void _premultiply_body(void* ctx, Py_ssize_t lo, Py_ssize_t hi, int tid, const void* t1,
                             const void* t2) noexcept nogil:
+    # chunks [lo, hi) of CHUNK pixels
     cdef const Pixels* j = <const Pixels*>ctx
-    cdef Py_ssize_t i0 = k * CHUNK
-    rx_premultiply(j.src + i0 * j.c, j.dst + i0 * j.c, min(CHUNK, j.n - i0), j.c)
+    cdef Py_ssize_t i0 = lo * CHUNK
+    rx_premultiply(j.src + i0 * j.c, j.dst + i0 * j.c, min(hi * CHUNK, j.n) - i0, j.c)
 
 
-cdef void _unpremultiply_body(void* ctx, Py_ssize_t k, int tid, const void* t1,
-                              const void* t2) noexcept nogil:
+cdef void _unpremultiply_body(void* ctx, Py_ssize_t lo, Py_ssize_t hi, int tid,
+                              const void* t1, const void* t2) noexcept nogil:
     cdef const Pixels* j = <const Pixels*>ctx
-    cdef Py_ssize_t i0 = k * CHUNK
-    rx_unpremultiply(j.src + i0 * j.c, j.table, j.dst + i0 * j.c, min(CHUNK, j.n - i0), j.c)
+    cdef Py_ssize_t i0 = lo * CHUNK
+    rx_unpremultiply(j.src + i0 * j.c, j.table, j.dst + i0 * j.c, min(hi * CHUNK, j.n) - i0,
+                     j.c)
 
 
 def premultiply(const uint8_t[:, ::1] src, uint8_t[:, ::1] dst, int nthreads):

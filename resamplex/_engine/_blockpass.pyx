@@ -258,10 +258,12 @@ cdef struct Rows:
     Py_ssize_t blen
 
 
-cdef void _row_body(void* ctx, Py_ssize_t r, int tid, const in_t* t1,
+cdef void _row_body(void* ctx, Py_ssize_t lo, Py_ssize_t hi, int tid, const in_t* t1,
                     const sum_t* t2) noexcept nogil:
     cdef const Rows* j = <const Rows*>ctx
-    _row(t1, t2, j.g, j.f, r, j.bufs + tid * j.blen * 8)
+    cdef Py_ssize_t r
+    for r in range(lo, hi):
+        _row(t1, t2, j.g, j.f, r, j.bufs + tid * j.blen * 8)
 
 
 cdef void _run(const in_t* tag, const sum_t* stag, const Geom* g, const Finish* f,

@@ -659,7 +659,7 @@ cdef class Program:
         call otherwise)."""
         cdef TileFiller* f = <TileFiller*>PyCapsule_GetPointer(filler, "resamplex.TileFiller")
         cdef TileRun r
-        cdef Py_ssize_t ntiles = starts.shape[0], t, taps, slots, esize
+        cdef Py_ssize_t ntiles = starts.shape[0], taps, slots, esize
         cdef int n, failed = 0
         cdef char* raw
         cdef const PassDesc* p = &self.passes[0]
@@ -691,14 +691,11 @@ cdef class Program:
         if raw == NULL:
             raise MemoryError(f"resamplex: could not allocate {n * r.per} bytes of scratch")
         r.mem = <char*>((<uintptr_t>raw + ALIGN - 1) // ALIGN * ALIGN)
+        r.starts = &starts[0] if ntiles > 0 else NULL
+        r.failed = 0
         with nogil:
-            if n == 1:
-                for t in range(ntiles):
-                    failed += _run_tile(&r, starts[t], 0)
-            else:
-                r.starts, r.failed = &starts[0], 0
-                pool_run(_tile_body, &r, ntiles, n)
-                failed += <int>r.failed
+            pool_run(_tile_body, &r, ntiles, n)
+            failed += <int>r.failed
             if tail >= 0:
                 failed += _run_tile(&r, tail, 0)
         free(raw)
@@ -771,11 +768,13 @@ cdef extern from *:
     void rx_count_one(long* n) noexcept nogil
 
 
-cdef void _tile_body(void* ctx, Py_ssize_t t, int tid, const void* t1,
+cdef void _tile_body(void* ctx, Py_ssize_t lo, Py_ssize_t hi, int tid, const void* t1,
                      const void* t2) noexcept nogil:
     cdef TileRun* r = <TileRun*>ctx
-    if _run_tile(r, r.starts[t], tid):
-        rx_count_one(&r.failed)
+    cdef Py_ssize_t t
+    for t in range(lo, hi):
+        if _run_tile(r, r.starts[t], tid):
+            rx_count_one(&r.failed)
 
 
 cdef int _run_tile(const TileRun* r, int64_t o0, int tid) noexcept nogil:

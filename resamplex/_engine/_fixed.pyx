@@ -170,13 +170,15 @@ cdef inline void _fixed_row(const PassDesc* p, const char* src, char* dst, Py_ss
             (<uint8_t*>(dst + do + j * ds))[0] = _clip8(buf[j], shift)
 
 
-cdef void _fixed_body(void* ctx, Py_ssize_t r, int tid, const void* t1,
+cdef void _fixed_body(void* ctx, Py_ssize_t lo, Py_ssize_t hi, int tid, const void* t1,
                       const void* t2) noexcept nogil:
     cdef const PassJob* j = <const PassJob*>ctx
     cdef const PassDesc* p = j.p
-    _fixed_row(p, j.src, j.dst, r, p.ndim, p.shape, p.sstr, p.dstr, p.axis, p.loop, p.ptr,
-               p.off, <const int32_t*>p.w, p.shift, <int32_t*>j.bufs + tid * p.buf_len, p.k,
-               p.idx2, <const int16_t*>p.wq)
+    cdef Py_ssize_t r
+    for r in range(lo, hi):
+        _fixed_row(p, j.src, j.dst, r, p.ndim, p.shape, p.sstr, p.dstr, p.axis, p.loop, p.ptr,
+                   p.off, <const int32_t*>p.w, p.shift, <int32_t*>j.bufs + tid * p.buf_len,
+                   p.k, p.idx2, <const int16_t*>p.wq)
 
 
 cdef void fixed_run(const PassDesc* p, const char* src, char* dst, void* bufs,
@@ -188,21 +190,12 @@ cdef void fixed_run(const PassDesc* p, const char* src, char* dst, void* bufs,
     Loop 0 with ``k`` > 0: output ``j`` reads the ``k`` bytes from ``idx2[j]`` (a byte offset;
     the window lies inside the input row) with the int16 weights ``wq[j*k : (j+1)*k]``.
     """
-    cdef int ndim = p.ndim
-    cdef Py_ssize_t rows = 1, r
+    cdef Py_ssize_t rows = 1
     cdef int d
-    cdef const int32_t* w = <const int32_t*>p.w
-    cdef int32_t* b = <int32_t*>bufs
-    for d in range(ndim - (2 if p.loop == 1 else 1)):
-        rows *= p.shape[d]
-    cdef const int16_t* wk = <const int16_t*>p.wq
-    if nthreads == 1:
-        for r in range(rows):
-            _fixed_row(p, src, dst, r, ndim, p.shape, p.sstr, p.dstr, p.axis, p.loop, p.ptr,
-                       p.off, w, p.shift, b, p.k, p.idx2, wk)
-        return
     cdef PassJob j
-    j.p, j.src, j.dst, j.bufs = p, src, dst, b
+    for d in range(p.ndim - (2 if p.loop == 1 else 1)):
+        rows *= p.shape[d]
+    j.p, j.src, j.dst, j.bufs = p, src, dst, bufs
     pool_run(_fixed_body, &j, rows, nthreads)
 
 

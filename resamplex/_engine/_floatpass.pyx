@@ -410,12 +410,14 @@ cdef struct Items:
     Py_ssize_t blen
 
 
-cdef void _run_body(void* ctx, Py_ssize_t r, int tid, const acc_t* t1,
+cdef void _run_body(void* ctx, Py_ssize_t lo, Py_ssize_t hi, int tid, const acc_t* t1,
                     const void* t2) noexcept nogil:
     cdef const Items* j = <const Items*>ctx
-    _one(j.src_kind, <const acc_t*>j.wts, j.s, j.d, r, j.loop, j.n_out, j.inner, j.s_outer,
-         j.s_axis, j.d_outer, j.d_axis, j.ptr, j.idx, j.order, j.dst_kind, j.rounding,
-         <const acc_t*>j.div, <acc_t*>j.b + tid * j.blen)
+    cdef Py_ssize_t r
+    for r in range(lo, hi):
+        _one(j.src_kind, <const acc_t*>j.wts, j.s, j.d, r, j.loop, j.n_out, j.inner, j.s_outer,
+             j.s_axis, j.d_outer, j.d_axis, j.ptr, j.idx, j.order, j.dst_kind, j.rounding,
+             <const acc_t*>j.div, <acc_t*>j.b + tid * j.blen)
 
 
 cdef void _run(const acc_t* wts, const char* s, char* d, Py_ssize_t items, int loop,
@@ -500,10 +502,12 @@ cdef void _pairs_run_row(const PassDesc* p, const char* src, char* dst, Py_ssize
                         p.rounding)
 
 
-cdef void _pairs_body(void* ctx, Py_ssize_t q, int tid, const void* t1,
+cdef void _pairs_body(void* ctx, Py_ssize_t lo, Py_ssize_t hi, int tid, const void* t1,
                       const void* t2) noexcept nogil:
     cdef const PassJob* j = <const PassJob*>ctx
-    _pairs_run_row(j.p, j.src, j.dst, q, <double*>j.bufs + tid * j.p.buf_len)
+    cdef Py_ssize_t q
+    for q in range(lo, hi):
+        _pairs_run_row(j.p, j.src, j.dst, q, <double*>j.bufs + tid * j.p.buf_len)
 
 
 cdef void _pairs_runs(const PassDesc* p, const char* src, char* dst, double* b,
@@ -555,11 +559,11 @@ cdef void _ring_rows(const PassDesc* p, const char* src, char* dst, Py_ssize_t r
             store_f_row(b, dst + q * p.dstr[0] + o * p.dstr[1], inner, p.dst_kind, p.rounding)
 
 
-cdef void _ring_body(void* ctx, Py_ssize_t t, int tid, const void* t1,
+cdef void _ring_body(void* ctx, Py_ssize_t lo, Py_ssize_t hi, int tid, const void* t1,
                      const void* t2) noexcept nogil:
-    # run t of `chunks` runs (as even as can be) of the `rows` output rows
+    # runs [lo, hi) of `chunks` runs (as even as can be) of the `rows` output rows
     cdef const PassJob* j = <const PassJob*>ctx
-    _ring_rows(j.p, j.src, j.dst, j.rows * t // j.chunks, j.rows * (t + 1) // j.chunks,
+    _ring_rows(j.p, j.src, j.dst, j.rows * lo // j.chunks, j.rows * hi // j.chunks,
                <double*>j.bufs + tid * j.p.buf_len)
 
 
@@ -837,14 +841,18 @@ cdef void _band_rows(const acc_t* tag, const PassDesc* p, const char* src, char*
         o = o1
 
 
-cdef void _band_body(void* ctx, Py_ssize_t item, int tid, const acc_t* t1,
+cdef void _band_body(void* ctx, Py_ssize_t lo, Py_ssize_t hi, int tid, const acc_t* t1,
                      const void* t2) noexcept nogil:
-    # run c of output rows (of `chunks` runs of `per` rows) in outer index q
+    # item q * chunks + c: run c of output rows (of `chunks` runs of `per` rows) in outer
+    # index q
     cdef const PassJob* j = <const PassJob*>ctx
-    cdef Py_ssize_t q = item // j.chunks, c = item - q * j.chunks
+    cdef Py_ssize_t item, q, c
     cdef acc_t* mine = <acc_t*>j.bufs + tid * j.p.buf_len
-    _band_rows(t1, j.p, j.src, j.dst, q, c * j.per, min(j.p.shape[1], (c + 1) * j.per), mine,
-               <char*>(mine + j.n_row))
+    for item in range(lo, hi):
+        q = item // j.chunks
+        c = item - q * j.chunks
+        _band_rows(t1, j.p, j.src, j.dst, q, c * j.per, min(j.p.shape[1], (c + 1) * j.per),
+                   mine, <char*>(mine + j.n_row))
 
 
 cdef void _band_run(const acc_t* tag, const PassDesc* p, const char* src, char* dst,
@@ -852,15 +860,11 @@ cdef void _band_run(const acc_t* tag, const PassDesc* p, const char* src, char* 
     # One contiguous run of output rows per thread and outer index (as OP_INT_FUSED): the
     # rows at the edge of a run are computed by both neighbours; the values do not depend
     # on the runs. Per thread: the accumulators of a row (rounded up to 16), then the band.
+    # (one thread: one run of every row per outer index)
     cdef Py_ssize_t n_out = p.shape[1], n_row = (p.shape[2] + 15) // 16 * 16
-    cdef Py_ssize_t chunks = min(n_out, <Py_ssize_t>nthreads)
+    cdef Py_ssize_t chunks = max(1, min(n_out, <Py_ssize_t>nthreads))
     cdef Py_ssize_t per = (n_out + chunks - 1) // chunks
-    cdef Py_ssize_t q
     cdef PassJob j
-    if nthreads <= 1:
-        for q in range(p.shape[0]):
-            _band_rows(tag, p, src, dst, q, 0, n_out, b, <char*>(b + n_row))
-        return
     j.p, j.src, j.dst, j.bufs, j.chunks, j.per, j.n_row = p, src, dst, b, chunks, per, n_row
     pool_run(<body_fn>_band_body[acc_t], &j, p.shape[0] * chunks, nthreads)
 

@@ -202,15 +202,13 @@ cdef inline void _gather_rows(const char* src, char* dst, Py_ssize_t r0, Py_ssiz
         prev_do = do
 
 
-cdef void _gather_chunk(void* ctx, Py_ssize_t c, int tid, const void* t1,
-                        const void* t2) noexcept nogil:
-    # chunk c of a parallel gather: rows [c * per, (c + 1) * per)
+cdef void _gather_body(void* ctx, Py_ssize_t lo, Py_ssize_t hi, int tid, const void* t1,
+                       const void* t2) noexcept nogil:
     cdef const PassJob* j = <const PassJob*>ctx
     cdef const PassDesc* p = j.p
-    _gather_rows(j.src, j.dst, c * j.per, min(j.rows, (c + 1) * j.per), p.ndim, p.shape, p.sstr,
-                 p.dstr, p.off if p.idx2[p.ndim] > 0 else NULL, p.idx2, p.itemsize, p.k,
-                 p.n_in, p.n_mid, p if p.phase == PHASE_DOWN2 else NULL, p.channels,
-                 p.estride)
+    _gather_rows(j.src, j.dst, lo, hi, p.ndim, p.shape, p.sstr, p.dstr,
+                 p.off if p.idx2[p.ndim] > 0 else NULL, p.idx2, p.itemsize, p.k, p.n_in,
+                 p.n_mid, p if p.phase == PHASE_DOWN2 else NULL, p.channels, p.estride)
 
 
 cdef void gather_run(const PassDesc* p, const char* src, char* dst, void* bufs,
@@ -221,24 +219,16 @@ cdef void gather_run(const PassDesc* p, const char* src, char* dst, void* bufs,
     ``[lo, hi)`` of each contiguous row read every other pixel, the pixel after the last one
     inside the row too, ``rx_even_pixels``).
 
-    Rows are split into contiguous chunks, 32 per thread (the pool, ``_pool.h``, hands them
-    out), so each chunk can reuse the rows it just wrote.
+    The pool (``_pool.h``) hands out contiguous runs of rows, so each run can reuse the rows
+    it just wrote.
     """
-    cdef int ndim = p.ndim
-    cdef Py_ssize_t rows = 1, nchunks
+    cdef Py_ssize_t rows = 1
     cdef int d
     cdef PassJob j
-    for d in range(ndim - 1):
+    for d in range(p.ndim - 1):
         rows *= p.shape[d]
-    if nthreads == 1:
-        _gather_rows(src, dst, 0, rows, ndim, p.shape, p.sstr, p.dstr,
-                     p.off if p.idx2[ndim] > 0 else NULL, p.idx2, p.itemsize, p.k, p.n_in,
-                     p.n_mid, p if p.phase == PHASE_DOWN2 else NULL, p.channels, p.estride)
-        return
-    nchunks = min(rows, 32 * nthreads)
-    j.p, j.src, j.dst, j.rows = p, src, dst, rows
-    j.per = (rows + nchunks - 1) // nchunks
-    pool_run(_gather_chunk, &j, (rows + j.per - 1) // j.per, nthreads)
+    j.p, j.src, j.dst = p, src, dst
+    pool_run(_gather_body, &j, rows, nthreads)
 
 
 # ---- the kernel table of this module (the executor picks one per instruction-set level) ----

@@ -581,30 +581,29 @@ cdef inline void _rows(const in_t* tag, const PassDesc* p, const char* src, char
         _fused_rows(tag, p, src, dst, q, o0, o1, acc, ring)
 
 
-cdef void _fused_body(void* ctx, Py_ssize_t item, int tid, const in_t* t1,
+cdef void _fused_body(void* ctx, Py_ssize_t lo, Py_ssize_t hi, int tid, const in_t* t1,
                       const iacc_t* t2) noexcept nogil:
-    # run c of output rows (of `chunks` runs of `per` rows) in outer index q
+    # item q * chunks + c: run c of output rows (of `chunks` runs of `per` rows) in outer
+    # index q
     cdef const PassJob* j = <const PassJob*>ctx
-    cdef Py_ssize_t q = item // j.chunks, c = item - q * j.chunks
+    cdef Py_ssize_t item, q, c
     cdef char* mine = <char*>j.bufs + tid * j.p.buf_len * 4
-    _rows(t1, j.p, j.src, j.dst, q, c * j.per, min(j.p.shape[1], (c + 1) * j.per),
-          <iacc_t*>mine, <int32_t*>(mine + j.n_row * sizeof(iacc_t)))
+    for item in range(lo, hi):
+        q = item // j.chunks
+        c = item - q * j.chunks
+        _rows(t1, j.p, j.src, j.dst, q, c * j.per, min(j.p.shape[1], (c + 1) * j.per),
+              <iacc_t*>mine, <int32_t*>(mine + j.n_row * sizeof(iacc_t)))
 
 
 cdef void _fused_typed(const in_t* tag, const PassDesc* p, const char* src, char* dst,
                        iacc_t* b, int nthreads) noexcept nogil:
     # One contiguous run of output rows per thread and outer index: the rows at the edge of a
     # run are summed by both neighbours, so runs are few (the values do not depend on them).
+    # (one thread: one run of every row per outer index)
     cdef Py_ssize_t n_out = p.shape[1], n_row = p.shape[2] * p.shape[3]
-    cdef Py_ssize_t chunks = min(n_out, <Py_ssize_t>nthreads)
+    cdef Py_ssize_t chunks = max(1, min(n_out, <Py_ssize_t>nthreads))
     cdef Py_ssize_t per = (n_out + chunks - 1) // chunks
-    cdef Py_ssize_t q
     cdef PassJob j
-    if nthreads <= 1:
-        for q in range(p.shape[0]):
-            _rows(tag, p, src, dst, q, 0, n_out, b,
-                  <int32_t*>(<char*>b + n_row * sizeof(iacc_t)))
-        return
     j.p, j.src, j.dst, j.bufs, j.chunks, j.per, j.n_row = p, src, dst, b, chunks, per, n_row
     pool_run(<body_fn>_fused_body[in_t, iacc_t], &j, p.shape[0] * chunks, nthreads)
 
@@ -640,26 +639,20 @@ cdef void int_fused_run(const PassDesc* p, const char* src, char* dst, void* buf
 
 # ---- the executor's entry point (the kernel contract, _pass.pxd: OP_INT) ----
 
-cdef void _run_body(void* ctx, Py_ssize_t r, int tid, const in_t* t1,
+cdef void _run_body(void* ctx, Py_ssize_t lo, Py_ssize_t hi, int tid, const in_t* t1,
                     const iacc_t* t2) noexcept nogil:
     cdef const PassJob* j = <const PassJob*>ctx
     cdef const PassDesc* p = j.p
-    _item(t1, j.src, j.dst, r, p.loop, p.shape[1], p.shape[2], p.sstr[0], p.sstr[1], p.dstr[0],
-          p.dstr[1], p.ptr, p.off, <const int64_t*>p.w, p.pre, p.post, p.bias, p.mult, p.shift,
-          p.finish, p.fmul, p.dst_kind, <iacc_t*>j.bufs + tid * p.buf_len)
+    cdef Py_ssize_t r
+    for r in range(lo, hi):
+        _item(t1, j.src, j.dst, r, p.loop, p.shape[1], p.shape[2], p.sstr[0], p.sstr[1],
+              p.dstr[0], p.dstr[1], p.ptr, p.off, <const int64_t*>p.w, p.pre, p.post, p.bias,
+              p.mult, p.shift, p.finish, p.fmul, p.dst_kind, <iacc_t*>j.bufs + tid * p.buf_len)
 
 
 cdef void _run_typed(const in_t* tag, const PassDesc* p, const char* src, char* dst,
                      iacc_t* b, int nthreads) noexcept nogil:
-    cdef Py_ssize_t n_out = p.shape[1], r
-    cdef Py_ssize_t items = p.shape[0] * n_out if p.loop == 0 else p.shape[0]
-    cdef const int64_t* w = <const int64_t*>p.w
-    if nthreads <= 1:
-        for r in range(items):
-            _item(tag, src, dst, r, p.loop, n_out, p.shape[2], p.sstr[0], p.sstr[1],
-                  p.dstr[0], p.dstr[1], p.ptr, p.off, w, p.pre, p.post, p.bias, p.mult,
-                  p.shift, p.finish, p.fmul, p.dst_kind, b)
-        return
+    cdef Py_ssize_t items = p.shape[0] * p.shape[1] if p.loop == 0 else p.shape[0]
     cdef PassJob j
     j.p, j.src, j.dst, j.bufs = p, src, dst, b
     pool_run(<body_fn>_run_body[in_t, iacc_t], &j, items, nthreads)

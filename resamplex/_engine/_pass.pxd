@@ -277,10 +277,10 @@ ctypedef void (*pass_fn)(const PassDesc* p, const char* src, char* dst, void* bu
 
 cdef struct PassJob:
     # What the items of a parallel pass share: the context its loop body gets from the
-    # thread pool (_pool.pxd, body(ctx, item, tid, ...)). The pass and its arrays, the
+    # thread pool (_pool.pxd, body(ctx, lo, hi, tid, ...)). The pass and its arrays, the
     # threads' scratch (thread tid's at bufs + tid * its length), and, for passes whose items
-    # are runs of rows, how they split: `chunks` runs of `per` rows out of `rows`, rows of
-    # `n_row` elements.
+    # are fixed runs of rows (one per thread: their edges are computed twice), how they
+    # split: `chunks` runs of `per` rows out of `rows`, rows of `n_row` elements.
     const PassDesc* p
     const char* src
     char* dst

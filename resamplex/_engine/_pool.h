@@ -1,10 +1,13 @@
 /* The kernels' thread pool: a parallel loop whose caller never waits for a thread that has
  * not started.
  *
- * rx_pool_run(body, ctx, n, nthreads) calls body(ctx, i, tid, NULL, NULL) once for every i
- * in [0, n), on the calling thread (tid 0) and up to nthreads - 1 pool threads (tid 1 ..
- * nthreads - 1, each tid on one thread at a time, so per-thread scratch is indexed by tid).
- * Items are claimed in chunks from one shared counter, each chunk a share of what is left
+ * rx_pool_run(body, ctx, n, nthreads) calls body(ctx, lo, hi, tid, NULL, NULL) for ranges
+ * [lo, hi) that together cover [0, n) once, on the calling thread (tid 0) and up to
+ * nthreads - 1 pool threads (tid 1 .. nthreads - 1, each tid on one thread at a time, so
+ * per-thread scratch is indexed by tid). With one thread, or when no pool is free, it is one
+ * call body(ctx, 0, n, 0): a site needs no serial loop of its own, and a body that walks its
+ * range row after row (without a division per row) does so over the whole pass.
+ * Items are claimed in ranges (chunks) from one shared counter, each a share of what is left
  * (half of it over the threads, so chunks shrink toward the end), and never more than a
  * 1/16 share of one thread's items: a thread that is slow, or loses its core, holds little.
  * The caller claims too, and once
@@ -33,7 +36,8 @@
 
 /* t1 and t2 are always NULL: a body specialised for element types (a Cython fused function)
    names them with its own pointer types, so the specialisation is picked by its signature. */
-typedef void (*rx_body_fn)(void *ctx, Py_ssize_t i, int tid, const void *t1, const void *t2);
+typedef void (*rx_body_fn)(void *ctx, Py_ssize_t lo, Py_ssize_t hi, int tid, const void *t1,
+                           const void *t2);
 
 #if defined(_WIN32) || !(defined(__GNUC__) || defined(__clang__))
 
@@ -44,17 +48,17 @@ typedef void (*rx_body_fn)(void *ctx, Py_ssize_t i, int tid, const void *t1, con
 static int rx_pool_threads(void) { return 0; }
 
 static void rx_pool_run(rx_body_fn body, void *ctx, Py_ssize_t n, int nthreads) {
-    Py_ssize_t i;
 #ifdef _OPENMP
+    Py_ssize_t i;
     if (nthreads > 1 && n > 1) {
         #pragma omp parallel for schedule(dynamic) num_threads(nthreads)
         for (i = 0; i < n; i++)
-            body(ctx, i, omp_get_thread_num(), NULL, NULL);
+            body(ctx, i, i + 1, omp_get_thread_num(), NULL, NULL);
         return;
     }
 #endif
-    for (i = 0; i < n; i++)
-        body(ctx, i, 0, NULL, NULL);
+    if (n > 0)
+        body(ctx, 0, n, 0, NULL, NULL);
 }
 
 #else  /* POSIX threads, GCC/Clang atomics */
@@ -174,8 +178,7 @@ static void rx_pool_claim(rx_pool *p, int tid) {
         if (!__atomic_compare_exchange_n(&p->next, &i, end, 0, __ATOMIC_SEQ_CST,
                                          __ATOMIC_SEQ_CST))
             continue;
-        for (; i < end; i++)
-            body(ctx, i, tid, NULL, NULL);
+        body(ctx, i, end, tid, NULL, NULL);
         i = RX_LOAD(&p->next);
     }
 }
@@ -270,7 +273,6 @@ static int rx_pool_threads(void) {
 
 static void rx_pool_run(rx_body_fn body, void *ctx, Py_ssize_t n, int nthreads) {
     rx_pool *p = NULL;
-    Py_ssize_t i;
     int k, index = 0;
     int64_t until;
     if (nthreads > n)
@@ -285,8 +287,8 @@ static void rx_pool_run(rx_body_fn body, void *ctx, Py_ssize_t n, int nthreads) 
             }
     }
     if (p == NULL) {   /* one thread asked for, or every pool in use: the caller alone */
-        for (i = 0; i < n; i++)
-            body(ctx, i, 0, NULL, NULL);
+        if (n > 0)
+            body(ctx, 0, n, 0, NULL, NULL);
         return;
     }
     rx_pool_grow(p, nthreads - 1, index);

@@ -1,8 +1,10 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
 """The kernels' thread pool (``_pool.h``): one parallel loop for every kernel module.
 
-A kernel hands ``run`` its loop body as a C function ``body(ctx, i, tid, t1, t2)`` and a context
-pointer; ``run`` calls it for every item, on the calling thread and on pool threads. Unlike an
+A kernel hands ``run`` its loop body as a C function ``body(ctx, lo, hi, tid, t1, t2)`` and a
+context pointer; ``run`` calls it over ranges of items that cover them all once, on the calling
+thread and on pool threads (with one thread: one call over every item, so a kernel keeps no
+serial loop beside its parallel one). Unlike an
 OpenMP parallel region, the call never waits for a thread that has not started: it waits only
 for items other threads have begun, so cores busy with other work cost at most the
 one-thread time.
@@ -14,8 +16,8 @@ reason above (an OpenMP region always waits at its end for every thread of its t
 """
 
 cdef extern from "_pool.h" nogil:
-    ctypedef void (*rx_body_fn)(void* ctx, Py_ssize_t i, int tid, const void* t1,
-                                const void* t2) noexcept nogil
+    ctypedef void (*rx_body_fn)(void* ctx, Py_ssize_t lo, Py_ssize_t hi, int tid,
+                                const void* t1, const void* t2) noexcept nogil
     void rx_pool_run(rx_body_fn body, void* ctx, Py_ssize_t n, int nthreads)
     int rx_pool_threads()
 

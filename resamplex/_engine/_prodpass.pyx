@@ -112,11 +112,13 @@ cdef struct Rows:
     Py_ssize_t blen
 
 
-cdef void _row_body(void* ctx, Py_ssize_t r, int tid, const load_t* t1,
+cdef void _row_body(void* ctx, Py_ssize_t lo, Py_ssize_t hi, int tid, const load_t* t1,
                     const acc_t* t2) noexcept nogil:
     cdef const Rows* j = <const Rows*>ctx
-    _row(t1, <const acc_t*>j.wd, <const acc_t*>j.wh, <const acc_t*>j.ww, j.g, r,
-         <acc_t*>j.bufs + tid * j.blen)
+    cdef Py_ssize_t r
+    for r in range(lo, hi):
+        _row(t1, <const acc_t*>j.wd, <const acc_t*>j.wh, <const acc_t*>j.ww, j.g, r,
+             <acc_t*>j.bufs + tid * j.blen)
 
 
 cdef void _run(const load_t* tag, const acc_t* wd, const acc_t* wh, const acc_t* ww,

@@ -452,34 +452,29 @@ cdef inline bint _by_groups(const int64_t* shape, int ndim, int axis) noexcept n
     return axis == ndim - 1 or shape[ndim - 1] < SPLINE_LANES
 
 
-cdef void _spline_group_body(void* ctx, Py_ssize_t r, int tid, const void* t1,
+cdef void _spline_group_body(void* ctx, Py_ssize_t lo, Py_ssize_t hi, int tid, const void* t1,
                              const void* t2) noexcept nogil:
     cdef const PassJob* j = <const PassJob*>ctx
-    _spline_group(j.p, j.src, j.dst, r, <double*>j.bufs + tid * j.p.buf_len)
+    cdef Py_ssize_t r
+    for r in range(lo, hi):
+        _spline_group(j.p, j.src, j.dst, r, <double*>j.bufs + tid * j.p.buf_len)
 
 
-cdef void _spline_lanes_body(void* ctx, Py_ssize_t r, int tid, const void* t1,
+cdef void _spline_lanes_body(void* ctx, Py_ssize_t lo, Py_ssize_t hi, int tid, const void* t1,
                              const void* t2) noexcept nogil:
     cdef const PassJob* j = <const PassJob*>ctx
-    _spline_lanes(j.p, j.src, j.dst, r, <double*>j.bufs + tid * j.p.buf_len)
+    cdef Py_ssize_t r
+    for r in range(lo, hi):
+        _spline_lanes(j.p, j.src, j.dst, r, <double*>j.bufs + tid * j.p.buf_len)
 
 
 cdef void spline_run(const PassDesc* p, const char* src, char* dst, void* bufs,
                      int nthreads) noexcept nogil:
     """OP_SPLINE: filter every line along ``axis`` (see the module docstring)."""
-    cdef Py_ssize_t r
-    cdef double* b = <double*>bufs
-    cdef bint groups = _by_groups(p.shape, p.ndim, p.axis)
-    if nthreads <= 1:
-        for r in range(p.units):
-            if groups:
-                _spline_group(p, src, dst, r, b)
-            else:
-                _spline_lanes(p, src, dst, r, b)
-        return
     cdef PassJob j
-    j.p, j.src, j.dst, j.bufs = p, src, dst, b
-    pool_run(_spline_group_body if groups else _spline_lanes_body, &j, p.units, nthreads)
+    j.p, j.src, j.dst, j.bufs = p, src, dst, bufs
+    pool_run(_spline_group_body if _by_groups(p.shape, p.ndim, p.axis) else _spline_lanes_body,
+             &j, p.units, nthreads)
 
 
 # ------------------------------------------------------------------------------ evaluation
@@ -922,19 +917,16 @@ cdef void _tensor_group(const elem_t* tag, const PassDesc* p, const char* src, c
                    p.dstr[last], p.dst_kind, p.rounding)
 
 
-cdef void _tensor_body(void* ctx, Py_ssize_t g, int tid, const elem_t* t1,
+cdef void _tensor_body(void* ctx, Py_ssize_t lo, Py_ssize_t hi, int tid, const elem_t* t1,
                        const void* t2) noexcept nogil:
     cdef const PassJob* j = <const PassJob*>ctx
-    _tensor_group(t1, j.p, j.src, j.dst, g, <double*>j.bufs + tid * j.p.buf_len)
+    cdef Py_ssize_t g
+    for g in range(lo, hi):
+        _tensor_group(t1, j.p, j.src, j.dst, g, <double*>j.bufs + tid * j.p.buf_len)
 
 
 cdef void _tensor_rows(const elem_t* tag, const PassDesc* p, const char* src, char* dst,
                        double* bufs, int nthreads) noexcept nogil:
-    cdef Py_ssize_t g
-    if nthreads <= 1:
-        for g in range(p.units):
-            _tensor_group(tag, p, src, dst, g, bufs)
-        return
     cdef PassJob j
     j.p, j.src, j.dst, j.bufs = p, src, dst, bufs
     pool_run(<body_fn>_tensor_body[elem_t], &j, p.units, nthreads)
