@@ -1026,6 +1026,22 @@ RX_PHASE2_ROWS(int8_t, rx_phase2_rows_i8, 1, _mm256_cvtepi8_epi16, _mm512_cvtepi
                               P##_and_si##BITS(P##_srli_epi32(uo, 16), one));               \
         return ZIP;                                                                         \
     }
+
+/* Output o of a dense row of k taps, the scalar form of rx_dense2/4/8_f32 (their blocks whose
+ * taps are not adjacent, and their tails): (...((w0 t[i0] + w1 t[i1]) + w2 t[i2]) ...) +
+ * w(k-1) t[i(k-1)], _row_dense's order. k is a constant at every call (the loop unrolls). */
+static inline float rx_dense_k_1(const float *tmp, const int64_t *idx, const float *w,
+                                 ptrdiff_t o, int k)
+{
+    const int64_t *iq = idx + k * o;
+    const float *wq = w + k * o;
+    float a = wq[0] * tmp[iq[0]];
+    int t;
+    for (t = 1; t < k; t++)
+        a = a + wq[t] * tmp[iq[t]];
+    return a;
+}
+
 /* Dense rows of two taps, float32 (_row_dense's k == 2): out[o] = w[2o] tmp[idx[2o]] +
  * w[2o + 1] tmp[idx[2o + 1]], o < n. Where the two taps of a block of outputs (8 at AVX-512,
  * 4 at AVX2) are adjacent elements (idx[2o + 1] == idx[2o] + 1: linear inside the row), each
@@ -1033,11 +1049,6 @@ RX_PHASE2_ROWS(int8_t, rx_phase2_rows_i8, 1, _mm256_cvtepi8_epi16, _mm512_cvtepi
  * summed tap 0 + tap 1: the scalar loop's products and sums in its order, so the same bits.
  * Other blocks (a clamped end, a padding tap) take the scalar loop. The pairs read are the
  * taps themselves (idx[2o] and idx[2o] + 1 == idx[2o + 1]): nothing outside the row. */
-static inline float rx_dense2_1(const float *tmp, const int64_t *idx, const float *w,
-                                ptrdiff_t o)
-{
-    return w[2 * o] * tmp[idx[2 * o]] + w[2 * o + 1] * tmp[idx[2 * o + 1]];
-}
 static inline void rx_dense2_f32(const float *tmp, float *out, ptrdiff_t n, const int64_t *idx,
                                  const float *w)
 {
@@ -1057,7 +1068,7 @@ static inline void rx_dense2_f32(const float *tmp, float *out, ptrdiff_t n, cons
             __m512 x, p;
             if (_mm512_cmpneq_epi64_mask(_mm512_add_epi64(first, one), second)) {
                 for (q = o; q < o + 8; q++)
-                    out[q] = rx_dense2_1(tmp, idx, w, q);
+                    out[q] = rx_dense_k_1(tmp, idx, w, q, 2);
                 continue;
             }
             x = _mm512_castpd_ps(_mm512_i64gather_pd(first, (const void *)tmp, 4));
@@ -1082,7 +1093,7 @@ static inline void rx_dense2_f32(const float *tmp, float *out, ptrdiff_t n, cons
             if (_mm256_movemask_epi8(_mm256_cmpeq_epi64(_mm256_add_epi64(first, one), second))
                     != -1) {
                 for (q = o; q < o + 4; q++)
-                    out[q] = rx_dense2_1(tmp, idx, w, q);
+                    out[q] = rx_dense_k_1(tmp, idx, w, q, 2);
                 continue;
             }
             x = _mm256_castpd_ps(_mm256_i64gather_pd((const double *)tmp, first, 4));
@@ -1093,7 +1104,7 @@ static inline void rx_dense2_f32(const float *tmp, float *out, ptrdiff_t n, cons
     }
 #endif
     for (; o < n; o++)
-        out[o] = rx_dense2_1(tmp, idx, w, o);
+        out[o] = rx_dense_k_1(tmp, idx, w, o, 2);
 }
 
 /* Dense rows of four taps, float32 (_row_dense's k == 4: cubic and the like): out[o] =
@@ -1103,13 +1114,6 @@ static inline void rx_dense2_f32(const float *tmp, float *out, ptrdiff_t n, cons
  * i0 + 2, i0 + 3), weighed by its weights as they lie in w, summed in the scalar loop's order:
  * the same bits. Other blocks take the scalar loop; AVX-512 only (float64 rows stay scalar:
  * a gather per tap was no faster there). */
-static inline float rx_dense4_1(const float *tmp, const int64_t *idx, const float *w,
-                                ptrdiff_t o)
-{
-    const int64_t *iq = idx + 4 * o;
-    const float *wq = w + 4 * o;
-    return ((wq[0] * tmp[iq[0]] + wq[1] * tmp[iq[1]]) + wq[2] * tmp[iq[2]]) + wq[3] * tmp[iq[3]];
-}
 static inline void rx_dense4_f32(const float *tmp, float *out, ptrdiff_t n, const int64_t *idx,
                                  const float *w)
 {
@@ -1143,7 +1147,7 @@ static inline void rx_dense4_f32(const float *tmp, float *out, ptrdiff_t n, cons
                     | _mm512_cmpneq_epi64_mask(_mm512_add_epi64(t0, two), t2)
                     | _mm512_cmpneq_epi64_mask(_mm512_add_epi64(t0, three), t3)) {
                 for (q = o; q < o + 8; q++)
-                    out[q] = rx_dense4_1(tmp, idx, w, q);
+                    out[q] = rx_dense_k_1(tmp, idx, w, q, 4);
                 continue;
             }
             /* each output's weights as two 64-bit pairs: (w0, w1) and (w2, w3) */
@@ -1162,7 +1166,7 @@ static inline void rx_dense4_f32(const float *tmp, float *out, ptrdiff_t n, cons
     }
 #endif
     for (; o < n; o++)
-        out[o] = rx_dense4_1(tmp, idx, w, o);
+        out[o] = rx_dense_k_1(tmp, idx, w, o, 4);
 }
 
 /* Dense rows of eight taps, float32 (_row_dense's k == 8, sequential order: Lanczos-4 and the
@@ -1173,17 +1177,6 @@ static inline void rx_dense4_f32(const float *tmp, float *out, ptrdiff_t n, cons
  * vector t holds tap t of the 8 outputs, and summed t = 0, 1, ..., 7: the scalar loop's
  * products and sums in its order, the same bits. Other blocks take the scalar loop; AVX-512
  * only (its masks check the taps), as rx_dense4_f32. */
-static inline float rx_dense8_1(const float *tmp, const int64_t *idx, const float *w,
-                                ptrdiff_t o)
-{
-    const int64_t *iq = idx + 8 * o;
-    const float *wq = w + 8 * o;
-    float a = wq[0] * tmp[iq[0]];
-    int t;
-    for (t = 1; t < 8; t++)
-        a = a + wq[t] * tmp[iq[t]];
-    return a;
-}
 static inline void rx_dense8_f32(const float *tmp, float *out, ptrdiff_t n, const int64_t *idx,
                                  const float *w)
 {
@@ -1203,7 +1196,7 @@ static inline void rx_dense8_f32(const float *tmp, float *out, ptrdiff_t n, cons
                     _mm512_add_epi64(_mm512_set1_epi64(ix[8 * q]), step));
             if (bad) {
                 for (q = o; q < o + 8; q++)
-                    out[q] = rx_dense8_1(tmp, idx, w, q);
+                    out[q] = rx_dense_k_1(tmp, idx, w, q, 8);
                 continue;
             }
 #define RX_P(Q) _mm256_mul_ps(_mm256_loadu_ps(wx + 8 * (Q)), _mm256_loadu_ps(tmp + ix[8 * (Q)]))
@@ -1233,7 +1226,7 @@ static inline void rx_dense8_f32(const float *tmp, float *out, ptrdiff_t n, cons
     }
 #endif
     for (; o < n; o++)
-        out[o] = rx_dense8_1(tmp, idx, w, o);
+        out[o] = rx_dense_k_1(tmp, idx, w, o, 8);
 }
 
 /* x2 of float32, bfloat16 or float16 (kind: RX_ROWS_F32, _BF16, _F16) single-element rows
