@@ -93,7 +93,7 @@ cdef enum Store:
     S_CAST = 1      # a C cast (spline_filter's line buffers): truncate, wrap
 
 cdef enum:
-    SPLINE_LANES = 8    # prefilter lines side by side (axes other than the innermost)
+    SPLINE_LANES = 16   # prefilter lines side by side (axes other than the innermost)
 
 cdef enum Init:
     I_MIRROR = 0
