@@ -834,6 +834,20 @@ MUTANTS = [
         "the dropped +-0 products hold no NaN",
         ("tests/test_compat_scipy.py",)),
     Mutant(
+        "zoom-order0-gather-copies-cval-outputs", "resamplex/compat/scipy.py",
+        (("        if any(t.outside.any() or (t.idx[:, 0] < 0).any() for t in tables):\n",
+          "        if False:\n"),),
+        "scipy.zoom's order-0 element copy also runs where outputs read cval (outside the "
+        "input), copying an element there",
+        ("tests/test_compat_scipy.py",)),
+    Mutant(
+        "zoom-order0-gather-takes-64-bit-integers", "resamplex/compat/scipy.py",
+        (("    if (order == 0 and x.dtype.kind in \"biu\" and x.dtype.itemsize <= 4\n",
+          "    if (order == 0 and x.dtype.kind in \"biu\" and x.dtype.itemsize <= 8\n"),),
+        "scipy.zoom's order-0 element copy also takes int64 and uint64, whose values beyond "
+        "2^53 SciPy rounds through float64",
+        ("tests/test_compat_scipy.py",)),
+    Mutant(
         "period-claims-twice-rounded-coordinates", "resamplex/_tables.py",
         (("        one_rounding = scale is None or transform != \"half_pixel_symmetric\" \\\n",
           "        one_rounding = True or transform != \"half_pixel_symmetric\" \\\n"),),

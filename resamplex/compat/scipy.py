@@ -32,8 +32,9 @@ import numpy.typing as npt
 
 from .._checks import check_allocation, check_threads
 from .._errors import ResamplexError, UnsupportedError
+from .._tables import AxisTable
 from .._engine import _exec
-from .._engine.plan import PLANS, new_array
+from .._engine.plan import PLANS, Plan, new_array
 from .._engine.splines import ELEMS, SplinePlan, SplineTable, run_filter
 
 __all__ = ["zoom", "spline_filter", "spline_filter1d", "MODES", "ScipyRuntimeError"]
@@ -336,6 +337,45 @@ def _zoom_plan(shape: tuple[int, ...], out_shape: tuple[int, ...], factors: tupl
     return PLANS.get_or_build(key, build)  # type: ignore[arg-type, return-value]
 
 
+#: Keys of order-0 zooms whose outputs are not all input elements (some read ``cval``): they
+#: run the tensor evaluation. Bounded: cleared when it holds _NO_GATHER_MAX keys.
+_NO_GATHER: set[tuple[Any, ...]] = set()
+_NO_GATHER_MAX = 1024
+
+
+def _gather_plan(shape: tuple[int, ...], out_shape: tuple[int, ...],
+                 factors: tuple[float, ...], mode: str, grid_mode: bool) -> Plan | None:
+    """Order 0 as a copy of elements: the engine's nearest-neighbour gather (``rx.resize``'s),
+    reading the element SciPy's table reads on every axis, or None where an output on some
+    axis is ``cval`` (outside the input, mode ``constant`` and the like).
+
+    SciPy's order 0 starts from ``t = 0.0``, adds the element as a float64 and stores ``t`` by
+    its rule (integers: round half away from zero, clamp). An integer of at most 32 bits (or
+    a bool) is exact in float64, ``0.0 + v`` is ``v``, and the store gives ``v`` back:
+    copying the element gives the same bits, at the speed of ``rx.resize``'s nearest. (Float inputs keep the
+    evaluation: ``0.0 + -0.0`` is ``+0.0``, and a signalling NaN comes out quiet; 64-bit
+    integers beyond 2^53 are rounded by SciPy.)"""
+    key = ("scipy.zoom order 0", shape, out_shape, factors, mode, grid_mode)
+    if key in _NO_GATHER:
+        return None
+
+    def build() -> Plan:
+        tables = [zoom_table(n, m, f, 0, mode, grid_mode=grid_mode, npad=0)
+                  for n, m, f in zip(shape, out_shape, factors)]
+        if any(t.outside.any() or (t.idx[:, 0] < 0).any() for t in tables):
+            raise LookupError
+        return Plan(shape, [AxisTable.gather(t.n_in, t.idx[:, 0]) for t in tables],
+                    weighted=False, op="scipy.zoom")
+
+    try:
+        return PLANS.get_or_build(key, build)
+    except LookupError:
+        if len(_NO_GATHER) >= _NO_GATHER_MAX:
+            _NO_GATHER.clear()
+        _NO_GATHER.add(key)
+        return None
+
+
 def zoom_factors(shape: Sequence[int], out_shape: Sequence[int],
                  grid_mode: bool) -> tuple[float, ...]:
     """The coordinate factor of each axis: ``n_in / n_out`` with ``grid_mode``, else
@@ -482,6 +522,11 @@ def zoom(input: npt.ArrayLike, zoom: Any, output: Any = None, order: int = 3,
     if out.size == 0 or x.size == 0:
         return out
     cval = float(cval)
+    if (order == 0 and x.dtype.kind in "biu" and x.dtype.itemsize <= 4
+            and out.dtype == x.dtype):
+        gather = _gather_plan(x.shape, tuple(out_shape), tuple(factors), mode, bool(grid_mode))
+        if gather is not None:
+            return _write(out, lambda dst: gather(x, out=dst, threads=threads))
     if npad:
         x = np.pad(x, npad, mode="edge") if mode == "nearest" else \
             np.pad(x, npad, mode="constant", constant_values=cval)
