@@ -848,6 +848,13 @@ MUTANTS = [
         "2^53 SciPy rounds through float64",
         ("tests/test_compat_scipy.py",)),
     Mutant(
+        "zoom-int64-store-saturates-at-2^63", "resamplex/_engine/_spline.pyx",
+        (("                                             if t > 9223372036854775807.0 else INT64_MIN\n",
+          "                                             if t >= 9223372036854775807.0 else INT64_MIN\n"),),
+        "scipy.zoom's int64 store gives the maximum for 2^63 itself, where SciPy's cast "
+        "overflows to INT64_MIN",
+        ("tests/test_compat_scipy.py",)),
+    Mutant(
         "period-claims-twice-rounded-coordinates", "resamplex/_tables.py",
         (("        one_rounding = scale is None or transform != \"half_pixel_symmetric\" \\\n",
           "        one_rounding = True or transform != \"half_pixel_symmetric\" \\\n"),),

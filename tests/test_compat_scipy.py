@@ -8,6 +8,7 @@ of its docstrings. docs/scipy.md says why the results are the same bits.
 
 from __future__ import annotations
 
+import platform
 import warnings
 
 import numpy as np
@@ -116,6 +117,20 @@ def test_integer_outputs_round_and_saturate_as_scipy(out_dtype):
         assert_same(*both("zoom", x, 2.0, output=out_dtype, order=order))
         assert_same(*both("zoom", x.reshape(3, -1), 1.5, output=out_dtype, order=order,
                           mode="mirror"))
+
+
+@pytest.mark.skipif(platform.machine().lower() not in ("x86_64", "amd64"),
+                    reason="SciPy's 64-bit stores overflow C casts, resolved by each CPU; "
+                           "docs/scipy.md states x86-64's")
+@pytest.mark.parametrize("out_dtype", [np.int64, np.uint64], ids=lambda d: np.dtype(d).name)
+def test_64_bit_outputs_at_and_beyond_their_ends(out_dtype):
+    # the doubles next to 2^63 and 2^64 (whose casts overflow), far beyond, infinities, NaN
+    x = np.array([2.0**63, 2.0**63 + 2**11, 2.0**63 - 2**10, 1e19, 1e30, np.inf, -2.0**63,
+                  -2.0**63 - 2**11, -1e30, -np.inf, np.nan, 2.0**64, 2.0**64 + 2**12, 3e19,
+                  -0.7, 0.3, 2.5])
+    for order in (0, 1, 3):
+        assert_same(*both("zoom", x, 2.0, output=out_dtype, order=order))
+        assert_same(*both("zoom", x, 1.0001, output=out_dtype, order=order, prefilter=False))
 
 
 def test_output_as_an_array_and_as_a_dtype_name():

@@ -243,10 +243,10 @@ cdef void _store_row(const double* values, char* dst, Py_ssize_t n, int64_t ds, 
             (<uint32_t*>(dst + j * ds))[0] = <uint32_t>_uint_interp(v[j * vs], 4294967295.0)
     elif kind == E_U64:
         for j in range(n):
-            t = _uint_interp(v[j * vs], 18446744073709551615.0)
-            # 2^64 itself (the double nearest the maximum) saturates instead of overflowing
-            (<uint64_t*>(dst + j * ds))[0] = <uint64_t>t if t < 18446744073709551616.0 \
-                else <uint64_t>0xFFFFFFFFFFFFFFFF
+            # the maximum is 2^64 as a double, so the clamp gives 2^64, whose cast wraps to 0
+            # on x86-64 (as SciPy's: 1e30 and infinity store 0)
+            (<uint64_t*>(dst + j * ds))[0] = _to_u64(_uint_interp(v[j * vs],
+                                                                  18446744073709551615.0))
     elif kind == E_I8:
         for j in range(n):
             (<int8_t*>(dst + j * ds))[0] = <int8_t>_to_i32(_int_interp(v[j * vs], -128.0, 127.0))
@@ -260,9 +260,13 @@ cdef void _store_row(const double* values, char* dst, Py_ssize_t n, int64_t ds, 
                                                                 2147483647.0))
     else:
         for j in range(n):
-            t = _int_interp(v[j * vs], -9223372036854775808.0, 9223372036854775807.0)
-            (<int64_t*>(dst + j * ds))[0] = <int64_t>t if t < 9223372036854775807.0 \
-                else <int64_t>0x7FFFFFFFFFFFFFFF
+            # as SciPy's int64 store computes on x86-64: beyond either end, that end; 2^63
+            # itself (not beyond the maximum, 2^63 as a double) and NaN by the cast, INT64_MIN
+            t = v[j * vs]
+            t = t + 0.5 if t > 0 else t - 0.5
+            (<int64_t*>(dst + j * ds))[0] = (<int64_t>0x7FFFFFFFFFFFFFFF
+                                             if t > 9223372036854775807.0 else INT64_MIN
+                                             if t < -9223372036854775808.0 else _to_i64(t))
 
 
 # ------------------------------------------------------------------------------ the prefilter
