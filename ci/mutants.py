@@ -505,13 +505,13 @@ MUTANTS = [
         "prefilter-lanes-stored-in-reverse", "resamplex/_engine/_spline.pyx",
         (("                (<double*>(dst + do[l] + i * ds))[0] = buf[i * SPLINE_LANES + l]",
           "                (<double*>(dst + do[l] + i * ds))[0] = buf[i * SPLINE_LANES + nl - 1 - l]"),),
-        "the prefilter stores its eight lines' float64 results each into another line's place",
+        "the prefilter stores its sixteen lines' float64 results each into another line's place",
         ("tests/test_compat_scipy.py",)),
     Mutant(
         "prefilter-lanes-read-the-last-element-twice", "resamplex/_engine/_spline.pyx",
         (("                buf[i * SPLINE_LANES + l] = (<const double*>(src + so[l] + i * ss))[0]",
           "                buf[i * SPLINE_LANES + l] = (<const double*>(src + so[l] + (i - (i == n - 1)) * ss))[0]"),),
-        "the prefilter's float64 loads of eight whole lines read each line's second-last "
+        "the prefilter's float64 loads of sixteen whole lines read each line's second-last "
         "element in place of its last",
         ("tests/test_compat_scipy.py",)),
     Mutant(
@@ -853,6 +853,20 @@ MUTANTS = [
           "                                             if t >= 9223372036854775807.0 else INT64_MIN\n"),),
         "scipy.zoom's int64 store gives the maximum for 2^63 itself, where SciPy's cast "
         "overflows to INT64_MIN",
+        ("tests/test_compat_scipy.py",)),
+    Mutant(
+        "prefilter-tiny-products-always-left-out", "resamplex/_engine/_spline.h",
+        (("        slow |= (sub & _mm512_cmp_pd_mask(_mm512_abs_pd(_mm512_loadu_pd(a + l)), vb,\n",
+          "        slow |= 0 & (sub & _mm512_cmp_pd_mask(_mm512_abs_pd(_mm512_loadu_pd(a + l)), vb,\n"),),
+        "the prefilter's sums near underflow (AVX-512) leave out every subnormal product, also "
+        "beside a term so small that it changes the sum",
+        ("tests/test_compat_scipy.py",)),
+    Mutant(
+        "prefilter-scaled-products-scaled-back-wrong", "resamplex/_engine/_spline.h",
+        (("    const double back = 5.421010862427522e-20;               /* 2^-64 */\n",
+          "    const double back = 1.0842021724855044e-19;              /* 2^-63 */\n"),),
+        "the prefilter's products with a subnormal pole power are scaled back by 2^-63 "
+        "instead of 2^-64",
         ("tests/test_compat_scipy.py",)),
     Mutant(
         "period-claims-twice-rounded-coordinates", "resamplex/_tables.py",

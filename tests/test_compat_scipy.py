@@ -544,10 +544,10 @@ def test_spline_filter_and_filter1d(mode, order):
 @pytest.mark.parametrize("shape", [(13, 21, 3), (6, 5, 17), (19, 2), (3, 4, 9, 2), (11,)],
                          ids=str)
 def test_prefilter_lines_in_groups_at_every_cpu_level(shape):
-    # the prefilter takes eight lines at a time: neighbours along the innermost axis, the
+    # the prefilter takes sixteen lines at a time: neighbours along the innermost axis, the
     # axes after the filtered one merged where contiguous (an image's columns and channels),
-    # or eight lines in turn from their own offsets (the innermost axis filtered, or one of
-    # fewer than eight elements); line counts that leave a partial last group, C, Fortran,
+    # or sixteen lines in turn from their own offsets (the innermost axis filtered, or one of
+    # fewer than sixteen elements); line counts that leave a partial last group, C, Fortran,
     # strided and reversed inputs, float and integer inputs and outputs, one axis or all,
     # the zoom that filters into its scratch first, 1-3 threads, every CPU level
     from resamplex._engine import _exec
@@ -572,6 +572,52 @@ def test_prefilter_lines_in_groups_at_every_cpu_level(shape):
                 assert_same(expected, got)
                 for threads in (2, 3):
                     assert_same(expected, rn.zoom(x, zoom, order=3, mode=mode, threads=threads))
+    finally:
+        _exec.set_cpu_level(before)
+
+
+@pytest.mark.parametrize("order", [2, 3, 4, 5])
+def test_prefilter_lines_near_underflow_at_every_cpu_level(order):
+    # lines whose pole powers z^(n-1) or z^n are subnormal (the mirror and reflect initial
+    # values; at order 3, 538-566 elements) and longer ones whose z^i pass through the
+    # subnormals (every mode's sums), with values that make the scaled products normal,
+    # subnormal beside a larger element (left out: cannot change the sum) and subnormal
+    # beside a tiny one (taken directly), zeros of both signs, infinities and NaN in some
+    # lines; both axes, every mode, every CPU level
+    from resamplex._engine import _exec
+    from resamplex._engine.splines import POLES
+
+    lengths = set()
+    for z in POLES[order]:
+        lo = np.log(np.finfo(np.float64).tiny) / np.log(abs(z))
+        hi = np.log(np.finfo(np.float64).smallest_subnormal) / np.log(abs(z))
+        first, last = int(np.ceil(lo)) + 1, int(np.floor(hi)) + 1   # n - 1 in [lo, hi]
+        lengths |= {first, (first + last) // 2, last + 1, last + 40}
+    rng = np.random.default_rng(order)
+    before = _exec.cpu_level()
+    try:
+        for n in sorted(lengths):
+            x = rng.standard_normal((n, 37)) * 50
+            x[:, 1] = 0.0
+            x[::3, 2] = -0.0
+            x[:, 3] = rng.standard_normal(n) * 1e-300      # tiny b and a: direct products
+            x[::2, 4] = 5e-324
+            x[n // 2, 5] = np.inf
+            x[n // 3, 6] = np.nan
+            x[:, 7] = rng.standard_normal(n) * 1e-3
+            # lines where only the products with a subnormal power make the initial value:
+            # zeros but for the last element (z^(n-1) x[n-1]) or for elements 540-559 (z^i
+            # x[i] at order 3), large (products scaled back) or small (subnormal products,
+            # taken directly beside a zero sum)
+            x[:, 8:12] = 0.0
+            x[-1, 8], x[-1, 9] = 1e10, 0.5
+            x[540:560, 10], x[540:560, 11] = 1e10, 0.5
+            for level in _exec.cpu_levels():
+                _exec.set_cpu_level(level)
+                for mode in MODES:
+                    assert_same(*both("spline_filter1d", x, order, axis=0, mode=mode))
+                assert_same(*both("spline_filter1d", x.T.copy(), order, axis=1,
+                                  mode="mirror"))
     finally:
         _exec.set_cpu_level(before)
 

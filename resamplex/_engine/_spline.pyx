@@ -43,7 +43,7 @@ offsets inside the source, source and destination do not overlap (tensor), align
 elements.
 """
 
-from libc.math cimport pow
+from libc.math cimport fabs, pow
 from libc.string cimport memcpy
 from libc.stdint cimport (int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t,
                           uint64_t, INT64_MIN)
@@ -56,6 +56,8 @@ from resamplex._engine._pass cimport KernelTable, PassDesc, PassJob, TENSOR_ROWS
 
 cdef extern from "_spline.h" nogil:
     int RX_SPLINE_GATHER
+    void rx_plus_tiny(const double* a, const double* b, double zz, double zs, double* s,
+                      Py_ssize_t n)
     void rx_spline_products8(const char* src, const int64_t* base, int64_t ss,
                              const int64_t* at, Py_ssize_t n, const double* w, int nw,
                              int f32, double* out)
@@ -273,6 +275,48 @@ cdef void _store_row(const double* values, char* dst, Py_ssize_t n, int64_t ds, 
 # ni_splines.c: gain, then for each pole a causal pass from its initial value and an
 # anti-causal pass from its own; the initial values follow the boundary mode.
 
+cdef inline bint _subnormal(double x) noexcept nogil:
+    return x != 0.0 and fabs(x) < 2.2250738585072014e-308
+
+
+cdef inline void _add_scaled(double* c0, const double* v, double z_i) noexcept nogil:
+    # c0[l] += z_i * v[l] on every lane (the geometric sums of the initial values), through
+    # rx_plus_tiny (_spline.h) once z_i is subnormal: the same bits
+    cdef Py_ssize_t l
+    if _subnormal(z_i):
+        rx_plus_tiny(c0, v, z_i, z_i * 18446744073709551616.0, c0, SPLINE_LANES)
+    else:
+        for l in range(SPLINE_LANES):
+            c0[l] += z_i * v[l]
+
+
+cdef double _mirror_sum(const double* c, Py_ssize_t n, double z, double zz,
+                        double* c0) noexcept nogil:
+    # The sum of the mirror and reflect initial values (ni_splines.c): c0 = c[0] + zz c[n-1],
+    # then c0 += z^i (c[i] + zz c[n-1-i]) for i = 1 .. n-2, per lane; returns z^(n-1) as
+    # the loop's products make it. Products with a subnormal zz or z^i (lines of 538 elements
+    # and more at order 3) take rx_plus_tiny (_spline.h): the same bits.
+    cdef double z_i = z
+    cdef double s[SPLINE_LANES]
+    cdef Py_ssize_t i, l, L = SPLINE_LANES
+    cdef bint tiny = _subnormal(zz)
+    cdef double zs = zz * 18446744073709551616.0 if tiny else 0.0
+    if tiny:
+        rx_plus_tiny(c, c + (n - 1) * L, zz, zs, c0, SPLINE_LANES)
+    else:
+        for l in range(L):
+            c0[l] = c[l] + zz * c[(n - 1) * L + l]
+    for i in range(1, n - 1):
+        if tiny:
+            rx_plus_tiny(c + i * L, c + (n - 1 - i) * L, zz, zs, s, SPLINE_LANES)
+        else:
+            for l in range(L):
+                s[l] = c[i * L + l] + zz * c[(n - 1 - i) * L + l]
+        _add_scaled(c0, s, z_i)
+        z_i *= z
+    return z_i
+
+
 cdef void _filter_lanes(double* c, Py_ssize_t n, const double* poles, int npoles,
                         int init) noexcept nogil:
     # SciPy's filter of one line (ni_splines.c apply_filter: the gain, then per pole the
@@ -282,6 +326,7 @@ cdef void _filter_lanes(double* c, Py_ssize_t n, const double* poles, int npoles
     cdef double gain = 1.0, z, z_i, z_n, zz
     cdef double c0[SPLINE_LANES]
     cdef double keep[SPLINE_LANES]
+    cdef double keep2[SPLINE_LANES]
     cdef Py_ssize_t i, l, L = SPLINE_LANES
     cdef int q
     for q in range(npoles):
@@ -294,12 +339,7 @@ cdef void _filter_lanes(double* c, Py_ssize_t n, const double* poles, int npoles
         z_i = z
         if init == I_MIRROR:
             zz = pow(z, <double>(n - 1))
-            for l in range(L):
-                c0[l] = c[l] + zz * c[(n - 1) * L + l]
-            for i in range(1, n - 1):
-                for l in range(L):
-                    c0[l] += z_i * (c[i * L + l] + zz * c[(n - 1 - i) * L + l])
-                z_i *= z
+            _mirror_sum(c, n, z, zz, c0)
             for l in range(L):
                 c0[l] /= 1 - zz * zz
                 c[l] = c0[l]
@@ -307,14 +347,15 @@ cdef void _filter_lanes(double* c, Py_ssize_t n, const double* poles, int npoles
             zz = pow(z, <double>n)
             for l in range(L):
                 keep[l] = c[l]
-                c0[l] = c[l] + zz * c[(n - 1) * L + l]
-            for i in range(1, n - 1):
-                for l in range(L):
-                    c0[l] += z_i * (c[i * L + l] + zz * c[(n - 1 - i) * L + l])
-                z_i *= z
+            z_i = _mirror_sum(c, n, z, zz, c0)
             # the last term reads c[0], which SciPy's loop has been accumulating into
-            for l in range(L):
-                c0[l] += z_i * (c[(n - 1) * L + l] + zz * c0[l])
+            if _subnormal(zz):
+                rx_plus_tiny(c + (n - 1) * L, c0, zz, zz * 18446744073709551616.0, keep2,
+                             SPLINE_LANES)
+            else:
+                for l in range(L):
+                    keep2[l] = c[(n - 1) * L + l] + zz * c0[l]
+            _add_scaled(c0, keep2, z_i)
             for l in range(L):
                 c0[l] *= z / (1 - zz * zz)
                 c0[l] += keep[l]
@@ -323,8 +364,7 @@ cdef void _filter_lanes(double* c, Py_ssize_t n, const double* poles, int npoles
             for l in range(L):
                 c0[l] = c[l]
             for i in range(1, n):
-                for l in range(L):
-                    c0[l] += z_i * c[(n - i) * L + l]
+                _add_scaled(c0, c + (n - i) * L, z_i)
                 z_i *= z
             for l in range(L):
                 c0[l] /= 1 - z_i
@@ -344,8 +384,7 @@ cdef void _filter_lanes(double* c, Py_ssize_t n, const double* poles, int npoles
             for l in range(L):
                 c0[l] = c[(n - 1) * L + l]
             for i in range(n - 1):
-                for l in range(L):
-                    c0[l] += z_i * c[i * L + l]
+                _add_scaled(c0, c + i * L, z_i)
                 z_i *= z
             for l in range(L):
                 c0[l] *= z / (z_i - 1)
