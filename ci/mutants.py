@@ -869,6 +869,21 @@ MUTANTS = [
         "instead of 2^-64",
         ("tests/test_compat_scipy.py",)),
     Mutant(
+        "prefilter-group-lines-counted-along-the-filtered-axis", "resamplex/_engine/_spline.pyx",
+        (("        while True:     # l < nl: a line follows, so some axis has a next index\n"
+          "            if d != p.axis:\n",
+          "        while True:     # l < nl: a line follows, so some axis has a next index\n"
+          "            if True:\n"),),
+        "the prefilter's lines taken in turn count on from the first along every axis, the "
+        "filtered one too",
+        ("tests/test_compat_scipy.py",)),
+    Mutant(
+        "prefilter-mirror-pole-power-one-too-high", "resamplex/_engine/_spline.pyx",
+        (("        zn[q] = pow(p.pw[q], <double>(n - 1 if p.shift == I_MIRROR else n))\n",
+          "        zn[q] = pow(p.pw[q], <double>n)\n"),),
+        "the prefilter's mirror initial value weighs the far end by z^n instead of z^(n-1)",
+        ("tests/test_compat_scipy.py",)),
+    Mutant(
         "period-claims-twice-rounded-coordinates", "resamplex/_tables.py",
         (("        one_rounding = scale is None or transform != \"half_pixel_symmetric\" \\\n",
           "        one_rounding = True or transform != \"half_pixel_symmetric\" \\\n"),),

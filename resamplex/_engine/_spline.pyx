@@ -317,8 +317,17 @@ cdef double _mirror_sum(const double* c, Py_ssize_t n, double z, double zz,
     return z_i
 
 
+cdef inline void _pole_powers(const PassDesc* p, double* zn) noexcept nogil:
+    # zn[q] = pole q to the power its initial value takes (mirror: n - 1, reflect: n), once
+    # per run of lines rather than per line as SciPy's pow (the same value)
+    cdef Py_ssize_t n = p.shape[p.axis]
+    cdef int q
+    for q in range(<int>p.k):
+        zn[q] = pow(p.pw[q], <double>(n - 1 if p.shift == I_MIRROR else n))
+
+
 cdef void _filter_lanes(double* c, Py_ssize_t n, const double* poles, int npoles,
-                        int init) noexcept nogil:
+                        int init, const double* zn) noexcept nogil:
     # SciPy's filter of one line (ni_splines.c apply_filter: the gain, then per pole the
     # causal initial value and pass, the anti-causal initial value and pass, by the mode's
     # initial conditions) on SPLINE_LANES lines at once, laid out c[i * SPLINE_LANES + l]:
@@ -338,13 +347,13 @@ cdef void _filter_lanes(double* c, Py_ssize_t n, const double* poles, int npoles
         z = poles[q]
         z_i = z
         if init == I_MIRROR:
-            zz = pow(z, <double>(n - 1))
+            zz = zn[q]          # pow(z, n - 1)
             _mirror_sum(c, n, z, zz, c0)
             for l in range(L):
                 c0[l] /= 1 - zz * zz
                 c[l] = c0[l]
         elif init == I_REFLECT:
-            zz = pow(z, <double>n)
+            zz = zn[q]          # pow(z, n)
             for l in range(L):
                 keep[l] = c[l]
             z_i = _mirror_sum(c, n, z, zz, c0)
@@ -432,7 +441,7 @@ cdef inline void _store_lanes(const double* buf, char* dst, const int64_t* do, i
 
 
 cdef inline void _spline_lanes(const PassDesc* p, const char* src, char* dst, Py_ssize_t g,
-                               double* buf) noexcept nogil:
+                               double* buf, const double* zn) noexcept nogil:
     # SPLINE_LANES lines that are neighbours along the innermost axis (not the filtered one)
     cdef int last = p.ndim - 1, d
     cdef Py_ssize_t inner = p.shape[last], per = (inner + SPLINE_LANES - 1) // SPLINE_LANES
@@ -454,39 +463,57 @@ cdef inline void _spline_lanes(const PassDesc* p, const char* src, char* dst, Py
         dol[l] = do + l * p.dstr[last]
     _load_lanes(src, sol, p.sstr[p.axis], n, nl, p.src_kind, buf)
     if n > 1:
-        _filter_lanes(buf, n, p.pw, <int>p.k, p.shift)
+        _filter_lanes(buf, n, p.pw, <int>p.k, p.shift, zn)
     _store_lanes(buf, dst, dol, p.dstr[p.axis], n, nl, p.dst_kind, p.rounding)
 
 
 cdef inline void _spline_group(const PassDesc* p, const char* src, char* dst, Py_ssize_t g,
-                               double* buf) noexcept nogil:
+                               double* buf, const double* zn) noexcept nogil:
     # SPLINE_LANES lines in turn (row-major over the axes other than the filtered one), each
     # from its own offset, side by side in buf as _filter_lanes takes them: the innermost
     # axis filtered, or one too short to hold SPLINE_LANES lines (an image's channels). Lanes
     # past the last line are zeros (filtered, never stored).
-    cdef Py_ssize_t lines = 1, first = g * SPLINE_LANES, rem, q, l, nl
+    # The first line's position by divisions, the others by counting on from it (the axes
+    # other than the filtered one, innermost first): short lines (an image's channels)
+    # cost little more than their index arithmetic.
+    cdef Py_ssize_t lines = 1, first = g * SPLINE_LANES, rem = first, l, nl
     cdef Py_ssize_t n = p.shape[p.axis]
+    cdef Py_ssize_t at[64]
     cdef int64_t so[SPLINE_LANES]
     cdef int64_t do[SPLINE_LANES]
+    cdef int64_t s0 = 0, d0 = 0
     cdef int d
     for d in range(p.ndim):
         if d != p.axis:
             lines *= p.shape[d]
     nl = min(<Py_ssize_t>SPLINE_LANES, lines - first)
-    for l in range(nl):
-        rem = first + l
-        so[l] = 0
-        do[l] = 0
-        for d in range(p.ndim - 1, -1, -1):
-            if d == p.axis:
-                continue
-            q = rem % p.shape[d]
+    for d in range(p.ndim - 1, -1, -1):
+        at[d] = 0
+        if d != p.axis:
+            at[d] = rem % p.shape[d]
             rem = rem // p.shape[d]
-            so[l] += q * p.sstr[d]
-            do[l] += q * p.dstr[d]
+            s0 += at[d] * p.sstr[d]
+            d0 += at[d] * p.dstr[d]
+    so[0] = s0
+    do[0] = d0
+    for l in range(1, nl):
+        d = p.ndim - 1
+        while True:     # l < nl: a line follows, so some axis has a next index
+            if d != p.axis:
+                at[d] += 1
+                s0 += p.sstr[d]
+                d0 += p.dstr[d]
+                if at[d] < p.shape[d]:
+                    break
+                s0 -= p.shape[d] * p.sstr[d]
+                d0 -= p.shape[d] * p.dstr[d]
+                at[d] = 0
+            d -= 1
+        so[l] = s0
+        do[l] = d0
     _load_lanes(src, so, p.sstr[p.axis], n, nl, p.src_kind, buf)
     if n > 1:
-        _filter_lanes(buf, n, p.pw, <int>p.k, p.shift)
+        _filter_lanes(buf, n, p.pw, <int>p.k, p.shift, zn)
     _store_lanes(buf, dst, do, p.dstr[p.axis], n, nl, p.dst_kind, p.rounding)
 
 
@@ -499,16 +526,20 @@ cdef void _spline_group_body(void* ctx, Py_ssize_t lo, Py_ssize_t hi, int tid, c
                              const void* t2) noexcept nogil:
     cdef const PassJob* j = <const PassJob*>ctx
     cdef Py_ssize_t r
+    cdef double zn[2]
+    _pole_powers(j.p, zn)
     for r in range(lo, hi):
-        _spline_group(j.p, j.src, j.dst, r, <double*>j.bufs + tid * j.p.buf_len)
+        _spline_group(j.p, j.src, j.dst, r, <double*>j.bufs + tid * j.p.buf_len, zn)
 
 
 cdef void _spline_lanes_body(void* ctx, Py_ssize_t lo, Py_ssize_t hi, int tid, const void* t1,
                              const void* t2) noexcept nogil:
     cdef const PassJob* j = <const PassJob*>ctx
     cdef Py_ssize_t r
+    cdef double zn[2]
+    _pole_powers(j.p, zn)
     for r in range(lo, hi):
-        _spline_lanes(j.p, j.src, j.dst, r, <double*>j.bufs + tid * j.p.buf_len)
+        _spline_lanes(j.p, j.src, j.dst, r, <double*>j.bufs + tid * j.p.buf_len, zn)
 
 
 cdef void spline_run(const PassDesc* p, const char* src, char* dst, void* bufs,
