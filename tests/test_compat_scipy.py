@@ -492,6 +492,29 @@ def test_order_zero_integers_copy_elements(dtype):
     assert gathered >= len(calls) * len(MODES) // 2   # most calls copy elements
 
 
+@pytest.mark.parametrize("order", [0, 1, 3])
+def test_outputs_that_overlap(order):
+    # an output whose elements overlap (a writeable zero-stride view: SciPy writes its
+    # elements in turn, the last write stays) and one that shares memory with the input (the
+    # input is read as it was before the call: the result of zooming a copy)
+    from numpy.lib.stride_tricks import as_strided
+
+    x = np.arange(12, dtype=np.uint8).reshape(3, 4) * 9
+    bufs = []
+    for zoom in (sn.zoom, rn.zoom):
+        buf = np.zeros(64, np.uint8)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            zoom(x, 2, output=as_strided(buf, shape=(6, 8), strides=(0, 1)), order=order)
+        bufs.append(buf)
+    np.testing.assert_array_equal(bufs[1], bufs[0])
+    big = np.zeros(64, np.uint8)
+    big[:12] = x.reshape(-1)
+    got = rn.zoom(big[:12].reshape(3, 4), 2, output=big[4:52].reshape(6, 8), order=order)
+    assert_same(sn.zoom(x, 2, order=order), got)
+    assert np.shares_memory(got, big)
+
+
 @pytest.mark.parametrize("dtype", [np.int64, np.uint64], ids=lambda d: np.dtype(d).name)
 def test_order_zero_64_bit_integers_round_through_float64(dtype):
     # SciPy's order 0 passes every element through float64: 64-bit values beyond 2^53 come

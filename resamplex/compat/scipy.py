@@ -30,7 +30,7 @@ from typing import Any, Sequence
 import numpy as np
 import numpy.typing as npt
 
-from .._checks import check_allocation, check_threads
+from .._checks import check_allocation, check_out_distinct, check_threads
 from .._errors import ResamplexError, UnsupportedError
 from .._tables import AxisTable
 from .._engine import _exec
@@ -352,9 +352,9 @@ def _gather_plan(shape: tuple[int, ...], out_shape: tuple[int, ...],
     SciPy's order 0 starts from ``t = 0.0``, adds the element as a float64 and stores ``t`` by
     its rule (integers: round half away from zero, clamp). An integer of at most 32 bits (or
     a bool) is exact in float64, ``0.0 + v`` is ``v``, and the store gives ``v`` back:
-    copying the element gives the same bits, at the speed of ``rx.resize``'s nearest. (Float inputs keep the
-    evaluation: ``0.0 + -0.0`` is ``+0.0``, and a signalling NaN comes out quiet; 64-bit
-    integers beyond 2^53 are rounded by SciPy.)"""
+    copying the element gives the same bits, at the speed of ``rx.resize``'s nearest.
+    (Float inputs keep the evaluation: ``0.0 + -0.0`` is ``+0.0``, and a signalling NaN
+    comes out quiet; 64-bit integers beyond 2^53 are rounded by SciPy.)"""
     key = ("scipy.zoom order 0", shape, out_shape, factors, mode, grid_mode)
     if key in _NO_GATHER:
         return None
@@ -374,6 +374,17 @@ def _gather_plan(shape: tuple[int, ...], out_shape: tuple[int, ...],
             _NO_GATHER.clear()
         _NO_GATHER.add(key)
         return None
+
+
+def _distinct(out: np.ndarray) -> bool:
+    """Whether ``out``'s elements are distinct (the engine refuses an output whose elements
+    overlap, as ``as_strided`` views with a zero stride do; SciPy writes them in turn, and
+    the evaluation follows it)."""
+    try:
+        check_out_distinct(out)
+    except ResamplexError:
+        return False
+    return True
 
 
 def zoom_factors(shape: Sequence[int], out_shape: Sequence[int],
@@ -522,16 +533,16 @@ def zoom(input: npt.ArrayLike, zoom: Any, output: Any = None, order: int = 3,
     if out.size == 0 or x.size == 0:
         return out
     cval = float(cval)
-    if (order == 0 and x.dtype.kind in "biu" and x.dtype.itemsize <= 4
-            and out.dtype == x.dtype):
-        gather = _gather_plan(x.shape, tuple(out_shape), tuple(factors), mode, bool(grid_mode))
-        if gather is not None:
-            return _write(out, lambda dst: gather(x, out=dst, threads=threads))
     if npad:
         x = np.pad(x, npad, mode="edge") if mode == "nearest" else \
             np.pad(x, npad, mode="constant", constant_values=cval)
     elif _exec.may_overlap(x, out):
         x = x.copy()
+    if (order == 0 and x.dtype.kind in "biu" and x.dtype.itemsize <= 4
+            and out.dtype == x.dtype and _distinct(out)):
+        gather = _gather_plan(x.shape, tuple(out_shape), tuple(factors), mode, bool(grid_mode))
+        if gather is not None:
+            return _write(out, lambda dst: gather(x, out=dst, threads=threads))
     perm = _kept_axes_first(x.shape, out_shape, order)
     x = x.transpose(perm)
     args = (tuple(x.shape[a] - 2 * npad for a in range(x.ndim)),
