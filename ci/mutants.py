@@ -841,6 +841,13 @@ MUTANTS = [
         "input), copying an element there",
         ("tests/test_compat_scipy.py",)),
     Mutant(
+        "zoom-order0-float-copy-keeps-signed-zeros", "resamplex/compat/scipy.py",
+        (("                        np.add(dst, 0.0, out=dst)\n",
+          "                        pass\n"),),
+        "scipy.zoom's order-0 copy of float images leaves out SciPy's 0.0 + v: -0.0 stays "
+        "-0.0 and a signalling NaN stays signalling",
+        ("tests/test_compat_scipy.py",)),
+    Mutant(
         "zoom-order0-gather-takes-64-bit-integers", "resamplex/compat/scipy.py",
         (("    if (order == 0 and x.dtype.kind in \"biu\" and x.dtype.itemsize <= 4\n",
           "    if (order == 0 and x.dtype.kind in \"biu\" and x.dtype.itemsize <= 8\n"),),
