@@ -621,17 +621,24 @@ static inline void rx_zoom0_row(const char* row, int64_t ss, const int64_t* li, 
     rx_zoom0_span(row, ss, li, j, n, n_in, cval, f32, out);
 }
 
-/* The prefilter's initial values near underflow (_spline.pyx _mirror_sum, _add_scaled):
+/* The zs rx_plus_tiny takes beside a subnormal zz. */
+static inline double rx_tiny_scale(double zz)
+{
+    return zz * 18446744073709551616.0;                      /* zz * 2^64, exact */
+}
+
+/* The prefilter's initial values near underflow (_spline.pyx _plus_zz):
  * s[l] = a[l] + zz * b[l] for l < n (a multiple of 8), the same bits as that expression, for a
- * subnormal zz, given zs = zz * 2^64 (itself a product with a subnormal operand: a caller
- * with one zz for many calls takes it once). A product with a subnormal operand costs a microcode assist on x86 (~150
- * cycles, and SciPy's lines of 538-566 elements at order 3 take one per element). Here each
- * product is taken with zz * 2^64 (exact: a subnormal scaled by a power of two) and scaled
- * back by 2^-64, which rounds the same wherever the product is normal or zero (scaling by a
- * power of two is exact there). Where the product is subnormal (a tiny b), a[l] + it is a[l]
- * when |a[l]| >= 2^-968 (it is under half the spacing of the doubles on either side of a[l],
- * 2^-1021 at the least), so the lane adds 0.0 instead. Only where neither holds (a and b
- * both tiny: rare) are the products taken directly. NaN and infinities pass as products. */
+ * subnormal zz, given zs = rx_tiny_scale(zz) (itself a product with a subnormal operand: a
+ * caller with one zz for many calls takes it once). A product with a subnormal operand costs a
+ * microcode assist on x86 (~150 cycles, and SciPy's lines of 538-566 elements at order 3 take
+ * one per element). Here each product is taken with zz * 2^64 (exact: a subnormal scaled by a
+ * power of two) and scaled back by 2^-64, which rounds the same wherever the product is normal
+ * or zero (scaling by a power of two is exact there). Where the product is subnormal (a tiny
+ * b), a[l] + it is a[l] when |a[l]| >= 2^-968 (it is under half the spacing of the doubles on
+ * either side of a[l], 2^-1021 at the least), so the lane adds 0.0 instead. Only where neither
+ * holds (a and b both tiny: rare) are the products taken directly. NaN and infinities pass as
+ * products. */
 static inline void rx_plus_tiny(const double *a, const double *b, double zz, double zs,
                                 double *s, ptrdiff_t n)
 {

@@ -56,6 +56,7 @@ from resamplex._engine._pass cimport KernelTable, PassDesc, PassJob, TENSOR_ROWS
 
 cdef extern from "_spline.h" nogil:
     int RX_SPLINE_GATHER
+    double rx_tiny_scale(double zz)
     void rx_plus_tiny(const double* a, const double* b, double zz, double zs, double* s,
                       Py_ssize_t n)
     void rx_spline_products8(const char* src, const int64_t* base, int64_t ss,
@@ -279,40 +280,37 @@ cdef inline bint _subnormal(double x) noexcept nogil:
     return x != 0.0 and fabs(x) < 2.2250738585072014e-308
 
 
-cdef inline void _add_scaled(double* c0, const double* v, double z_i) noexcept nogil:
-    # c0[l] += z_i * v[l] on every lane (the geometric sums of the initial values), through
-    # rx_plus_tiny (_spline.h) once z_i is subnormal: the same bits
+cdef inline double _tiny_scale(double zz) noexcept nogil:
+    # what _plus_zz takes beside zz: rx_tiny_scale(zz) (_spline.h) where zz is subnormal,
+    # else 0.0 (the plain products)
+    return rx_tiny_scale(zz) if _subnormal(zz) else 0.0
+
+
+cdef inline void _plus_zz(const double* a, const double* b, double zz, double zs,
+                          double* s) noexcept nogil:
+    # s[l] = a[l] + zz * b[l] on every lane (s may be a), zs = _tiny_scale(zz): through
+    # rx_plus_tiny (_spline.h) where zz is subnormal, the same bits without its assists
     cdef Py_ssize_t l
-    if _subnormal(z_i):
-        rx_plus_tiny(c0, v, z_i, z_i * 18446744073709551616.0, c0, SPLINE_LANES)
+    if zs != 0.0:
+        rx_plus_tiny(a, b, zz, zs, s, SPLINE_LANES)
     else:
         for l in range(SPLINE_LANES):
-            c0[l] += z_i * v[l]
+            s[l] = a[l] + zz * b[l]
 
 
-cdef double _mirror_sum(const double* c, Py_ssize_t n, double z, double zz,
+cdef double _mirror_sum(const double* c, Py_ssize_t n, double z, double zz, double zs,
                         double* c0) noexcept nogil:
     # The sum of the mirror and reflect initial values (ni_splines.c): c0 = c[0] + zz c[n-1],
     # then c0 += z^i (c[i] + zz c[n-1-i]) for i = 1 .. n-2, per lane; returns z^(n-1) as
-    # the loop's products make it. Products with a subnormal zz or z^i (lines of 538 elements
-    # and more at order 3) take rx_plus_tiny (_spline.h): the same bits.
+    # the loop's products make it. zs = _tiny_scale(zz): products with a subnormal zz or z^i
+    # (lines of 538 elements and more at order 3) take rx_plus_tiny, the same bits.
     cdef double z_i = z
     cdef double s[SPLINE_LANES]
-    cdef Py_ssize_t i, l, L = SPLINE_LANES
-    cdef bint tiny = _subnormal(zz)
-    cdef double zs = zz * 18446744073709551616.0 if tiny else 0.0
-    if tiny:
-        rx_plus_tiny(c, c + (n - 1) * L, zz, zs, c0, SPLINE_LANES)
-    else:
-        for l in range(L):
-            c0[l] = c[l] + zz * c[(n - 1) * L + l]
+    cdef Py_ssize_t i, L = SPLINE_LANES
+    _plus_zz(c, c + (n - 1) * L, zz, zs, c0)
     for i in range(1, n - 1):
-        if tiny:
-            rx_plus_tiny(c + i * L, c + (n - 1 - i) * L, zz, zs, s, SPLINE_LANES)
-        else:
-            for l in range(L):
-                s[l] = c[i * L + l] + zz * c[(n - 1 - i) * L + l]
-        _add_scaled(c0, s, z_i)
+        _plus_zz(c + i * L, c + (n - 1 - i) * L, zz, zs, s)
+        _plus_zz(c0, s, z_i, _tiny_scale(z_i), c0)
         z_i *= z
     return z_i
 
@@ -332,7 +330,7 @@ cdef void _filter_lanes(double* c, Py_ssize_t n, const double* poles, int npoles
     # causal initial value and pass, the anti-causal initial value and pass, by the mode's
     # initial conditions) on SPLINE_LANES lines at once, laid out c[i * SPLINE_LANES + l]:
     # per lane the same operations in the same order (the powers of z are shared scalars)
-    cdef double gain = 1.0, z, z_i, z_n, zz
+    cdef double gain = 1.0, z, z_i, z_n, zz, zs
     cdef double c0[SPLINE_LANES]
     cdef double keep[SPLINE_LANES]
     cdef double keep2[SPLINE_LANES]
@@ -348,7 +346,7 @@ cdef void _filter_lanes(double* c, Py_ssize_t n, const double* poles, int npoles
         z_i = z
         if init == I_MIRROR:
             zz = zn[q]          # pow(z, n - 1)
-            _mirror_sum(c, n, z, zz, c0)
+            _mirror_sum(c, n, z, zz, _tiny_scale(zz), c0)
             for l in range(L):
                 c0[l] /= 1 - zz * zz
                 c[l] = c0[l]
@@ -356,15 +354,11 @@ cdef void _filter_lanes(double* c, Py_ssize_t n, const double* poles, int npoles
             zz = zn[q]          # pow(z, n)
             for l in range(L):
                 keep[l] = c[l]
-            z_i = _mirror_sum(c, n, z, zz, c0)
+            zs = _tiny_scale(zz)
+            z_i = _mirror_sum(c, n, z, zz, zs, c0)
             # the last term reads c[0], which SciPy's loop has been accumulating into
-            if _subnormal(zz):
-                rx_plus_tiny(c + (n - 1) * L, c0, zz, zz * 18446744073709551616.0, keep2,
-                             SPLINE_LANES)
-            else:
-                for l in range(L):
-                    keep2[l] = c[(n - 1) * L + l] + zz * c0[l]
-            _add_scaled(c0, keep2, z_i)
+            _plus_zz(c + (n - 1) * L, c0, zz, zs, keep2)
+            _plus_zz(c0, keep2, z_i, _tiny_scale(z_i), c0)
             for l in range(L):
                 c0[l] *= z / (1 - zz * zz)
                 c0[l] += keep[l]
@@ -373,7 +367,7 @@ cdef void _filter_lanes(double* c, Py_ssize_t n, const double* poles, int npoles
             for l in range(L):
                 c0[l] = c[l]
             for i in range(1, n):
-                _add_scaled(c0, c + (n - i) * L, z_i)
+                _plus_zz(c0, c + (n - i) * L, z_i, _tiny_scale(z_i), c0)
                 z_i *= z
             for l in range(L):
                 c0[l] /= 1 - z_i
@@ -393,7 +387,7 @@ cdef void _filter_lanes(double* c, Py_ssize_t n, const double* poles, int npoles
             for l in range(L):
                 c0[l] = c[(n - 1) * L + l]
             for i in range(n - 1):
-                _add_scaled(c0, c + i * L, z_i)
+                _plus_zz(c0, c + i * L, z_i, _tiny_scale(z_i), c0)
                 z_i *= z
             for l in range(L):
                 c0[l] *= z / (z_i - 1)
