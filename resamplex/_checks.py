@@ -145,34 +145,46 @@ def check_out(out: Any, shape: Sequence[int], x: np.ndarray,
     check_out_distinct(out)
 
 
-def check_out_distinct(out: np.ndarray) -> None:
-    """Refuse an ``out`` whose elements overlap each other (a writeable ``as_strided`` view,
-    e.g. a zero stride): several outputs would race for one element, and the result would
-    depend on the thread schedule.
+def _overlap(out: np.ndarray) -> str | None:
+    """How ``out``'s elements overlap each other (a writeable ``as_strided`` view, e.g. a
+    zero stride), or None where they are distinct.
 
     Strides that nest (each at least the extent of the smaller ones) cannot overlap; otherwise
     the byte offsets decide (up to 2**16 elements), and a larger array with interleaved
-    strides is refused as well.
+    strides counts as overlapping as well.
     """
     if out.size <= 1:
-        return
+        return None
     extent = out.itemsize  # bytes spanned by the axes taken so far
     for stride, n in sorted((abs(s), n) for s, n in zip(out.strides, out.shape) if n > 1):
         if stride < extent:
             break
         extent += stride * (n - 1)
     else:
-        return
-    overlap = "overlap each other"
+        return None
     if out.size <= 1 << 16:
         offsets = np.zeros(1, dtype=np.int64)
         for s, n in zip(out.strides, out.shape):
             offsets = (offsets[:, None] + np.arange(n, dtype=np.int64) * s).ravel()
         offsets.sort()
         if bool(np.all(np.diff(offsets) >= out.itemsize)):
-            return
+            return None
     elif all(s != 0 for s, n in zip(out.strides, out.shape) if n > 1):
-        overlap = "may overlap each other (strides too intricate to check)"
+        return "may overlap each other (strides too intricate to check)"
+    return "overlap each other"
+
+
+def out_is_distinct(out: np.ndarray) -> bool:
+    """Whether ``out``'s elements are distinct, as ``check_out_distinct`` requires."""
+    return _overlap(out) is None
+
+
+def check_out_distinct(out: np.ndarray) -> None:
+    """Refuse an ``out`` whose elements overlap each other (``_overlap``): several outputs
+    would race for one element, and the result would depend on the thread schedule."""
+    overlap = _overlap(out)
+    if overlap is None:
+        return
     raise ResamplexError(f"out: its elements {overlap}: shape {out.shape}, strides "
                          f"{out.strides}; give an array of distinct elements, e.g. "
                          "numpy.empty(shape, dtype)")

@@ -30,7 +30,7 @@ from typing import Any, Sequence
 import numpy as np
 import numpy.typing as npt
 
-from .._checks import check_allocation, check_out_distinct, check_threads
+from .._checks import check_allocation, check_threads, out_is_distinct
 from .._errors import ResamplexError, UnsupportedError
 from .._tables import AxisTable
 from .._engine import _exec
@@ -337,10 +337,13 @@ def _zoom_plan(shape: tuple[int, ...], out_shape: tuple[int, ...], factors: tupl
     return PLANS.get_or_build(key, build)  # type: ignore[arg-type, return-value]
 
 
-#: Keys of order-0 zooms whose outputs are not all input elements (some read ``cval``): they
-#: run the tensor evaluation. Bounded: cleared when it holds _NO_GATHER_MAX keys.
-_NO_GATHER: set[tuple[Any, ...]] = set()
-_NO_GATHER_MAX = 1024
+class _Evaluate:
+    """What the plan cache holds for an order-0 zoom some of whose outputs are not input
+    elements (they read ``cval``): such a zoom runs the tensor evaluation. ``nbytes``: what
+    it counts against the cache's bound (about its key and itself)."""
+
+    nbytes = 512
+    _cache: Any = None
 
 
 def _gather_plan(shape: tuple[int, ...], out_shape: tuple[int, ...],
@@ -356,24 +359,17 @@ def _gather_plan(shape: tuple[int, ...], out_shape: tuple[int, ...],
     float's ``0.0 + v`` is ``v`` but for ``-0.0`` and a signalling NaN: the caller adds 0.0
     after the copy, ``_copies_elements``; 64-bit integers beyond 2^53 are rounded by SciPy.)"""
     key = ("scipy.zoom order 0", shape, out_shape, factors, mode, grid_mode)
-    if key in _NO_GATHER:
-        return None
 
-    def build() -> Plan:
+    def build() -> Plan | _Evaluate:
         tables = [zoom_table(n, m, f, 0, mode, grid_mode=grid_mode, npad=0)
                   for n, m, f in zip(shape, out_shape, factors)]
         if any(t.outside.any() or (t.idx[:, 0] < 0).any() for t in tables):
-            raise LookupError
+            return _Evaluate()
         return Plan(shape, [AxisTable.gather(t.n_in, t.idx[:, 0]) for t in tables],
                     weighted=False, op="scipy.zoom")
 
-    try:
-        return PLANS.get_or_build(key, build)
-    except LookupError:
-        if len(_NO_GATHER) >= _NO_GATHER_MAX:
-            _NO_GATHER.clear()
-        _NO_GATHER.add(key)
-        return None
+    plan = PLANS.get_or_build(key, build)  # type: ignore[arg-type]
+    return None if isinstance(plan, _Evaluate) else plan
 
 
 def _copies_elements(x: np.ndarray, out_shape: Sequence[int]) -> bool:
@@ -388,17 +384,6 @@ def _copies_elements(x: np.ndarray, out_shape: Sequence[int]) -> bool:
     if x.dtype.kind in "biu":
         return x.dtype.itemsize <= 4
     return x.dtype.kind == "f" and any(n == m and n > 1 for n, m in zip(x.shape, out_shape))
-
-
-def _distinct(out: np.ndarray) -> bool:
-    """Whether ``out``'s elements are distinct (the engine refuses an output whose elements
-    overlap, as ``as_strided`` views with a zero stride do; SciPy writes them in turn, and
-    the evaluation follows it)."""
-    try:
-        check_out_distinct(out)
-    except ResamplexError:
-        return False
-    return True
 
 
 def zoom_factors(shape: Sequence[int], out_shape: Sequence[int],
@@ -552,8 +537,10 @@ def zoom(input: npt.ArrayLike, zoom: Any, output: Any = None, order: int = 3,
             np.pad(x, npad, mode="constant", constant_values=cval)
     elif _exec.may_overlap(x, out):
         x = x.copy()
+    # (the engine refuses outputs whose elements overlap; SciPy writes them in turn, and the
+    # evaluation follows it)
     if order == 0 and out.dtype == x.dtype and _copies_elements(x, out_shape) \
-            and _distinct(out):
+            and out_is_distinct(out):
         gather = _gather_plan(x.shape, tuple(out_shape), tuple(factors), mode, bool(grid_mode))
         if gather is not None:
             def copy(dst: np.ndarray) -> None:
