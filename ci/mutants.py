@@ -841,11 +841,18 @@ MUTANTS = [
         "input), copying an element there",
         ("tests/test_compat_scipy.py",)),
     Mutant(
-        "zoom-order0-float-copy-keeps-signed-zeros", "resamplex/compat/scipy.py",
-        (("                        np.add(dst, 0.0, out=dst)\n",
-          "                        pass\n"),),
-        "scipy.zoom's order-0 copy of float images leaves out SciPy's 0.0 + v: -0.0 stays "
-        "-0.0 and a signalling NaN stays signalling",
+        "zoom-order0-float-copy-keeps-signed-zeros", "resamplex/_engine/_gather.pyx",
+        (("                _plus_zero(dst + do, n, ds, itemsize, plus_zero)\n",
+          "                pass\n"),),
+        "scipy.zoom's order-0 copy of floats leaves out SciPy's 0.0 + v: -0.0 stays -0.0 and "
+        "a signalling NaN stays signalling",
+        ("tests/test_compat_scipy.py",)),
+    Mutant(
+        "gather-plus-zero-skips-the-last-spaced-element", "resamplex/_engine/_gather.pyx",
+        (("    for o in range(n):\n        if e == 4:\n",
+          "    for o in range(n - (ds != itemsize)):\n        if e == 4:\n"),),
+        "the gather's + 0.0 (scipy.zoom order 0 of floats) leaves out the last element of "
+        "each row of a strided output",
         ("tests/test_compat_scipy.py",)),
     Mutant(
         "zoom-order0-gather-takes-64-bit-integers", "resamplex/compat/scipy.py",

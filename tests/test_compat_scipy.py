@@ -493,29 +493,41 @@ def test_order_zero_integers_copy_elements(dtype):
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=lambda d: np.dtype(d).name)
-def test_order_zero_float_images_copy_then_add_zero(dtype):
-    # order 0 of float images (an axis that keeps its length: the channels) runs as a copy of
-    # elements and a + 0.0 pass, which must give SciPy's 0.0 + v bit for bit: -0.0 comes out
-    # +0.0, a signalling NaN quiet with its payload, quiet NaNs, infinities and subnormals as
-    # they are; channels last and first, down and up, strided and given outputs, 1-2 threads
+def test_order_zero_floats_copy_with_plus_zero(dtype):
+    # order 0 of floats runs as a copy of elements that stores each as 0.0 + v (the gather's
+    # plus_zero), which must give SciPy's 0.0 + v bit for bit: -0.0 comes out +0.0, a
+    # signalling NaN quiet with its payload, quiet NaNs, infinities and subnormals as they
+    # are; images with channels last and first, volumes, 2-D and 1-D arrays, down and up
+    # (rows repeated), reversed, strided and byte-swapped inputs, strided and given outputs,
+    # 1-2 threads
     bits = np.uint32 if dtype == np.float32 else np.uint64
     rng = np.random.default_rng(4)
-    x = rng.standard_normal((23, 31, 3)).astype(dtype)
-    flat = x.reshape(-1).view(bits)
-    flat[::7] = np.array(-0.0, dtype).view(bits)
-    if dtype == np.float32:
-        flat[1::11] = 0x7F800001       # signalling NaN, payload 1
-        flat[2::13] = 0xFFC12345       # quiet NaN, sign and payload
-    else:
-        flat[1::11] = 0x7FF0000000000001
-        flat[2::13] = 0xFFF8000000012345
-    x.reshape(-1)[3::17] = np.inf
-    x.reshape(-1)[4::19] = np.finfo(dtype).smallest_subnormal * 3
+
+    def specials(shape):
+        x = rng.standard_normal(shape).astype(dtype)
+        flat = x.reshape(-1).view(bits)
+        flat[::7] = np.array(-0.0, dtype).view(bits)
+        if dtype == np.float32:
+            flat[1::11] = 0x7F800001       # signalling NaN, payload 1
+            flat[2::13] = 0xFFC12345       # quiet NaN, sign and payload
+        else:
+            flat[1::11] = 0x7FF0000000000001
+            flat[2::13] = 0xFFF8000000012345
+        x.reshape(-1)[3::17] = np.inf
+        x.reshape(-1)[4::19] = np.finfo(dtype).smallest_subnormal * 3
+        return x
+
+    x = specials((23, 31, 3))
+    vol = specials((9, 10, 11))
+    line = specials((37,))
     factors = rn.zoom_factors(x.shape, (12, 16, 3), False)
     assert rn._gather_plan(x.shape, (12, 16, 3), factors, "constant", False) is not None
     for data, zoom in ((x, (0.5, 0.5, 1)), (x, (1.7, 2.2, 1)),
                        (np.ascontiguousarray(x.transpose(2, 0, 1)), (1, 0.6, 1.4)),
-                       (x[::-1, ::2], (1.3, 0.8, 1))):
+                       (x[::-1, ::2], (1.3, 0.8, 1)), (vol, 2), (vol, (0.5, 1.5, 0.7)),
+                       (vol.transpose(2, 0, 1), (2, 3, 1)), (x[..., 0], (2.5, 0.5)),
+                       (line, 1.9), (line[::-2], 0.4),
+                       (vol.astype(np.dtype(dtype).newbyteorder(">")), (2, 1, 0.5))):
         expected = sn.zoom(data, zoom, order=0)
         for threads in (1, 2):
             with warnings.catch_warnings():
@@ -523,7 +535,7 @@ def test_order_zero_float_images_copy_then_add_zero(dtype):
                 got = rn.zoom(data, zoom, order=0, threads=threads)
             assert_same(expected, got)
         out = np.full(tuple(n * 2 for n in expected.shape), 7, dtype)
-        view = out[::2, ::2, ::2]
+        view = out[(slice(None, None, 2),) * out.ndim]
         assert rn.zoom(data, zoom, output=view, order=0) is view
         assert_same(expected, view)
 

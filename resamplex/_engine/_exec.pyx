@@ -462,6 +462,7 @@ cdef class Program:
             p.phase = spec.get("phase", PHASE_NONE)
             p.channels = spec.get("channels", 1)
             p.estride = spec.get("estride", 0)
+            p.plus_zero = spec.get("plus_zero", 0)
             p.lo = spec.get("lo", 0)
             p.hi = spec.get("hi", 0)
             for j, v in enumerate(spec.get("pd", (0, 0, 0, 0))):

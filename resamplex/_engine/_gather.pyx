@@ -29,9 +29,14 @@ Preconditions (the planner guarantees them; nothing here is checked):
   elements of ``itemsize / channels`` bytes, contiguous in the output and ``estride`` bytes
   apart in the input (offsets and strides locate its first element); ``k`` is then 1, there
   is no halving run and no wide move.
+- ``plus_zero`` (the kernel contract's field) 4 or 8: each element (pixel) is float32 or
+  float64 values next to each other, aligned in the output, and each is stored as ``0.0 + v``.
 
 Elements are moved as bytes (memcpy of a constant size, which compilers turn into one load and
 one store), so the copy is bit-exact for every dtype, NaN payloads included.
+With ``plus_zero`` each output row just written is then swept once more, while it is in cache,
+adding 0.0 to every float: SciPy's order 0 (``t = 0.0 + v``, stored), -0.0 made +0.0 and a
+signalling NaN quiet, every other value unchanged.
 """
 
 from libc.stdint cimport int64_t, uint8_t
@@ -136,6 +141,27 @@ cdef inline void _move_elements(const char* s, char* d, Py_ssize_t n, const int6
             memcpy(d + o * ds, s + (off[o] if off != NULL else o * ss), itemsize)
 
 
+cdef inline void _plus_zero(char* d, Py_ssize_t n, int64_t ds, Py_ssize_t itemsize,
+                            int e) noexcept nogil:
+    # v = v + 0.0 on every e-byte float of the n elements (itemsize bytes, ds apart) at d: one
+    # run where they are contiguous. (The build keeps x + 0.0: no -ffast-math.)
+    cdef Py_ssize_t o, i, m = itemsize // e
+    cdef float* f
+    cdef double* g
+    if ds == itemsize:
+        m *= n
+        n = 1
+    for o in range(n):
+        if e == 4:
+            f = <float*>(d + o * ds)
+            for i in range(m):
+                f[i] = f[i] + <float>0.0
+        else:
+            g = <double*>(d + o * ds)
+            for i in range(m):
+                g[i] = g[i] + 0.0
+
+
 cdef inline void _gather_row(const char* s, char* d, Py_ssize_t n, const int64_t* off,
                              int64_t ss, int64_t ds, Py_ssize_t itemsize,
                              Py_ssize_t rep, Py_ssize_t wide, Py_ssize_t width,
@@ -168,10 +194,12 @@ cdef inline void _gather_rows(const char* src, char* dst, Py_ssize_t r0, Py_ssiz
                               const int64_t* dstr, const int64_t* offsets,
                               const int64_t* starts, Py_ssize_t itemsize,
                               Py_ssize_t rep, Py_ssize_t wide, Py_ssize_t width,
-                              const PassDesc* half, Py_ssize_t c, int64_t es) noexcept nogil:
+                              const PassDesc* half, Py_ssize_t c, int64_t es,
+                              int plus_zero) noexcept nogil:
     # Rows [r0, r1) of the output (all axes but the last, in C order). A row that reads the
     # same input row as the one before it (upsampling an outer axis) is a copy of the output
-    # row just written, when rows are contiguous: one memcpy instead of a gather.
+    # row just written, when rows are contiguous: one memcpy instead of a gather. plus_zero:
+    # each row gathered then gets its + 0.0 (_plus_zero); a copied row has it already.
     cdef Py_ssize_t r, rem, q
     cdef int64_t so, do, prev_so = -1, prev_do = 0
     cdef int d
@@ -198,6 +226,8 @@ cdef inline void _gather_rows(const char* src, char* dst, Py_ssize_t r0, Py_ssiz
         else:
             _gather_row(src + so, dst + do, n, last, sstr[ndim - 1], ds, itemsize, rep, wide,
                         width, half, c, es)
+            if plus_zero:
+                _plus_zero(dst + do, n, ds, itemsize, plus_zero)
         prev_so = so
         prev_do = do
 
@@ -208,7 +238,8 @@ cdef void _gather_body(void* ctx, Py_ssize_t lo, Py_ssize_t hi, int tid, const v
     cdef const PassDesc* p = j.p
     _gather_rows(j.src, j.dst, lo, hi, p.ndim, p.shape, p.sstr, p.dstr,
                  p.off if p.idx2[p.ndim] > 0 else NULL, p.idx2, p.itemsize, p.k, p.n_in,
-                 p.n_mid, p if p.phase == PHASE_DOWN2 else NULL, p.channels, p.estride)
+                 p.n_mid, p if p.phase == PHASE_DOWN2 else NULL, p.channels, p.estride,
+                 p.plus_zero)
 
 
 cdef void gather_run(const PassDesc* p, const char* src, char* dst, void* bufs,

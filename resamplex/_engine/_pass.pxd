@@ -157,6 +157,9 @@ cdef struct PassDesc:
     int phase
     Py_ssize_t channels   # gather: > 1 where each moved element is a pixel of this many
     int64_t estride       # elements, estride bytes apart in the input (_gather.pyx)
+    int plus_zero         # gather: 4 or 8 where each element moved is float32 / float64 and
+                          # stored as 0.0 + v (SciPy's order 0: -0.0 -> +0.0, a signalling
+                          # NaN quiet), else 0; the output is aligned for it
     Py_ssize_t lo
     Py_ssize_t hi
     Py_ssize_t pd[4]      # up: pixel offsets of the taps (even: pd[0], pd[1]; odd: pd[2], pd[3])

@@ -449,14 +449,18 @@ class Plan:
     float, split and block passes, each with its own arithmetic and storage type), for front
     doors that reproduce another library bit for bit; the facade has validated the dtype.
     Such a plan runs its passes through ``_pipeline.run`` (docs/engine-passes.md).
+    ``plus_zero=True`` (a gather): float32 and float64 elements are stored as ``0.0 + v``,
+    SciPy's order 0 (``-0.0`` comes out ``+0.0``, a signalling NaN quiet; compat.scipy).
     """
 
     def __init__(self, in_shape: Sequence[int],
                  tables: Sequence[AxisTable | TiledAxis | None], *,
                  weighted: bool, op: str = "resize", order: Sequence[int] | None = None,
                  fixed: bool = False, keep_order: bool = False,
-                 passes: Sequence[Any] | None = None, rounding: str = "half_even"):
+                 passes: Sequence[Any] | None = None, rounding: str = "half_even",
+                 plus_zero: bool = False):
         self.in_shape = tuple(int(n) for n in in_shape)
+        self.plus_zero = plus_zero
         #: The integer rounding of a call that names none (a front door whose original
         #: rounds its exact sums another way than half to even).
         self.rounding = rounding
@@ -975,7 +979,7 @@ class Plan:
             in_shape.insert(a, count)
             order = [d + (d >= a) for d in order]
         return Plan(in_shape, tables, weighted=self.weighted, op=self.op, order=order,
-                    fixed=self.fixed, keep_order=True)
+                    fixed=self.fixed, keep_order=True, plus_zero=self.plus_zero)
 
     def _tile_runs(self, order: list[int]) -> list[tuple[int, int, int, int, Plan]] | None:
         """``(o0, count, lo, step, plan)`` per run of a periodic tiled axis
@@ -1042,7 +1046,9 @@ class Plan:
             if converting:
                 return self._compile_gather_store(dtype, x_strides, out_strides, rcode,
                                                   out_dtype, affine)  # type: ignore[arg-type]
-            return self._compile_gather(dtype.itemsize, x_strides, out_strides)
+            zero = dtype.itemsize if self.plus_zero and dtype.kind == "f" \
+                and dtype.itemsize in (4, 8) else 0
+            return self._compile_gather(dtype.itemsize, x_strides, out_strides, zero=zero)
         if self.fixed:
             return self._compile_fixed(x_strides, out_strides)
         if converting and out_dtype is not None and \
@@ -1161,7 +1167,9 @@ class Plan:
         return Program([gather, store], [size * dtype.itemsize], 2.0 * size)
 
     def _compile_gather(self, itemsize: int, xs: Sequence[int],
-                        os_: Sequence[int], spec_only: bool = False) -> Any:
+                        os_: Sequence[int], spec_only: bool = False, zero: int = 0) -> Any:
+        """The gather pass of this plan; ``zero`` (4 or 8): its float elements are stored
+        as ``0.0 + v`` (``plus_zero``)."""
         perm = layout_perm(self.out_shape, os_)
         # Copied innermost axes contiguous on both sides (the channels of an interleaved
         # image) join the element: the kernel then moves whole pixels, one row of pixels per
@@ -1198,6 +1206,8 @@ class Plan:
             spec.update(self._halving(perm[-1], itemsize, xs, os_))
         if spec["k"] == 1 and "phase" not in spec and not pixel:
             spec["n_in"], spec["n_mid"] = self._wide_moves(perm[-1], itemsize, xs, os_)
+        if zero:
+            spec["plus_zero"] = zero
         if spec_only:
             return spec
         return Program([spec], [], float(math.prod(shape)))

@@ -356,8 +356,9 @@ def _gather_plan(shape: tuple[int, ...], out_shape: tuple[int, ...],
     its rule (integers: round half away from zero, clamp). An integer of at most 32 bits (or
     a bool) is exact in float64, ``0.0 + v`` is ``v``, and the store gives ``v`` back:
     copying the element gives the same bits, at the speed of ``rx.resize``'s nearest. (A
-    float's ``0.0 + v`` is ``v`` but for ``-0.0`` and a signalling NaN: the caller adds 0.0
-    after the copy, ``_copies_elements``; 64-bit integers beyond 2^53 are rounded by SciPy.)"""
+    float's ``0.0 + v`` is ``v`` but for ``-0.0`` and a signalling NaN: the plan's gather
+    stores ``0.0 + v`` of floats, ``plus_zero``; 64-bit integers beyond 2^53 are rounded by
+    SciPy, ``_copies_elements``.)"""
     key = ("scipy.zoom order 0", shape, out_shape, factors, mode, grid_mode)
 
     def build() -> Plan | _Evaluate:
@@ -366,24 +367,18 @@ def _gather_plan(shape: tuple[int, ...], out_shape: tuple[int, ...],
         if any(t.outside.any() or (t.idx[:, 0] < 0).any() for t in tables):
             return _Evaluate()
         return Plan(shape, [AxisTable.gather(t.n_in, t.idx[:, 0]) for t in tables],
-                    weighted=False, op="scipy.zoom")
+                    weighted=False, op="scipy.zoom", plus_zero=True)
 
     plan = PLANS.get_or_build(key, build)  # type: ignore[arg-type]
     return None if isinstance(plan, _Evaluate) else plan
 
 
-def _copies_elements(x: np.ndarray, out_shape: Sequence[int]) -> bool:
+def _copies_elements(x: np.ndarray) -> bool:
     """Whether order 0 of ``x`` runs as a copy of elements (``_gather_plan``): integers up to
-    32 bits and bools always (exact in float64); float32 and float64 where an axis longer than
-    1 keeps its length (an image's channels), with a ``+ 0.0`` pass after the copy. That
-    pass makes SciPy's ``0.0 + v`` of every element (``-0.0`` comes out ``+0.0``, a
-    signalling NaN quiet, the rest unchanged), and costs one more sweep of the output: on a
-    540x960x3 float32 image x(0.5, 0.5, 1) 0.23 ms against the evaluation's 0.78 (whose
-    rows, the channel axis taken first, are strided), on a 64^3 volume x2 0.75 against 0.55,
-    so volumes keep the evaluation."""
-    if x.dtype.kind in "biu":
-        return x.dtype.itemsize <= 4
-    return x.dtype.kind == "f" and any(n == m and n > 1 for n, m in zip(x.shape, out_shape))
+    32 bits and bools (exact in float64: SciPy's ``0.0 + v``, stored, is ``v``), float32 and
+    float64 (the gather stores ``0.0 + v``: its ``plus_zero``). 64-bit integers beyond 2^53
+    are rounded by SciPy: they keep the evaluation."""
+    return x.dtype.itemsize <= 4 if x.dtype.kind in "biu" else x.dtype.kind == "f"
 
 
 def zoom_factors(shape: Sequence[int], out_shape: Sequence[int],
@@ -539,16 +534,11 @@ def zoom(input: npt.ArrayLike, zoom: Any, output: Any = None, order: int = 3,
         x = x.copy()
     # (the engine refuses outputs whose elements overlap; SciPy writes them in turn, and the
     # evaluation follows it)
-    if order == 0 and out.dtype == x.dtype and _copies_elements(x, out_shape) \
+    if order == 0 and out.dtype == x.dtype and _copies_elements(x) \
             and out_is_distinct(out):
         gather = _gather_plan(x.shape, tuple(out_shape), tuple(factors), mode, bool(grid_mode))
         if gather is not None:
-            def copy(dst: np.ndarray) -> None:
-                gather(x, out=dst, threads=threads)
-                if dst.dtype.kind == "f":   # SciPy's 0.0 + v: -0.0 -> +0.0, sNaN quiet
-                    with np.errstate(invalid="ignore"):   # (a sNaN flags it; SciPy's C not)
-                        np.add(dst, 0.0, out=dst)
-            return _write(out, copy)
+            return _write(out, lambda dst: gather(x, out=dst, threads=threads))
     perm = _kept_axes_first(x.shape, out_shape, order)
     x = x.transpose(perm)
     args = (tuple(x.shape[a] - 2 * npad for a in range(x.ndim)),
