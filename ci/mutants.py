@@ -483,8 +483,8 @@ MUTANTS = [
         ("tests/test_resize.py",)),
     Mutant(
         "spline-runs-read-across-gaps", "resamplex/_engine/_spline.h",
-        (("if (runs && m >= 2 && at[i + m - 1] - at[i] == m - 1) {",
-          "if (runs && m >= 2 && at[i + m - 1] - at[i] <= m) {"),),
+        (("if (runs && i + 8 <= n && at[i + 7] - at[i] == 7) {",
+          "if (runs && i + 8 <= n && at[i + 7] - at[i] <= 8) {"),),
         "the tensor evaluation's products load eight adjacent elements where a tile's inputs "
         "skip one (a shrinking axis), instead of gathering them",
         ("tests/test_compat_scipy.py",)),
@@ -500,6 +500,20 @@ MUTANTS = [
         (("    c[1] = _mm256_permute2f128_pd(t1, t3, 0x20);\n",
           "    c[1] = _mm256_permute2f128_pd(t0, t2, 0x31);\n"),),
         "the AVX2 4 x 4 transpose of the tensor evaluation gives column 2 in column 1's place",
+        ("tests/test_compat_scipy.py",)),
+    Mutant(
+        "tensor-mid-cval-taps-read-as-the-row-start", "resamplex/_engine/_spline.pyx",
+        (("                        mcv[q * LANES + l] = True\n                        mcv_any[q] = True\n",
+          "                        mcv[q * LANES + l] = True\n"),),
+        "the tensor evaluation takes a group's products in vectors although a lane's tap "
+        "on the axis before the last reads cval (the element at the row's start instead)",
+        ("tests/test_compat_scipy.py",)),
+    Mutant(
+        "tensor-three-output-tail-repeats-the-second", "resamplex/_engine/_spline.h",
+        (("const ptrdiff_t j1 = m > 1 ? j + 1 : j, j2 = m > 2 ? j + 2 : j1;",
+          "const ptrdiff_t j1 = m > 1 ? j + 1 : j, j2 = j1;"),),
+        "the tensor evaluation's last one to three outputs of a tile (an image's three "
+        "channels) take the second one's sum for the third",
         ("tests/test_compat_scipy.py",)),
     Mutant(
         "prefilter-lanes-stored-in-reverse", "resamplex/_engine/_spline.pyx",
@@ -856,8 +870,8 @@ MUTANTS = [
         ("tests/test_compat_scipy.py",)),
     Mutant(
         "zoom-order0-gather-takes-64-bit-integers", "resamplex/compat/scipy.py",
-        (("    if (order == 0 and x.dtype.kind in \"biu\" and x.dtype.itemsize <= 4\n",
-          "    if (order == 0 and x.dtype.kind in \"biu\" and x.dtype.itemsize <= 8\n"),),
+        (("    return x.dtype.itemsize <= 4 if x.dtype.kind in \"biu\" else x.dtype.kind == \"f\"\n",
+          "    return x.dtype.itemsize <= 8 if x.dtype.kind in \"biu\" else x.dtype.kind == \"f\"\n"),),
         "scipy.zoom's order-0 element copy also takes int64 and uint64, whose values beyond "
         "2^53 SciPy rounds through float64",
         ("tests/test_compat_scipy.py",)),

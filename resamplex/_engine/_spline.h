@@ -72,46 +72,55 @@ static inline void rx_transpose4_pd(const __m256d r[4], __m256d c[4]) {
 #endif
 
 /* The products of one combination of the outer axes' taps for eight lanes at once:
- *     out[i * 8 + l] = ((x_l[at[i]] * w[0][l]) * w[1][l]) * ... * w[nw - 1][l]
- * with x_l the element at byte offset base[l] + at[i] * ss of src, read as float32 (f32 = 1)
- * or float64. The same multiplications in the same order as the scalar loop of _spline.pyx,
- * in vectors where the CPU level has gathers (the build passes -ffp-contract=off); the
- * caller takes its own per-lane loop where it has none (RX_SPLINE_GATHER 0). Runs of
- * adjacent elements of contiguous rows (eight with AVX-512, or the last two to seven, an
- * image's channels; four with AVX2) are loaded and transposed instead of gathered. */
-static inline void rx_spline_products8(const char* src, const int64_t* base, int64_t ss,
-                                       const int64_t* at, ptrdiff_t n, const double* w,
-                                       int nw, int f32, double* out) {
+ *     out[i * 8 + l] = (((x_l[at[i]] * wo[0]) * ... * wo[no - 1]) * wm[l]
+ * with x_l the element at byte offset base0 + moff[l] + at[i] * ss of src, read as float32
+ * (f32 = 1) or float64: the lanes (rows along the axis before the last) share the taps of
+ * the axes before theirs (offset base0, weights wo) and differ on their own (moff, wm). The
+ * slot after them, out[n * 8 + l], takes the same products of cval (the taps that read it).
+ * The same multiplications in the same order as the scalar loop of _spline.pyx, in vectors
+ * where the CPU level has gathers (the build passes -ffp-contract=off); the caller takes its
+ * own per-lane loop where it has none (RX_SPLINE_GATHER 0). The lanes' offsets and weights
+ * are read as vectors from the caller's per-group tables, never assembled lane by lane just
+ * before (a vector load of eight scalar stores waits for them to retire: a store-forwarding
+ * stall per combination, a fifth of an image's evaluation). Runs of adjacent elements of
+ * contiguous rows (eight with AVX-512, four with AVX2) are loaded and transposed instead of
+ * gathered; shorter runs (an image's three or four channels) are gathered, which measured
+ * faster than a transpose of masked loads (float32 540x960x3 order 3: 10.3 -> 9.0 ms). */
+static inline void rx_spline_products8(const char* src, int64_t base0, const int64_t* moff,
+                                       int64_t ss, const int64_t* at, ptrdiff_t n,
+                                       const double* wo, int no, const double* wm,
+                                       double cval, int f32, double* out) {
 #if defined(__AVX512F__)
-    __m512i b = _mm512_loadu_si512((const void*)base);
+    __m512i b = _mm512_add_epi64(_mm512_set1_epi64(base0),
+                                 _mm512_loadu_si512((const void*)moff));
     __m512d wv[64];
-    for (int d = 0; d < nw; d++)
-        wv[d] = _mm512_loadu_pd(w + 8 * d);
+    for (int d = 0; d < no; d++)
+        wv[d] = _mm512_set1_pd(wo[d]);
+    wv[no] = _mm512_loadu_pd(wm);
+    const int nw = no + 1;
+    int64_t base[8];
+    _mm512_storeu_si512((void*)base, b);
     /* Contiguous rows: where eight inputs in turn are adjacent elements (at is strictly
      * increasing: at[i + 7] - at[i] == 7), each lane's eight are one load from its row,
      * transposed into the eight vectors the gathers would give (the same values). */
     const int runs = ss == (f32 ? 4 : 8);
     ptrdiff_t i = 0;
     while (i < n) {
-        /* m adjacent inputs from i: eight, or the last two to seven (masked loads, which
-         * read nothing past them) */
-        ptrdiff_t m = n - i < 8 ? n - i : 8;
-        if (runs && m >= 2 && at[i + m - 1] - at[i] == m - 1) {
+        if (runs && i + 8 <= n && at[i + 7] - at[i] == 7) {
             __m512d r[8], c[8];
-            const __mmask8 k8 = (__mmask8)((1u << m) - 1u);
             for (int l = 0; l < 8; l++) {
                 const char* e = src + base[l] + at[i] * ss;
-                r[l] = f32 ? _mm512_cvtps_pd(_mm256_maskz_loadu_ps(k8, (const float*)e))
-                           : _mm512_maskz_loadu_pd(k8, (const double*)e);
+                r[l] = f32 ? _mm512_cvtps_pd(_mm256_loadu_ps((const float*)e))
+                           : _mm512_loadu_pd((const double*)e);
             }
             rx_transpose8_pd(r, c);
-            for (ptrdiff_t e = 0; e < m; e++) {
+            for (int e = 0; e < 8; e++) {
                 __m512d v = c[e];
                 for (int d = 0; d < nw; d++)
                     v = _mm512_mul_pd(v, wv[d]);
                 _mm512_storeu_pd(out + (i + e) * 8, v);
             }
-            i += m;
+            i += 8;
             continue;
         }
         __m512i ix = _mm512_add_epi64(b, _mm512_set1_epi64(at[i] * ss));
@@ -122,9 +131,18 @@ static inline void rx_spline_products8(const char* src, const int64_t* base, int
         _mm512_storeu_pd(out + i * 8, v);
         i++;
     }
+    __m512d v = _mm512_set1_pd(cval);
+    for (int d = 0; d < nw; d++)
+        v = _mm512_mul_pd(v, wv[d]);
+    _mm512_storeu_pd(out + n * 8, v);
 #elif defined(__AVX2__)
-    __m256i b0 = _mm256_loadu_si256((const __m256i*)base);
-    __m256i b1 = _mm256_loadu_si256((const __m256i*)(base + 4));
+    __m256i bo = _mm256_set1_epi64x(base0);
+    __m256i b0 = _mm256_add_epi64(bo, _mm256_loadu_si256((const __m256i*)moff));
+    __m256i b1 = _mm256_add_epi64(bo, _mm256_loadu_si256((const __m256i*)(moff + 4)));
+    __m256d wm0 = _mm256_loadu_pd(wm), wm1 = _mm256_loadu_pd(wm + 4);
+    int64_t base[8];
+    _mm256_storeu_si256((__m256i*)base, b0);
+    _mm256_storeu_si256((__m256i*)(base + 4), b1);
     const int runs = ss == (f32 ? 4 : 8);
     ptrdiff_t i = 0;
     while (i < n) {
@@ -140,12 +158,12 @@ static inline void rx_spline_products8(const char* src, const int64_t* base, int
             rx_transpose4_pd(r + 4, c + 4);     /* c[4 + e]: lanes 4-7 */
             for (int e = 0; e < 4; e++) {
                 __m256d v0 = c[e], v1 = c[4 + e];
-                for (int d = 0; d < nw; d++) {
-                    v0 = _mm256_mul_pd(v0, _mm256_loadu_pd(w + 8 * d));
-                    v1 = _mm256_mul_pd(v1, _mm256_loadu_pd(w + 8 * d + 4));
+                for (int d = 0; d < no; d++) {
+                    v0 = _mm256_mul_pd(v0, _mm256_set1_pd(wo[d]));
+                    v1 = _mm256_mul_pd(v1, _mm256_set1_pd(wo[d]));
                 }
-                _mm256_storeu_pd(out + (i + e) * 8, v0);
-                _mm256_storeu_pd(out + (i + e) * 8 + 4, v1);
+                _mm256_storeu_pd(out + (i + e) * 8, _mm256_mul_pd(v0, wm0));
+                _mm256_storeu_pd(out + (i + e) * 8 + 4, _mm256_mul_pd(v1, wm1));
             }
             i += 4;
             continue;
@@ -160,29 +178,38 @@ static inline void rx_spline_products8(const char* src, const int64_t* base, int
             v0 = _mm256_i64gather_pd((const double*)src, i0, 1);
             v1 = _mm256_i64gather_pd((const double*)src, i1, 1);
         }
-        for (int d = 0; d < nw; d++) {
-            v0 = _mm256_mul_pd(v0, _mm256_loadu_pd(w + 8 * d));
-            v1 = _mm256_mul_pd(v1, _mm256_loadu_pd(w + 8 * d + 4));
+        for (int d = 0; d < no; d++) {
+            v0 = _mm256_mul_pd(v0, _mm256_set1_pd(wo[d]));
+            v1 = _mm256_mul_pd(v1, _mm256_set1_pd(wo[d]));
         }
-        _mm256_storeu_pd(out + i * 8, v0);
-        _mm256_storeu_pd(out + i * 8 + 4, v1);
+        _mm256_storeu_pd(out + i * 8, _mm256_mul_pd(v0, wm0));
+        _mm256_storeu_pd(out + i * 8 + 4, _mm256_mul_pd(v1, wm1));
         i++;
     }
+    __m256d v0 = _mm256_set1_pd(cval), v1 = v0;
+    for (int d = 0; d < no; d++) {
+        v0 = _mm256_mul_pd(v0, _mm256_set1_pd(wo[d]));
+        v1 = _mm256_mul_pd(v1, _mm256_set1_pd(wo[d]));
+    }
+    _mm256_storeu_pd(out + n * 8, _mm256_mul_pd(v0, wm0));
+    _mm256_storeu_pd(out + n * 8 + 4, _mm256_mul_pd(v1, wm1));
 #else
-    for (ptrdiff_t i = 0; i < n; i++) {
+    for (ptrdiff_t i = 0; i <= n; i++) {
         for (int l = 0; l < 8; l++) {
-            const char* e = src + base[l] + at[i] * ss;
-            double v;
-            if (f32) {
-                float f;
-                memcpy(&f, e, sizeof f);
-                v = (double)f;
-            } else {
-                memcpy(&v, e, sizeof v);
+            double v = cval;
+            if (i < n) {
+                const char* e = src + base0 + moff[l] + at[i] * ss;
+                if (f32) {
+                    float f;
+                    memcpy(&f, e, sizeof f);
+                    v = (double)f;
+                } else {
+                    memcpy(&v, e, sizeof v);
+                }
             }
-            for (int d = 0; d < nw; d++)
-                v = v * w[8 * d + l];
-            out[i * 8 + l] = v;
+            for (int d = 0; d < no; d++)
+                v = v * wo[d];
+            out[i * 8 + l] = v * wm[l];
         }
     }
 #endif
@@ -260,42 +287,60 @@ static inline void rx_spline_sum4x8(double* rows, ptrdiff_t rs, ptrdiff_t ts, pt
             rows[l * rs + j + t] = acc[t][l];
 }
 
-/* rx_spline_sum4x8 for one output j (a tile's last one to three): its eight lanes side by
- * side, the same chains. */
-static inline void rx_spline_sum1x8(double* rows, ptrdiff_t rs, ptrdiff_t ts, ptrdiff_t j,
-                                    const double* u, ptrdiff_t combos, ptrdiff_t slot,
-                                    ptrdiff_t k, const int64_t* li, const double* lw) {
+/* rx_spline_sum4x8 for the last m outputs of a tile (1 <= m <= 3: an image's three
+ * channels, or a tile's tail): three outputs' chains side by side (j + m - 1 taken again
+ * where m < 3, not stored): three independent chains of adds rather than one output's
+ * waiting on itself. Each chain the same as rx_spline_sum4x8's. */
+static inline void rx_spline_sum3x8(double* rows, ptrdiff_t rs, ptrdiff_t ts, ptrdiff_t j,
+                                    ptrdiff_t m, const double* u, ptrdiff_t combos,
+                                    ptrdiff_t slot, ptrdiff_t k, const int64_t* li,
+                                    const double* lw) {
+    const ptrdiff_t j1 = m > 1 ? j + 1 : j, j2 = m > 2 ? j + 2 : j1;
 #if defined(__GNUC__) || defined(__clang__)
-    rx_d4 a0 = {0.0, 0.0, 0.0, 0.0}, a1 = a0;
+    rx_d4 a0 = {0.0, 0.0, 0.0, 0.0}, a1 = a0, b0 = a0, b1 = a0, c0 = a0, c1 = a0;
     for (ptrdiff_t c = 0; c < combos; c++) {
         const double* uc = u + c * slot * 8;
         for (ptrdiff_t q = 0; q < k; q++) {
-            const double* p0 = uc + li[q * ts + j] * 8;
-            double wq = lw[q * ts + j];
-            rx_d4 w0 = {wq, wq, wq, wq};
+            const int64_t* ix = li + q * ts;
+            const double* wx = lw + q * ts;
+            const double* p0 = uc + ix[j] * 8;
+            const double* p1 = uc + ix[j1] * 8;
+            const double* p2 = uc + ix[j2] * 8;
+            rx_d4 w0 = {wx[j], wx[j], wx[j], wx[j]}, w1 = {wx[j1], wx[j1], wx[j1], wx[j1]};
+            rx_d4 w2 = {wx[j2], wx[j2], wx[j2], wx[j2]};
             a0 = a0 + rx_load_d4(p0) * w0;
             a1 = a1 + rx_load_d4(p0 + 4) * w0;
+            b0 = b0 + rx_load_d4(p1) * w1;
+            b1 = b1 + rx_load_d4(p1 + 4) * w1;
+            c0 = c0 + rx_load_d4(p2) * w2;
+            c1 = c1 + rx_load_d4(p2 + 4) * w2;
         }
     }
-    double acc[8];
-    rx_store_d4(acc, a0);
-    rx_store_d4(acc + 4, a1);
+    double acc[3][8];
+    rx_store_d4(acc[0], a0); rx_store_d4(acc[0] + 4, a1);
+    rx_store_d4(acc[1], b0); rx_store_d4(acc[1] + 4, b1);
+    rx_store_d4(acc[2], c0); rx_store_d4(acc[2] + 4, c1);
 #else
-    double acc[8];
-    for (int l = 0; l < 8; l++)
-        acc[l] = 0.0;
+    double acc[3][8];
+    const ptrdiff_t jt[3] = {j, j1, j2};
+    for (int t = 0; t < 3; t++)
+        for (int l = 0; l < 8; l++)
+            acc[t][l] = 0.0;
     for (ptrdiff_t c = 0; c < combos; c++) {
         const double* uc = u + c * slot * 8;
         for (ptrdiff_t q = 0; q < k; q++) {
-            const double* p = uc + li[q * ts + j] * 8;
-            double w = lw[q * ts + j];
-            for (int l = 0; l < 8; l++)
-                acc[l] = acc[l] + p[l] * w;
+            for (int t = 0; t < 3; t++) {
+                const double* p = uc + li[q * ts + jt[t]] * 8;
+                double w = lw[q * ts + jt[t]];
+                for (int l = 0; l < 8; l++)
+                    acc[t][l] = acc[t][l] + p[l] * w;
+            }
         }
     }
 #endif
     for (int l = 0; l < 8; l++)
-        rows[l * rs + j] = acc[l];
+        for (ptrdiff_t t = 0; t < m; t++)
+            rows[l * rs + j + t] = acc[t][l];
 }
 
 /* rx_spline_sum4x8 for eight outputs j..j+7: with AVX-512 the eight lanes of an output are

@@ -59,15 +59,15 @@ cdef extern from "_spline.h" nogil:
     double rx_tiny_scale(double zz)
     void rx_plus_tiny(const double* a, const double* b, double zz, double zs, double* s,
                       Py_ssize_t n)
-    void rx_spline_products8(const char* src, const int64_t* base, int64_t ss,
-                             const int64_t* at, Py_ssize_t n, const double* w, int nw,
-                             int f32, double* out)
+    void rx_spline_products8(const char* src, int64_t base0, const int64_t* moff, int64_t ss,
+                             const int64_t* at, Py_ssize_t n, const double* wo, int no,
+                             const double* wm, double cval, int f32, double* out)
     void rx_spline_sum4x8(double* rows, Py_ssize_t rs, Py_ssize_t ts, Py_ssize_t j,
                           const double* u, Py_ssize_t combos, Py_ssize_t slot, Py_ssize_t k,
                           const int64_t* li, const double* lw)
-    void rx_spline_sum1x8(double* rows, Py_ssize_t rs, Py_ssize_t ts, Py_ssize_t j,
-                          const double* u, Py_ssize_t combos, Py_ssize_t slot, Py_ssize_t k,
-                          const int64_t* li, const double* lw)
+    void rx_spline_sum3x8(double* rows, Py_ssize_t rs, Py_ssize_t ts, Py_ssize_t j,
+                          Py_ssize_t m, const double* u, Py_ssize_t combos, Py_ssize_t slot,
+                          Py_ssize_t k, const int64_t* li, const double* lw)
     void rx_spline_sum8x8(double* rows, Py_ssize_t rs, Py_ssize_t ts, Py_ssize_t j,
                           const double* u, Py_ssize_t combos, Py_ssize_t slot, Py_ssize_t k,
                           const int64_t* li, const double* lw)
@@ -853,13 +853,15 @@ cdef void _tensor_group(const elem_t* tag, const PassDesc* p, const char* src, c
     cdef int64_t moff[MAX_TAPS * LANES]
     cdef double mw[MAX_TAPS * LANES]
     cdef bint mcv[MAX_TAPS * LANES]
+    cdef bint mcv_any[MAX_TAPS]         # some lane's tap q reads cval
+    cdef double wo[64]                  # the axes before mid: one weight for every lane
     cdef bint any_out = False, cv0
     cdef int64_t base0
-    cdef double wd
     for l in range(LANES):
         any_out = any_out or lane_out[l]
     if last >= 1:
         for q in range(k):
+            mcv_any[q] = False
             for l in range(LANES):
                 moff[q * LANES + l] = 0
                 mw[q * LANES + l] = 0.0
@@ -868,6 +870,7 @@ cdef void _tensor_group(const elem_t* tag, const PassDesc* p, const char* src, c
                     lo = off[p.ptr[mid] + (at + l) * k + q]
                     if lo == INT64_MIN:
                         mcv[q * LANES + l] = True
+                        mcv_any[q] = True
                     else:
                         moff[q * LANES + l] = lo
                     mw[q * LANES + l] = w[p.ptr[mid] + (at + l) * k + q]
@@ -883,9 +886,6 @@ cdef void _tensor_group(const elem_t* tag, const PassDesc* p, const char* src, c
         for c in range(combos):
             # c's taps on the outer axes: digit[d] (row-major, counted up without divisions)
             uc = u + c * slot * LANES
-            # each lane's row and weights; all eight in vectors where they read the input
-            every = RX_SPLINE_GATHER and (elem_t is float or elem_t is double) and last >= 1 \
-                and not any_out
             base0 = 0
             cv0 = False
             for d in range(last - 1):   # the axes before mid: one tap for every lane
@@ -894,30 +894,27 @@ cdef void _tensor_group(const elem_t* tag, const PassDesc* p, const char* src, c
                     cv0 = True
                 else:
                     base0 += lo
-                wd = w[p.ptr[d] + o[d] * k + digit[d]]
-                for l in range(LANES):
-                    lw8[d * LANES + l] = wd
-            if cv0:
-                every = False
-            if last >= 1:
+                wo[d] = w[p.ptr[d] + o[d] * k + digit[d]]
+            # all eight lanes in vectors where they read the input (mid's taps and weights
+            # straight from the group's tables), else each lane's row and weights in turn
+            every = RX_SPLINE_GATHER and (elem_t is float or elem_t is double) and last >= 1 \
+                and not any_out and not cv0 and not mcv_any[digit[mid]]
+            if every:
+                q = digit[mid] * LANES
+                rx_spline_products8(src, base0, moff + q, ss, uq, nu, wo, last - 1, mw + q,
+                                    cval, elem_t is float, uc)
+            elif last >= 1:
                 q = digit[mid] * LANES
                 for l in range(LANES):
                     lbase[l] = base0 + moff[q + l]
                     lcval[l] = cv0 or mcv[q + l]
+                    for d in range(last - 1):
+                        lw8[d * LANES + l] = wo[d]
                     lw8[mid * LANES + l] = mw[q + l]
-                    if mcv[q + l]:
-                        every = False
             else:                       # one axis: every lane reads the row itself
                 for l in range(LANES):
                     lbase[l] = 0
                     lcval[l] = False
-            if every:
-                rx_spline_products8(src, lbase, ss, uq, nu, lw8, last, elem_t is float, uc)
-                for l in range(LANES):
-                    v = cval
-                    for d in range(last):
-                        v = v * lw8[d * LANES + l]
-                    uc[nu * LANES + l] = v
             for l in range(LANES):
                 if every:
                     break
@@ -960,7 +957,8 @@ cdef void _tensor_group(const elem_t* tag, const PassDesc* p, const char* src, c
                 digit[d] = 0
                 d -= 1
         # each output: t = 0.0, then over the combinations (outer) and its last-axis taps
-        # (inner); four outputs at a time (independent chains), each in SciPy's order
+        # (inner); eight or four outputs at a time, then the last one to three (independent
+        # chains), each in SciPy's order
         tli = li + k * j0       # this tile's taps: local indices, tap-major ([q * tn + jj])
         tlw = lw + k * j0
         jj = 0
@@ -970,8 +968,9 @@ cdef void _tensor_group(const elem_t* tag, const PassDesc* p, const char* src, c
         while jj + 4 <= tn:
             rx_spline_sum4x8(rows + j0, n, tn, jj, u, combos, slot, k, tli, tlw)
             jj += 4
-        for jj in range(jj, tn):
-            rx_spline_sum1x8(rows + j0, n, tn, jj, u, combos, slot, k, tli, tlw)
+        if jj < tn:
+            rx_spline_sum3x8(rows + j0, n, tn, jj, tn - jj, u, combos, slot, k, tli, tlw)
+    cdef const int64_t* last_out = flags + lp // k     # the last axis's outputs that are cval
     for l in range(nl):
         outrow = rows + l * n
         if lane_out[l]:
@@ -979,7 +978,7 @@ cdef void _tensor_group(const elem_t* tag, const PassDesc* p, const char* src, c
                 outrow[j] = cval
         else:
             for j in range(n):
-                if flags[lp // k + j]:
+                if last_out[j]:
                     outrow[j] = cval
         _store_row(outrow, dst + do + (at + l) * (p.dstr[mid] if nd >= 2 else 0), n,
                    p.dstr[last], p.dst_kind, p.rounding)
