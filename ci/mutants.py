@@ -516,6 +516,27 @@ MUTANTS = [
         "channels) take the second one's sum for the third",
         ("tests/test_compat_scipy.py",)),
     Mutant(
+        "prefilter-wide-runs-all-load-the-first", "resamplex/_engine/_spline.pyx",
+        (("                        rb[l] = (<const double*>(src + sol[r * SPLINE_LANES + l] + i * ss))[0]",
+          "                        rb[l] = (<const double*>(src + sol[l] + i * ss))[0]"),),
+        "the prefilter's float64 loads of several runs of sixteen lines side by side (an "
+        "axis other than the innermost) give every run the first run's lines",
+        ("tests/test_compat_scipy.py",)),
+    Mutant(
+        "prefilter-mirror-sum-lanes-mirror-themselves", "resamplex/_engine/_spline.h",
+        (("        a3 = a3 + zv * (rx_load_d4(x + 12) + zzv * rx_load_d4(y + 12));",
+          "        a3 = a3 + zv * (rx_load_d4(x + 12) + zzv * rx_load_d4(x + 12));"),),
+        "the vector run of the prefilter's mirror initial value takes, on lanes 12-15, each "
+        "term's own element for its mirror image",
+        ("tests/test_compat_scipy.py",)),
+    Mutant(
+        "prefilter-two-axis-lines-stored-at-source-strides", "resamplex/_engine/_spline.pyx",
+        (("            do[l] = (first + l) * p.dstr[d]\n",
+          "            do[l] = (first + l) * p.sstr[d]\n"),),
+        "the prefilter's lines in turn over one other axis are stored at the source's "
+        "offsets (a float32 or integer input filtered into float64)",
+        ("tests/test_compat_scipy.py",)),
+    Mutant(
         "prefilter-lanes-stored-in-reverse", "resamplex/_engine/_spline.pyx",
         (("                (<double*>(dst + do[l] + i * ds))[0] = buf[i * SPLINE_LANES + l]",
           "                (<double*>(dst + do[l] + i * ds))[0] = buf[i * SPLINE_LANES + nl - 1 - l]"),),

@@ -11,6 +11,7 @@
 #ifndef RESAMPLEX_SPLINE_H
 #define RESAMPLEX_SPLINE_H
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -664,6 +665,98 @@ static inline void rx_zoom0_row(const char* row, int64_t ss, const int64_t* li, 
     (void)win;
 #endif
     rx_zoom0_span(row, ss, li, j, n, n_in, cval, f32, out);
+}
+
+/* The prefilter's recursions on 16 lines side by side (_spline.pyx _filter_lanes, the lines
+ * laid out c[i * 16 + l]), each lane the same operations in the same order as SciPy's loops
+ * (ni_splines.c apply_filter), with the previous element kept in registers (four vectors of
+ * four: independent chains) rather than read back from memory, which the compiler does not
+ * do for Cython's lane loops (they ran as scalar operations, one lane at a time). */
+#if defined(__GNUC__) || defined(__clang__)
+#define RX_LANES16_LOAD(p, v) \
+    rx_d4 v##0 = rx_load_d4(p), v##1 = rx_load_d4((p) + 4), v##2 = rx_load_d4((p) + 8), \
+          v##3 = rx_load_d4((p) + 12)
+#define RX_LANES16_STORE(p, v) \
+    do { rx_store_d4(p, v##0); rx_store_d4((p) + 4, v##1); rx_store_d4((p) + 8, v##2); \
+         rx_store_d4((p) + 12, v##3); } while (0)
+#endif
+
+/* The causal pass: c[i] = c[i] + z * c[i - 1] for i = 1 .. n - 1. */
+static inline void rx_causal16(double* c, ptrdiff_t n, double z) {
+#if defined(__GNUC__) || defined(__clang__)
+    const rx_d4 zv = {z, z, z, z};
+    RX_LANES16_LOAD(c, p);
+    for (ptrdiff_t i = 1; i < n; i++) {
+        double* r = c + i * 16;
+        RX_LANES16_LOAD(r, x);
+        p0 = x0 + zv * p0;
+        p1 = x1 + zv * p1;
+        p2 = x2 + zv * p2;
+        p3 = x3 + zv * p3;
+        RX_LANES16_STORE(r, p);
+    }
+#else
+    for (ptrdiff_t i = 1; i < n; i++)
+        for (int l = 0; l < 16; l++)
+            c[i * 16 + l] = c[i * 16 + l] + z * c[(i - 1) * 16 + l];
+#endif
+}
+
+/* The anti-causal pass: c[i] = z * (c[i + 1] - c[i]) for i = n - 2 .. 0. */
+static inline void rx_anticausal16(double* c, ptrdiff_t n, double z) {
+#if defined(__GNUC__) || defined(__clang__)
+    const rx_d4 zv = {z, z, z, z};
+    RX_LANES16_LOAD(c + (n - 1) * 16, p);
+    for (ptrdiff_t i = n - 2; i >= 0; i--) {
+        double* r = c + i * 16;
+        RX_LANES16_LOAD(r, x);
+        p0 = zv * (p0 - x0);
+        p1 = zv * (p1 - x1);
+        p2 = zv * (p2 - x2);
+        p3 = zv * (p3 - x3);
+        RX_LANES16_STORE(r, p);
+    }
+#else
+    for (ptrdiff_t i = n - 2; i >= 0; i--)
+        for (int l = 0; l < 16; l++)
+            c[i * 16 + l] = z * (c[(i + 1) * 16 + l] - c[i * 16 + l]);
+#endif
+}
+
+/* The mirror and reflect initial values' sum (_spline.pyx _mirror_sum) from term *i on:
+ * c0[l] = c0[l] + z_i * (c[i][l] + zz * c[n - 1 - i][l]), z_i = z_i * z, for i up to n - 2,
+ * with c0 in registers, while zz and z_i are normal or zero (the plain products: the caller
+ * takes the rest, near underflow, term by term). Updates *i and *z_i to where it stopped. */
+static inline void rx_mirror_run16(const double* c, ptrdiff_t n, double z, double zz,
+                                   ptrdiff_t* i, double* z_i, double* c0) {
+    const double tiny = 2.2250738585072014e-308;
+    ptrdiff_t j = *i;
+    double zj = *z_i;
+    if (zz != 0.0 && fabs(zz) < tiny)
+        return;
+#if defined(__GNUC__) || defined(__clang__)
+    const rx_d4 zzv = {zz, zz, zz, zz};
+    RX_LANES16_LOAD(c0, a);
+    for (; j < n - 1 && !(zj != 0.0 && fabs(zj) < tiny); j++) {
+        const double* x = c + j * 16;
+        const double* y = c + (n - 1 - j) * 16;
+        const rx_d4 zv = {zj, zj, zj, zj};
+        a0 = a0 + zv * (rx_load_d4(x) + zzv * rx_load_d4(y));
+        a1 = a1 + zv * (rx_load_d4(x + 4) + zzv * rx_load_d4(y + 4));
+        a2 = a2 + zv * (rx_load_d4(x + 8) + zzv * rx_load_d4(y + 8));
+        a3 = a3 + zv * (rx_load_d4(x + 12) + zzv * rx_load_d4(y + 12));
+        zj *= z;
+    }
+    RX_LANES16_STORE(c0, a);
+#else
+    for (; j < n - 1 && !(zj != 0.0 && fabs(zj) < tiny); j++) {
+        for (int l = 0; l < 16; l++)
+            c0[l] = c0[l] + zj * (c[j * 16 + l] + zz * c[(n - 1 - j) * 16 + l]);
+        zj *= z;
+    }
+#endif
+    *i = j;
+    *z_i = zj;
 }
 
 /* The zs rx_plus_tiny takes beside a subnormal zz. */

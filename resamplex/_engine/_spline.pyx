@@ -59,6 +59,10 @@ cdef extern from "_spline.h" nogil:
     double rx_tiny_scale(double zz)
     void rx_plus_tiny(const double* a, const double* b, double zz, double zs, double* s,
                       Py_ssize_t n)
+    void rx_causal16(double* c, Py_ssize_t n, double z)
+    void rx_anticausal16(double* c, Py_ssize_t n, double z)
+    void rx_mirror_run16(const double* c, Py_ssize_t n, double z, double zz, Py_ssize_t* i,
+                         double* z_i, double* c0)
     void rx_spline_products8(const char* src, int64_t base0, const int64_t* moff, int64_t ss,
                              const int64_t* at, Py_ssize_t n, const double* wo, int no,
                              const double* wm, double cval, int f32, double* out)
@@ -96,7 +100,11 @@ cdef enum Store:
     S_CAST = 1      # a C cast (spline_filter's line buffers): truncate, wrap
 
 cdef enum:
-    SPLINE_LANES = 16   # prefilter lines side by side (axes other than the innermost)
+    SPLINE_LANES = 16   # prefilter lines side by side (axes other than the innermost; the
+                        # recursions of _spline.h, rx_causal16 ..., take sixteen)
+    SPLINE_WIDE = 8     # runs of SPLINE_LANES neighbour lines one unit loads and stores
+                        # together (_spline_lanes), at most: _runs_per_unit
+    WIDE_DOUBLES = 1 << 19  # the scratch those runs may take (4 MiB a thread)
 
 cdef enum Init:
     I_MIRROR = 0
@@ -306,9 +314,10 @@ cdef double _mirror_sum(const double* c, Py_ssize_t n, double z, double zz, doub
     # (lines of 538 elements and more at order 3) take rx_plus_tiny, the same bits.
     cdef double z_i = z
     cdef double s[SPLINE_LANES]
-    cdef Py_ssize_t i, L = SPLINE_LANES
+    cdef Py_ssize_t i, i0 = 1, L = SPLINE_LANES
     _plus_zz(c, c + (n - 1) * L, zz, zs, c0)
-    for i in range(1, n - 1):
+    rx_mirror_run16(c, n, z, zz, &i0, &z_i, c0)     # the terms before any underflow
+    for i in range(i0, n - 1):
         _plus_zz(c + i * L, c + (n - 1 - i) * L, zz, zs, s)
         _plus_zz(c0, s, z_i, _tiny_scale(z_i), c0)
         z_i *= z
@@ -372,9 +381,7 @@ cdef void _filter_lanes(double* c, Py_ssize_t n, const double* poles, int npoles
             for l in range(L):
                 c0[l] /= 1 - z_i
                 c[l] = c0[l]
-        for i in range(1, n):
-            for l in range(L):
-                c[i * L + l] += z * c[(i - 1) * L + l]
+        rx_causal16(c, n, z)        # c[i] += z * c[i - 1]
         z_i = z
         if init == I_MIRROR:
             for l in range(L):
@@ -392,9 +399,7 @@ cdef void _filter_lanes(double* c, Py_ssize_t n, const double* poles, int npoles
             for l in range(L):
                 c0[l] *= z / (z_i - 1)
                 c[(n - 1) * L + l] = c0[l]
-        for i in range(n - 2, -1, -1):
-            for l in range(L):
-                c[i * L + l] = z * (c[(i + 1) * L + l] - c[i * L + l])
+        rx_anticausal16(c, n, z)    # c[i] = z * (c[i + 1] - c[i])
 
 
 cdef inline void _load_lanes(const char* src, const int64_t* so, int64_t ss, Py_ssize_t n,
@@ -434,17 +439,33 @@ cdef inline void _store_lanes(const double* buf, char* dst, const int64_t* do, i
             _store_row(buf + l, dst + do[l], n, ds, kind, rule, SPLINE_LANES)
 
 
+cdef inline Py_ssize_t _runs_per_unit(Py_ssize_t n) noexcept nogil:
+    # the runs of SPLINE_LANES lines of length n a unit of _spline_lanes takes (spline_units
+    # counts the units and their scratch by the same)
+    return max(1, min(<Py_ssize_t>SPLINE_WIDE, WIDE_DOUBLES // max(n * SPLINE_LANES, 1)))
+
+
 cdef inline void _spline_lanes(const PassDesc* p, const char* src, char* dst, Py_ssize_t g,
                                double* buf, const double* zn) noexcept nogil:
-    # SPLINE_LANES lines that are neighbours along the innermost axis (not the filtered one)
+    # Up to _runs_per_unit runs of SPLINE_LANES lines that are neighbours along the innermost
+    # axis (not the filtered one), each run filtered in its own part of buf (n * SPLINE_LANES
+    # doubles), but loaded and stored element by element across all of them: the lines of an
+    # image's first axis are one element per row, the rows a page or more apart, and a row's
+    # few cache lines at a time kept the memory waiting (float64 1080x1920x3, first axis:
+    # about 7 ns an element with one run, 2 ns where the image fits in the cache)
     cdef int last = p.ndim - 1, d
     cdef Py_ssize_t inner = p.shape[last], per = (inner + SPLINE_LANES - 1) // SPLINE_LANES
-    cdef Py_ssize_t rem = g // per, first = (g % per) * SPLINE_LANES, q, l, nl
-    cdef Py_ssize_t n = p.shape[p.axis]
+    cdef Py_ssize_t n = p.shape[p.axis], wide = _runs_per_unit(n)
+    cdef Py_ssize_t per_w = (per + wide - 1) // wide
+    cdef Py_ssize_t rem = g // per_w, run0 = (g % per_w) * wide, q, l, r, i
+    cdef Py_ssize_t runs = min(wide, per - run0)
+    cdef Py_ssize_t first = run0 * SPLINE_LANES
+    cdef Py_ssize_t nl = min(runs * SPLINE_LANES, inner - first)    # lines in all
     cdef int64_t so = first * p.sstr[last], do = first * p.dstr[last]
-    cdef int64_t sol[SPLINE_LANES]
-    cdef int64_t dol[SPLINE_LANES]
-    nl = min(<Py_ssize_t>SPLINE_LANES, inner - first)
+    cdef int64_t sol[SPLINE_LANES * SPLINE_WIDE]
+    cdef int64_t dol[SPLINE_LANES * SPLINE_WIDE]
+    cdef int64_t ss = p.sstr[p.axis], ds = p.dstr[p.axis]
+    cdef double* rb
     for d in range(last - 1, -1, -1):
         if d == p.axis:
             continue
@@ -452,13 +473,42 @@ cdef inline void _spline_lanes(const PassDesc* p, const char* src, char* dst, Py
         rem = rem // p.shape[d]
         so += q * p.sstr[d]
         do += q * p.dstr[d]
-    for l in range(SPLINE_LANES):
+    for l in range(SPLINE_LANES * SPLINE_WIDE):
         sol[l] = so + l * p.sstr[last]
         dol[l] = do + l * p.dstr[last]
-    _load_lanes(src, sol, p.sstr[p.axis], n, nl, p.src_kind, buf)
+    if nl == runs * SPLINE_LANES:
+        # whole runs of lines: element i of every line, then element i + 1
+        for i in range(n):
+            for r in range(runs):
+                rb = buf + r * n * SPLINE_LANES + i * SPLINE_LANES
+                if p.src_kind == E_F64:
+                    for l in range(SPLINE_LANES):
+                        rb[l] = (<const double*>(src + sol[r * SPLINE_LANES + l] + i * ss))[0]
+                elif p.src_kind == E_F32:
+                    for l in range(SPLINE_LANES):
+                        rb[l] = (<const float*>(src + sol[r * SPLINE_LANES + l] + i * ss))[0]
+                else:
+                    for l in range(SPLINE_LANES):
+                        rb[l] = _load(src + sol[r * SPLINE_LANES + l] + i * ss, p.src_kind)
+    else:
+        for r in range(runs):
+            _load_lanes(src, sol + r * SPLINE_LANES, ss, n,
+                        min(<Py_ssize_t>SPLINE_LANES, nl - r * SPLINE_LANES), p.src_kind,
+                        buf + r * n * SPLINE_LANES)
     if n > 1:
-        _filter_lanes(buf, n, p.pw, <int>p.k, p.shift, zn)
-    _store_lanes(buf, dst, dol, p.dstr[p.axis], n, nl, p.dst_kind, p.rounding)
+        for r in range(runs):
+            _filter_lanes(buf + r * n * SPLINE_LANES, n, p.pw, <int>p.k, p.shift, zn)
+    if nl == runs * SPLINE_LANES and p.dst_kind == E_F64:
+        for i in range(n):
+            for r in range(runs):
+                rb = buf + r * n * SPLINE_LANES + i * SPLINE_LANES
+                for l in range(SPLINE_LANES):
+                    (<double*>(dst + dol[r * SPLINE_LANES + l] + i * ds))[0] = rb[l]
+    else:
+        for r in range(runs):
+            _store_lanes(buf + r * n * SPLINE_LANES, dst, dol + r * SPLINE_LANES, ds, n,
+                         min(<Py_ssize_t>SPLINE_LANES, nl - r * SPLINE_LANES), p.dst_kind,
+                         p.rounding)
 
 
 cdef inline void _spline_group(const PassDesc* p, const char* src, char* dst, Py_ssize_t g,
@@ -467,9 +517,10 @@ cdef inline void _spline_group(const PassDesc* p, const char* src, char* dst, Py
     # from its own offset, side by side in buf as _filter_lanes takes them: the innermost
     # axis filtered, or one too short to hold SPLINE_LANES lines (an image's channels). Lanes
     # past the last line are zeros (filtered, never stored).
-    # The first line's position by divisions, the others by counting on from it (the axes
-    # other than the filtered one, innermost first): short lines (an image's channels)
-    # cost little more than their index arithmetic.
+    # With one other axis each line's offset is its index times that axis's stride; else the
+    # first line's position by divisions, the others by counting on from it (the axes other
+    # than the filtered one, innermost first): short lines (an image's channels) cost little
+    # more than their index arithmetic.
     cdef Py_ssize_t lines = 1, first = g * SPLINE_LANES, rem = first, l, nl
     cdef Py_ssize_t n = p.shape[p.axis]
     cdef Py_ssize_t at[64]
@@ -481,30 +532,36 @@ cdef inline void _spline_group(const PassDesc* p, const char* src, char* dst, Py
         if d != p.axis:
             lines *= p.shape[d]
     nl = min(<Py_ssize_t>SPLINE_LANES, lines - first)
-    for d in range(p.ndim - 1, -1, -1):
-        at[d] = 0
-        if d != p.axis:
-            at[d] = rem % p.shape[d]
-            rem = rem // p.shape[d]
-            s0 += at[d] * p.sstr[d]
-            d0 += at[d] * p.dstr[d]
-    so[0] = s0
-    do[0] = d0
-    for l in range(1, nl):
-        d = p.ndim - 1
-        while True:     # l < nl: a line follows, so some axis has a next index
+    if p.ndim == 2:     # one other axis (what coalescing leaves of an image's pixels)
+        d = 1 - p.axis
+        for l in range(nl):
+            so[l] = (first + l) * p.sstr[d]
+            do[l] = (first + l) * p.dstr[d]
+    else:
+        for d in range(p.ndim - 1, -1, -1):
+            at[d] = 0
             if d != p.axis:
-                at[d] += 1
-                s0 += p.sstr[d]
-                d0 += p.dstr[d]
-                if at[d] < p.shape[d]:
-                    break
-                s0 -= p.shape[d] * p.sstr[d]
-                d0 -= p.shape[d] * p.dstr[d]
-                at[d] = 0
-            d -= 1
-        so[l] = s0
-        do[l] = d0
+                at[d] = rem % p.shape[d]
+                rem = rem // p.shape[d]
+                s0 += at[d] * p.sstr[d]
+                d0 += at[d] * p.dstr[d]
+        so[0] = s0
+        do[0] = d0
+        for l in range(1, nl):
+            d = p.ndim - 1
+            while True:     # l < nl: a line follows, so some axis has a next index
+                if d != p.axis:
+                    at[d] += 1
+                    s0 += p.sstr[d]
+                    d0 += p.dstr[d]
+                    if at[d] < p.shape[d]:
+                        break
+                    s0 -= p.shape[d] * p.sstr[d]
+                    d0 -= p.shape[d] * p.dstr[d]
+                    at[d] = 0
+                d -= 1
+            so[l] = s0
+            do[l] = d0
     _load_lanes(src, so, p.sstr[p.axis], n, nl, p.src_kind, buf)
     if n > 1:
         _filter_lanes(buf, n, p.pw, <int>p.k, p.shift, zn)
@@ -576,10 +633,12 @@ def spline_units(tuple shape, int axis):
         dims[i] = shape[i]
         if i != axis:
             lines *= shape[i]
-    cdef Py_ssize_t doubles = _thread_scratch(max(<Py_ssize_t>shape[axis], 1) * SPLINE_LANES)
+    cdef Py_ssize_t n = max(<Py_ssize_t>shape[axis], 1)
     if _by_groups(dims, len(shape), axis):
-        return (lines + SPLINE_LANES - 1) // SPLINE_LANES, doubles
-    return (lines // inner) * ((inner + SPLINE_LANES - 1) // SPLINE_LANES), doubles
+        return (lines + SPLINE_LANES - 1) // SPLINE_LANES, _thread_scratch(n * SPLINE_LANES)
+    cdef Py_ssize_t per = (inner + SPLINE_LANES - 1) // SPLINE_LANES, wide = _runs_per_unit(n)
+    return ((lines // inner) * ((per + wide - 1) // wide),
+            _thread_scratch(n * SPLINE_LANES * wide))
 
 
 cdef Py_ssize_t _thread_scratch(Py_ssize_t doubles):
