@@ -297,7 +297,26 @@ static inline void rx_spline_sum3x8(double* rows, ptrdiff_t rs, ptrdiff_t ts, pt
                                     ptrdiff_t slot, ptrdiff_t k, const int64_t* li,
                                     const double* lw) {
     const ptrdiff_t j1 = m > 1 ? j + 1 : j, j2 = m > 2 ? j + 2 : j1;
-#if defined(__GNUC__) || defined(__clang__)
+#if defined(__AVX512F__)
+    __m512d a = _mm512_setzero_pd(), b = a, c3 = a;
+    for (ptrdiff_t c = 0; c < combos; c++) {
+        const double* uc = u + c * slot * 8;
+        for (ptrdiff_t q = 0; q < k; q++) {
+            const int64_t* ix = li + q * ts;
+            const double* wx = lw + q * ts;
+            a = _mm512_add_pd(a, _mm512_mul_pd(_mm512_loadu_pd(uc + ix[j] * 8),
+                                               _mm512_set1_pd(wx[j])));
+            b = _mm512_add_pd(b, _mm512_mul_pd(_mm512_loadu_pd(uc + ix[j1] * 8),
+                                               _mm512_set1_pd(wx[j1])));
+            c3 = _mm512_add_pd(c3, _mm512_mul_pd(_mm512_loadu_pd(uc + ix[j2] * 8),
+                                                 _mm512_set1_pd(wx[j2])));
+        }
+    }
+    double acc[3][8];
+    _mm512_storeu_pd(acc[0], a);
+    _mm512_storeu_pd(acc[1], b);
+    _mm512_storeu_pd(acc[2], c3);
+#elif defined(__GNUC__) || defined(__clang__)
     rx_d4 a0 = {0.0, 0.0, 0.0, 0.0}, a1 = a0, b0 = a0, b1 = a0, c0 = a0, c1 = a0;
     for (ptrdiff_t c = 0; c < combos; c++) {
         const double* uc = u + c * slot * 8;
