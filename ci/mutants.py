@@ -509,6 +509,13 @@ MUTANTS = [
         "on the axis before the last reads cval (the element at the row's start instead)",
         ("tests/test_compat_scipy.py",)),
     Mutant(
+        "spline-lane-loads-repeat-lane-six", "resamplex/_engine/_spline.h",
+        (("    return _mm512_setr_pd(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]);",
+          "    return _mm512_setr_pd(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[6]);"),),
+        "the lane-by-lane float64 loads of the spline evaluation (channels-last products, "
+        "order-1 rows without a window) give the eighth lane the seventh one's element",
+        ("tests/test_compat_scipy.py",)),
+    Mutant(
         "tensor-three-output-tail-repeats-the-second", "resamplex/_engine/_spline.h",
         (("const ptrdiff_t j1 = m > 1 ? j + 1 : j, j2 = m > 2 ? j + 2 : j1;",
           "const ptrdiff_t j1 = m > 1 ? j + 1 : j, j2 = j1;"),),
@@ -919,10 +926,10 @@ MUTANTS = [
         ("tests/test_compat_scipy.py",)),
     Mutant(
         "prefilter-group-lines-counted-along-the-filtered-axis", "resamplex/_engine/_spline.pyx",
-        (("        while True:     # l < nl: a line follows, so some axis has a next index\n"
-          "            if d != p.axis:\n",
-          "        while True:     # l < nl: a line follows, so some axis has a next index\n"
-          "            if True:\n"),),
+        (("            while True:     # l < nl: a line follows, so some axis has a next index\n"
+          "                if d != p.axis:\n",
+          "            while True:     # l < nl: a line follows, so some axis has a next index\n"
+          "                if True:\n"),),
         "the prefilter's lines taken in turn count on from the first along every axis, the "
         "filtered one too",
         ("tests/test_compat_scipy.py",)),

@@ -280,7 +280,7 @@ WINDOWED = [((37, 61, 3), (0.5, 0.5, 1)), ((29, 83), (0.45, 0.5)), ((15, 40, 4),
 def test_order_one_rows_through_windows_at_every_cpu_level(shape, zoom, dtype):
     # float rows of the two-row evaluation read eight outputs' taps as one window of the
     # input row and a permutation (splines.row_windows); blocks whose taps span more than a
-    # window, or stride past it, are gathered. Sources that end at an unreadable page
+    # window, or stride past it, are read lane by lane. Sources that end at an unreadable page
     # (tests/guarded.py): a window loaded whole past the last element would fault there.
     # Contiguous, reversed and every-other-element rows, cval and folded edges, 1-3 threads.
     from guarded import guarded
@@ -382,6 +382,38 @@ def test_tensor_evaluation_at_every_cpu_level(shape, zoom, order):
                         for threads in (2, 3):
                             assert_same(expected, rn.zoom(x, zoom, order=order, mode=mode,
                                                           cval=-2.5, threads=threads))
+    finally:
+        _exec.set_cpu_level(before)
+
+
+CHANNELS_LAST = [((13, 21, 3), (0.5, 0.5, 1)), ((11, 19, 4), (1.7, 0.6, 1)),
+                 ((9, 26, 2), (0.45, 1.3, 1)), ((4, 7, 9, 3), (1.5, 0.6, 2.0, 1))]
+
+
+@pytest.mark.parametrize("shape, zoom", CHANNELS_LAST, ids=str)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=lambda d: np.dtype(d).name)
+def test_channels_last_evaluation_reads_every_lane_at_every_cpu_level(shape, zoom, dtype):
+    # images and volumes with a short last axis kept (the channels): eight output rows' taps
+    # on the axis before it are read lane by lane (rx_load8_ps / rx_load8_pd, rx_load4_*),
+    # from the source's own float32 or float64 elements where nothing is prefiltered
+    # (prefilter=False at orders 2-5, order 1 with three weighted axes); rows of 8k + 1..7
+    # outputs, cval lanes at the edges, the source reversed and strided, every CPU level
+    from resamplex._engine import _exec
+
+    rng = np.random.default_rng(sum(shape) * 7 + len(shape))
+    base = (rng.standard_normal(shape) * 40).astype(dtype)
+    inputs = [base, base[::-1, ::-1], np.repeat(base, 2, axis=-2)[..., ::2, :]]
+    orders = [1] if len(shape) == 4 else [2, 3, 4, 5]
+    before = _exec.cpu_level()
+    try:
+        for level in _exec.cpu_levels():
+            _exec.set_cpu_level(level)
+            for x in inputs:
+                for order in orders:
+                    for mode in ("mirror", "constant"):
+                        expected, got = both("zoom", x, zoom, order=order, mode=mode,
+                                             cval=-2.5, prefilter=False)
+                        assert_same(expected, got)
     finally:
         _exec.set_cpu_level(before)
 
@@ -751,7 +783,7 @@ def test_every_cpu_level_gives_scipys_bits():
 
     rng = np.random.default_rng(7)
     x = rng.standard_normal((6, 9, 5)).astype(np.float32)
-    # (1.8, 1.8, 1): the last axis kept, read at one tap, the products in vectors (gathers)
+    # (1.8, 1.8, 1): the last axis kept, read at one tap, the products in vectors (lane loads)
     calls = [(x, 1.8, 1), (x, 1.8, 3), (x, (1.8, 1.8, 1), 1), (x.astype(np.float64),
                                                             (0.6, 1.8, 1), 1)]
     expected = [sn.zoom(a, z, order=order, mode="mirror") for a, z, order in calls]
