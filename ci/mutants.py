@@ -509,11 +509,11 @@ MUTANTS = [
         "on the axis before the last reads cval (the element at the row's start instead)",
         ("tests/test_compat_scipy.py",)),
     Mutant(
-        "spline-lane-loads-repeat-lane-six", "resamplex/_engine/_spline.h",
-        (("    return _mm512_setr_pd(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]);",
-          "    return _mm512_setr_pd(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[6]);"),),
-        "the lane-by-lane float64 loads of the spline evaluation (channels-last products, "
-        "order-1 rows without a window) give the eighth lane the seventh one's element",
+        "spline-lane-loads-upper-half-one-lane-early", "resamplex/_engine/_spline.h",
+        (("                              rx_load4_pd(src, off + 4, add), 1);",
+          "                              rx_load4_pd(src, off + 3, add), 1);"),),
+        "the lane-by-lane float64 loads of the spline evaluation at AVX-512 (channels-last "
+        "products, order-1 rows without a window) give lanes 4-7 the elements of lanes 3-6",
         ("tests/test_compat_scipy.py",)),
     Mutant(
         "tensor-three-output-tail-repeats-the-second", "resamplex/_engine/_spline.h",

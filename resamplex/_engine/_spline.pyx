@@ -55,7 +55,7 @@ from resamplex._engine._pass cimport KernelTable, PassDesc, PassJob, TENSOR_ROWS
 
 
 cdef extern from "_spline.h" nogil:
-    int RX_SPLINE_GATHER
+    int RX_SPLINE_VECTORS
     double rx_tiny_scale(double zz)
     void rx_plus_tiny(const double* a, const double* b, double zz, double zs, double* s,
                       Py_ssize_t n)
@@ -956,7 +956,7 @@ cdef void _tensor_group(const elem_t* tag, const PassDesc* p, const char* src, c
                 wo[d] = w[p.ptr[d] + o[d] * k + digit[d]]
             # all eight lanes in vectors where they read the input (mid's taps and weights
             # straight from the group's tables), else each lane's row and weights in turn
-            every = RX_SPLINE_GATHER and (elem_t is float or elem_t is double) and last >= 1 \
+            every = RX_SPLINE_VECTORS and (elem_t is float or elem_t is double) and last >= 1 \
                 and not any_out and not cv0 and not mcv_any[digit[mid]]
             if every:
                 q = digit[mid] * LANES
