@@ -516,6 +516,13 @@ MUTANTS = [
         "products, order-1 rows without a window) give lanes 4-7 the elements of lanes 3-6",
         ("tests/test_compat_scipy.py",)),
     Mutant(
+        "pairs-symmetric-loop-drops-the-last-pair", "resamplex/_engine/_simd.h",
+        (("            for (int t = 1; t < k; t += 2) \\\n",
+          "            for (int t = 1; t < k - 2; t += 2) \\\n"),),
+        "the float64 rows of a symmetric kernel of 3 to 13 taps (rx_pairs_sym: Gaussian "
+        "filters, scikit-image's anti-aliasing) leave out their outermost pair",
+        ("tests/test_compat_gaussian.py", "tests/test_compat_skimage.py")),
+    Mutant(
         "tensor-three-output-tail-repeats-the-second", "resamplex/_engine/_spline.h",
         (("const ptrdiff_t j1 = m > 1 ? j + 1 : j, j2 = m > 2 ? j + 2 : j1;",
           "const ptrdiff_t j1 = m > 1 ? j + 1 : j, j2 = j1;"),),

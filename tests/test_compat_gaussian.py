@@ -217,7 +217,8 @@ def test_float64_rows_by_vectors_at_every_cpu_level():
     # interior, 8 outputs or more), are one such row of the pixels' elements, the outputs
     # around them one at a time: axes whose interior is shorter, just long enough, longer,
     # and wraps, whose whole axis is interior. Kernels symmetric (pairs summed) and
-    # antisymmetric (odd derivatives: pairs subtracted), every level this build and CPU have.
+    # antisymmetric (odd derivatives: pairs subtracted), every level this build and CPU have;
+    # 3 to 17 taps (sigma 0.3 to 2.0: the symmetric ones up to 13 have their own loops).
     from resamplex._engine import _exec
 
     rng = np.random.default_rng(41)
@@ -231,7 +232,8 @@ def test_float64_rows_by_vectors_at_every_cpu_level():
     for x, axis in cases:
         for order in (0, 1, 2, 3):
             for sigma, mode in ((0.5, "mirror"), (1.3, "reflect"), (2.0, "nearest"),
-                                (1.0, "wrap")):
+                                (1.0, "wrap"), (0.3, "reflect"), (0.7, "mirror"),
+                                (1.5, "nearest")):
                 runs.append((x, axis, sigma, order, mode, ndi.gaussian_filter1d(
                     x, sigma, axis=axis, order=order, mode=mode)))
     before = _exec.cpu_level()
