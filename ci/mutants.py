@@ -230,6 +230,38 @@ MUTANTS = [
         "0.0 + x (-0.0 stays -0.0)",
         ("tests/test_compat_scipy.py",)),
     Mutant(
+        "store-clip-ties-go-to-the-bound", "resamplex/_engine/_spline.pyx",
+        (("            t = lo if lo > d[j] else d[j]\n",
+          "            t = lo if lo >= d[j] else d[j]\n"),),
+        "the zoom's clip in the store gives contiguous float64 values that tie the lower "
+        "bound the bound (-0.0 clipped at +0.0 is +0.0), not NumPy's value",
+        ("tests/test_compat_skimage.py",)),
+    Mutant(
+        "two-row-zoom-rows-left-unclipped", "resamplex/_engine/_spline.pyx",
+        (("            for l in range(nl):\n"
+          "                _stored(p, dst + do + (at + l) * p.dstr[mid])\n"
+          "        else:\n",
+          "            for l in range(nl - 1):\n"
+          "                _stored(p, dst + do + (at + l) * p.dstr[mid])\n"
+          "        else:\n"),),
+        "the two-row order-1 zoom, writing float rows straight into the output, clips all "
+        "but the last row of each group",
+        ("tests/test_compat_skimage.py",)),
+    Mutant(
+        "banded-zoom-clip-keyed-without-the-store", "resamplex/compat/skimage.py",
+        (("           image.dtype, preserve_range, fused)\n",
+          "           image.dtype, preserve_range)\n"),),
+        "the banded smooth-and-zoom keeps its zoom plans under a key that leaves out whether "
+        "they clip in the store (a clip=False call after a clip=True one reuses its plans)",
+        ("tests/test_compat_skimage.py",)),
+    Mutant(
+        "int-range-stops-at-either-end", "resamplex/_engine/_reduce.pyx",
+        (("        if lo == bottom and hi == top:\n",
+          "        if lo == bottom or hi == top:\n"),),
+        "the one-pass integer range stops once either end of the type is seen, not both "
+        "(the other end then from the blocks read so far)",
+        ("tests/test_compat_skimage.py",)),
+    Mutant(
         "tensor-scratch-counts-kept-axes", "resamplex/_engine/splines.py",
         (("            buf_len=_spline.tensor_scratch(len(self.tables) - self.lead, k, n_last, n_in_last),\n",
           "            buf_len=_spline.tensor_scratch(len(self.tables), k, n_last, n_in_last),\n"),),
@@ -245,8 +277,10 @@ MUTANTS = [
         ("tests/test_compat_scipy.py", "tests/test_compat_skimage.py")),
     Mutant(
         "bands-left-unclipped", "resamplex/compat/skimage.py",
-        (("            if clip is not None:    # elementwise: the band's part of the whole output's clip\n",
-          "            if False:\n"),),
+        (("    fused = clip is not None and (not lead or finite) and _clip_in_store(clip, fdtype)\n",
+          "    fused = False\n"),
+         ("            if clip is not None and not fused:  # elementwise: the band's part of the clip\n",
+          "            if False:\n")),
         "the scikit-image door in bands of rows leaves its output unclipped to the input's "
         "range",
         ("tests/test_compat_skimage.py",)),
@@ -630,7 +664,7 @@ MUTANTS = [
         ("tests/test_compat_scipy.py",)),
     Mutant(
         "zoom0-lane-copies-another-source", "resamplex/_engine/_spline.pyx",
-        (("                    if row == prev:\n",
+        (("                    if row == prev:     # (clipped already, where the rule clips)\n",
           "                    if prev != NULL:\n"),),
         "an order-0 output row copies the row before it whatever source row it reads",
         ("tests/test_compat_scipy.py",)),

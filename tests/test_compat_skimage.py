@@ -225,8 +225,108 @@ def test_large_images_in_bands_of_rows(dtype, monkeypatch):
         rx.set_num_threads(threads)
         try:
             np.testing.assert_array_equal(rk.resize(flat, (13, 11), anti_aliasing=True), want)
+            # and clip=False leaves the overshoot (the same bands, zoomed without the clip)
+            np.testing.assert_array_equal(
+                rk.resize(flat, (13, 11), anti_aliasing=True, clip=False),
+                skt.resize(flat, (13, 11), anti_aliasing=True, clip=False))
         finally:
             rx.set_num_threads(before)
+
+
+@pytest.mark.parametrize("dtype", [bool, np.uint8, np.int8, np.uint16, np.int16, np.uint32,
+                                   np.int32, np.uint64, np.int64])
+def test_integer_range_in_one_pass(dtype):
+    # The input's range that resize clips to, for integer and bool images: one pass that
+    # stops once both ends of the type are seen (_engine._reduce.int_range), against
+    # NumPy's min and max: ends in the first block, after it, in the last element, only one
+    # of the two ends seen early, a single element; C, Fortran, strided and byte-swapped.
+    from resamplex._engine._reduce import int_range
+
+    rng = np.random.default_rng(np.dtype(dtype).num + 7)
+    lo, hi = (0, 1) if dtype == bool else (np.iinfo(dtype).min, np.iinfo(dtype).max)
+    n = 3 * 16384 + 5
+    cases = [np.array([hi], dtype), np.array([lo], dtype)]
+    for first, later in (((lo, hi), ()), ((lo,), (hi,)), ((hi,), (lo,)), ((), (lo, hi))):
+        a = (rng.random(n) < 0.5).astype(dtype) if dtype == bool else \
+            rng.integers(lo // 2 + 1, hi // 2, n, dtype=dtype)
+        if dtype == bool:
+            a[:] = first[0] if first else 0
+        a[:len(first)] = first
+        for i, v in enumerate(later):
+            a[-1 - i * 20000] = v
+        cases += [a, a.reshape(1, -1, 1)]
+    b = rng.integers(lo // 3, hi // 3, (40, 700), dtype=dtype) if dtype != bool else \
+        rng.random((40, 700)) < 0.5
+    b[37, 650] = lo
+    b[39, 699] = hi
+    cases += [b, b.T, np.asfortranarray(b), b[:, ::3], b.astype(b.dtype.newbyteorder())]
+    with pytest.raises(ValueError, match="int_range"):
+        int_range(np.zeros(0, dtype))
+    for a in cases:
+        got = int_range(a)
+        assert got.dtype == a.dtype
+        assert got.tolist() == [a.min(), a.max()], (a.shape, a.strides)
+
+
+def test_zoom_store_clips_as_numpy_at_every_cpu_level():
+    # The banded path clips in the zoom's store (SplinePlan(clip=True)): each row as it is
+    # written, where np.clip would clip the output afterwards. Every evaluation loop the
+    # store follows (order 0 rows straight into the output or through the row buffer, the
+    # two-row order-1 loop, the general tiles at order 3), float64 and float32 outputs,
+    # contiguous and strided, values around the bounds and NaN, infinities and zeros (-0.0:
+    # float32 stores of tiny negative sums), at every CPU level: bit for bit with np.clip
+    # of the same evaluation unclipped (before NumPy 2.2, whose clip gives a zero that ties
+    # a bound of the other sign the bound's sign, without the zero bounds).
+    from resamplex._engine import _exec
+    from resamplex._engine.splines import SplinePlan
+    from resamplex.compat.scipy import zoom_table
+
+    rng = np.random.default_rng(23)
+    special = np.array([np.nan, np.inf, -np.inf, 0.0, 5e-324, -5e-324, 0.25, 0.75, 1.0,
+                        -1.0, 2.5, -2.5, 3.0, np.nextafter(0.75, 1), np.nextafter(0.25, 0)])
+    bounds = [(0.25, 0.75), (0.0, 1.0), (-1.0, 0.0), (-2.5, 3.0), (-np.inf, np.inf),
+              (0.75, 0.25), (np.nextafter(0.25, 0), np.nextafter(0.75, 1)), (-0.0, 1.0),
+              (-1.0, -0.0)]
+    keeps = rk._numpy_clip_keeps_ties()
+    shape = (9, 21)
+    x = rng.choice(special, size=shape)
+    x[:, ::3] = rng.uniform(-1.0, 2.0, (shape[0], 7))
+    runs = []
+    for order, zooms in ((0, (1.0, 1.0)), (0, (1.5, 0.7)), (1, (1.4, 0.6)),
+                         (1, (1.0, 1.3)), (3, (0.8, 1.7))):
+        out_shape = tuple(max(1, round(n * z)) for n, z in zip(shape, zooms))
+        tables = [zoom_table(n, m, (n - 1) / max(m - 1, 1), order, "nearest",
+                             grid_mode=False, npad=0) for n, m in zip(shape, out_shape)]
+        for dtype in (np.float64, np.float32):
+            for step in (1, 2):
+                plain = SplinePlan(shape, tables, order=order, cval=0.0, prefilter=False,
+                                   init="reflect")
+                clipped = SplinePlan(shape, tables, order=order, cval=0.0, prefilter=False,
+                                     init="reflect", clip=True)
+                runs.append((plain, clipped, dtype, step, out_shape))
+    before = _exec.cpu_level()
+    try:
+        for level in _exec.cpu_levels():
+            _exec.set_cpu_level(level)
+            for plain, clipped, dtype, step, out_shape in runs:
+                wide = (out_shape[0], out_shape[1] * step)
+                want = np.zeros(wide, dtype)[:, ::step]
+                plain(x, want, 1)
+                for lo, hi in bounds:
+                    lo, hi = dtype(lo), dtype(hi)
+                    if not keeps and (lo == 0 or hi == 0):
+                        continue
+                    ref = np.clip(want, np.asarray(lo), np.asarray(hi))
+                    got = np.full(wide, 7.0, dtype)[:, ::step]
+                    clipped(x, got, 1 + step % 2, clip=(lo, hi))
+                    assert got.tobytes() == np.ascontiguousarray(ref).tobytes(), (
+                        level, clipped.order, dtype, step, lo, hi)
+    finally:
+        _exec.set_cpu_level(before)
+    with pytest.raises(ValueError, match="clip"):
+        runs[0][1](x, np.zeros(runs[0][4]), 1)
+    with pytest.raises(ValueError, match="clip"):
+        runs[0][0](x, np.zeros(runs[0][4]), 1, clip=(0.0, 1.0))
 
 
 @pytest.mark.parametrize("dtype", [np.uint8, np.uint16, np.int32, np.int64, bool,

@@ -30,6 +30,7 @@ class Program:
     work: float
     nbytes: int
     affine: bool
+    call_pw: int
     def __init__(self, passes: list[dict[str, Any]], scratch_sizes: list[int],
                  work: float) -> None: ...
     @property
@@ -37,9 +38,11 @@ class Program:
     @property
     def scratch_bytes(self) -> int: ...
     def run(self, src: np.ndarray, dst: np.ndarray, nthreads: int,
-            a: np.ndarray | None = None, b: np.ndarray | None = None) -> None:
+            a: np.ndarray | None = None, b: np.ndarray | None = None,
+            pw: tuple[float, ...] | None = None) -> None:
         """Run every pass (``src``/``dst`` of the compiled layout; ``a``/``b``: the affine
-        of a program compiled with one). GIL released."""
+        of a program compiled with one; ``pw``: the values of a program compiled with a
+        pass's ``pw_call``). GIL released."""
     def run_tiles(self, src: np.ndarray, dst: np.ndarray, nthreads: int, filler: Any,
                   starts: npt.NDArray[np.int64], tail: int, length: int, n_w: int, k: int,
                   scale: int, channels: int, src_step: int, dst_step: int) -> int:

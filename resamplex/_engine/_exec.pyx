@@ -416,6 +416,11 @@ cdef class Program:
     cdef readonly Py_ssize_t nbytes
     #: Whether a pass maps its output by ``v * a + b`` (``run`` then needs ``a`` and ``b``).
     cdef readonly bint affine
+    #: How many of one pass's ``pw`` values each run supplies (``run``'s ``pw``; 0: none):
+    #: ``pw[_pw_at:_pw_at + call_pw]`` of pass ``_pw_pass`` (a spec's ``pw_call``).
+    cdef readonly int call_pw
+    cdef int _pw_pass
+    cdef int _pw_at
 
     def __cinit__(self, list passes, list scratch_sizes, double work):
         cdef Py_ssize_t i, j, at = 0, esize
@@ -434,6 +439,9 @@ cdef class Program:
         self._buf_bytes = 0
         self.work = work
         self.affine = False
+        self.call_pw = 0
+        self._pw_pass = -1
+        self._pw_at = 0
         for i, spec in enumerate(passes):
             p = &self.passes[i]
             p.op = spec["op"]
@@ -469,6 +477,11 @@ cdef class Program:
                 p.pd[j] = v
             for j, v in enumerate(spec.get("pw", (0.0, 0.0, 0.0, 0.0))):
                 p.pw[j] = v
+            if spec.get("pw_call") is not None:     # (at, n): pw[at:at + n] come with each run
+                at_pw, n_pw = spec["pw_call"]
+                if self._pw_pass >= 0 or not (0 <= at_pw and 0 < n_pw and at_pw + n_pw <= 4):
+                    raise ValueError("pw_call: one pass, within its four pw values")
+                self._pw_pass, self._pw_at, self.call_pw = i, at_pw, n_pw
             p.ishift = spec.get("ishift", -1)
             for j, v in enumerate(spec.get("pq", (0, 0, 0, 0))):
                 p.pq[j] = v
@@ -577,17 +590,18 @@ cdef class Program:
         return self._scratch_bytes + self._buf_bytes
 
     cdef int execute(self, const char* src, char* dst, int nthreads, const char* aff_a,
-                     const char* aff_b) noexcept nogil:
+                     const char* aff_b, const double* call_pw) noexcept nogil:
         # Returns 0, or -1 if the scratch could not be allocated (nothing was written then).
-        # aff_a/aff_b: the affine's arrays (compute type) for the pass that applies it; a
-        # copy of that pass's descriptor carries them, so concurrent calls share nothing.
+        # aff_a/aff_b: the affine's arrays (compute type) for the pass that applies it;
+        # call_pw: the run's pw values (call_pw of them) for pass _pw_pass. A copy of that
+        # pass's descriptor carries them, so concurrent calls share nothing.
         cdef Py_ssize_t total = self._scratch_bytes + nthreads * self._buf_bytes
         cdef char* raw = NULL
         cdef char* block = NULL
         cdef const PassDesc* p
         cdef const char* s
         cdef char* d
-        cdef int i, nt
+        cdef int i, nt, j
         cdef PassDesc mapped
         cdef KernelTable k = _kernels   # one level for the whole call
         cdef size_t align = ALIGN
@@ -609,10 +623,14 @@ cdef class Program:
             s = s + p.soff
             d = d + p.doff
             nt = nthreads if nthreads < p.units else <int>p.units
-            if p.aff.astr != NULL:
+            if p.aff.astr != NULL or i == self._pw_pass:
                 mapped = p[0]
-                mapped.aff.a = aff_a
-                mapped.aff.b = aff_b
+                if p.aff.astr != NULL:
+                    mapped.aff.a = aff_a
+                    mapped.aff.b = aff_b
+                if i == self._pw_pass:
+                    for j in range(self.call_pw):
+                        mapped.pw[self._pw_at + j] = call_pw[j]
                 p = &mapped
             if p.op == OP_GATHER:
                 k.gather(p, s, d, NULL, nt)
@@ -703,28 +721,36 @@ cdef class Program:
         return failed
 
     def run(self, cnp.ndarray src, cnp.ndarray dst, int nthreads, cnp.ndarray a=None,
-            cnp.ndarray b=None):
+            cnp.ndarray b=None, tuple pw=None):
         """Run every pass: ``src`` and ``dst`` must have the layout, dtype and shape this
         program was compiled for (not checked here). GIL released. A program compiled with
         an affine takes ``a`` and ``b``: contiguous arrays of the compute type, of the shapes
-        it was compiled for (not checked here either; the plan passes them).
+        it was compiled for (not checked here either; the plan passes them). One compiled
+        with a pass's ``pw_call`` takes ``pw``: that many floats, that pass's values for
+        this run (a clip's bounds, say).
 
         ``nthreads`` is an upper bound: where other processes hold cores the program takes
         at most the cores free for it (``cores_free``).
         """
         cdef const char* s = <const char*>cnp.PyArray_DATA(src)
         cdef char* d = <char*>cnp.PyArray_DATA(dst)
-        cdef int rc, n
+        cdef int rc, n, j
         cdef const char* pa = NULL
         cdef const char* pb = NULL
+        cdef double values[4]
         if self.affine:
             if a is None or b is None:
                 raise ValueError("resamplex: this program needs the affine's a and b")
             pa = <const char*>cnp.PyArray_DATA(a)
             pb = <const char*>cnp.PyArray_DATA(b)
+        if (pw is None) != (self.call_pw == 0) or (pw is not None and len(pw) != self.call_pw):
+            raise ValueError(f"resamplex: this program takes {self.call_pw} pw values a run, "
+                             f"not {pw!r}")
+        for j in range(self.call_pw):
+            values[j] = pw[j]
         n = _threads_free(nthreads) if nthreads > 1 else 1
         with nogil:
-            rc = self.execute(s, d, n, pa, pb)
+            rc = self.execute(s, d, n, pa, pb, values)
         if rc != 0:
             raise MemoryError(
                 f"resamplex: could not allocate {self.scratch_bytes} bytes of scratch")

@@ -30,7 +30,9 @@ for a tap that reads ``cval``), output-major ``[o * k + t]``. The last axis, ord
 indices (``n_in`` for a cval tap and for an output flagged cval); orders 1-5: tiles (``splines.last_axis_tiles``, their table at
 ``off[ptr[ndim]:]``), each tap the position of its input among the tile's distinct inputs
 (their count for cval), tap-major within the tile. ``n_in``: the source's length along the
-last axis (order 0), or the most distinct inputs of a tile; ``pw[0]``: cval; ``units``:
+last axis (order 0), or the most distinct inputs of a tile; ``pw[0]``: cval (``rounding``
+``S_CLIP``, float outputs only: each output row, once stored, is clipped to ``[pw[1], pw[2]]``
+as ``np.clip`` would clip it); ``units``:
 ``tensor_units``; ``buf_len``: ``tensor_scratch``. ``loop == TENSOR_ROWS2`` (order 1, the
 axes before the last two read at their one tap of weight 1.0): each output row from two
 input rows (``_rows2``); the last axis's entries are then byte offsets into those rows
@@ -98,6 +100,8 @@ cdef enum Elem:
 cdef enum Store:
     S_INTERP = 0    # NI_ZoomShift's store: integers round half away (t + 0.5 / t - 0.5), clamp
     S_CAST = 1      # a C cast (spline_filter's line buffers): truncate, wrap
+    S_CLIP = 2      # float outputs (OP_TENSOR): as S_INTERP, then each row stored is clipped
+                    # to [pw[1], pw[2]] in the output's type (_clip_row: NumPy's np.clip)
 
 cdef enum:
     SPLINE_LANES = 16   # prefilter lines side by side (axes other than the innermost; the
@@ -115,7 +119,7 @@ cdef enum Init:
 ELEMS = {"float64": E_F64, "float32": E_F32, "uint8": E_U8, "int8": E_I8, "uint16": E_U16,
          "int16": E_I16, "uint32": E_U32, "int32": E_I32, "uint64": E_U64, "int64": E_I64,
          "bool": E_BOOL}
-STORES = {"interp": S_INTERP, "cast": S_CAST}
+STORES = {"interp": S_INTERP, "cast": S_CAST, "clip": S_CLIP}
 INITS = {"mirror": I_MIRROR, "reflect": I_REFLECT, "wrap": I_WRAP}
 #: The byte offset of a tap that reads cval (grid-constant).
 CVAL_TAP = INT64_MIN
@@ -283,6 +287,46 @@ cdef void _store_row(const double* values, char* dst, Py_ssize_t n, int64_t ds, 
 # ------------------------------------------------------------------------------ the prefilter
 # ni_splines.c: gain, then for each pole a causal pass from its initial value and an
 # anti-causal pass from its own; the initial values follow the boundary mode.
+
+cdef void _clip_row(char* row, Py_ssize_t n, int64_t ds, int kind, double lo,
+                    double hi) noexcept nogil:
+    # np.clip(row, lo, hi) in place, in the row's float type (lo, hi: values of that type,
+    # not NaN): a value below lo is lo, then one above hi is hi, NaN stays, a tie keeps the
+    # value (-0.0 clipped at +0.0 stays -0.0). That is NumPy 2.2's clip and later; before,
+    # a tie went to the bound (only the sign of a zero differs), and NaN bounds make NaN
+    # (compat.skimage._clip_in_store says where the two agree). A row just stored (in
+    # cache); contiguous rows in vectors: one max and one min a step, whose operand order
+    # keeps NaN (maxpd(lo, t) is t unless lo > t).
+    cdef Py_ssize_t j
+    cdef double t
+    cdef float tf, lof = <float>lo, hif = <float>hi
+    cdef double* d = <double*>row
+    cdef float* f = <float*>row
+    if kind == E_F64 and ds == 8:
+        for j in range(n):
+            t = lo if lo > d[j] else d[j]
+            d[j] = hi if hi < t else t
+    elif kind == E_F32 and ds == 4:
+        for j in range(n):
+            tf = lof if lof > f[j] else f[j]
+            f[j] = hif if hif < tf else tf
+    elif kind == E_F64:
+        for j in range(n):
+            t = (<double*>(row + j * ds))[0]
+            t = lo if lo > t else t
+            (<double*>(row + j * ds))[0] = hi if hi < t else t
+    elif kind == E_F32:
+        for j in range(n):
+            tf = (<float*>(row + j * ds))[0]
+            tf = lof if lof > tf else tf
+            (<float*>(row + j * ds))[0] = hif if hif < tf else tf
+
+
+cdef inline void _stored(const PassDesc* p, char* row) noexcept nogil:
+    # after an output row of OP_TENSOR is stored: its clip, where the store rule asks for one
+    if p.rounding == S_CLIP:
+        _clip_row(row, p.shape[p.ndim - 1], p.dstr[p.ndim - 1], p.dst_kind, p.pw[1], p.pw[2])
+
 
 cdef inline bint _subnormal(double x) noexcept nogil:
     return x != 0.0 and fabs(x) < 2.2250738585072014e-308
@@ -835,11 +879,14 @@ cdef void _tensor_group(const elem_t* tag, const PassDesc* p, const char* src, c
             # float rows: straight into the output
             _rows2(tag, p, src, o, at, nl, lane_out, dst + do + at * p.dstr[mid], p.dstr[mid],
                    p.dst_kind == E_F32)
+            for l in range(nl):
+                _stored(p, dst + do + (at + l) * p.dstr[mid])
         else:
             _rows2(tag, p, src, o, at, nl, lane_out, <char*>rows, n * 8, False)
             for l in range(nl):
                 _store_row(rows + l * n, dst + do + (at + l) * p.dstr[mid], n, p.dstr[last],
                            p.dst_kind, p.rounding)
+                _stored(p, dst + do + (at + l) * p.dstr[mid])
         return
     cdef const int64_t* win0 = NULL
     cdef const char* prev = NULL
@@ -874,10 +921,11 @@ cdef void _tensor_group(const elem_t* tag, const PassDesc* p, const char* src, c
                 row = src + base
                 if direct and not cflag:
                     drow = dst + do + (at + l) * (p.dstr[mid] if nd >= 2 else 0)
-                    if row == prev:
+                    if row == prev:     # (clipped already, where the rule clips)
                         memcpy(drow, prev_out, n * sizeof(elem_t))
                     else:
                         rx_zoom0_row(row, ss, li, n, n_in, cval, elem_t is float, win0, drow)
+                        _stored(p, drow)
                     prev = row
                     prev_out = drow
                     continue
@@ -893,8 +941,9 @@ cdef void _tensor_group(const elem_t* tag, const PassDesc* p, const char* src, c
                     u[n_in] = cval
                 for j in range(n):
                     outrow[j] = u[li[j]]
-            _store_row(outrow, dst + do + (at + l) * (p.dstr[mid] if nd >= 2 else 0), n,
-                       p.dstr[last], p.dst_kind, p.rounding)
+            drow = dst + do + (at + l) * (p.dstr[mid] if nd >= 2 else 0)
+            _store_row(outrow, drow, n, p.dstr[last], p.dst_kind, p.rounding)
+            _stored(p, drow)
         return
     # Tile by tile along the row (_engine/splines.py last_axis_tiles): a tile's outputs read
     # a few distinct inputs; their products are formed once per combination of the outer
@@ -1039,8 +1088,9 @@ cdef void _tensor_group(const elem_t* tag, const PassDesc* p, const char* src, c
             for j in range(n):
                 if last_out[j]:
                     outrow[j] = cval
-        _store_row(outrow, dst + do + (at + l) * (p.dstr[mid] if nd >= 2 else 0), n,
-                   p.dstr[last], p.dst_kind, p.rounding)
+        drow = dst + do + (at + l) * (p.dstr[mid] if nd >= 2 else 0)
+        _store_row(outrow, drow, n, p.dstr[last], p.dst_kind, p.rounding)
+        _stored(p, drow)
 
 
 cdef void _tensor_body(void* ctx, Py_ssize_t lo, Py_ssize_t hi, int tid, const elem_t* t1,

@@ -205,12 +205,20 @@ class SplinePlan:
     ``lead``: the number of leading axes read at their first tap only. Each of their outputs
     must sit on an input element (that tap's weight 1.0, the others 0.0, nothing outside);
     the products of the other taps are then +-0, or NaN where they read an infinite or NaN
-    element or ``cval``: the caller checks that dropping them changes nothing."""
+    element or ``cval``: the caller checks that dropping them changes nothing.
+
+    ``clip``: each call then takes ``clip=(lo, hi)`` (values of the output's float type,
+    not NaN) and clips each output row to them as it stores it, as ``np.clip(out, lo, hi,
+    out=out)`` after the evaluation would (while the row is in cache): a value below ``lo``
+    is ``lo``, then one above ``hi`` is ``hi``, NaN stays, a tie keeps the value: NumPy
+    2.2's rule (before it, a tie went to the bound, which differs in a zero's sign only).
+    Float outputs only."""
 
     def __init__(self, in_shape: Sequence[int], tables: Sequence[SplineTable], *, order: int,
                  cval: float, prefilter: bool, init: str, op: str = "scipy.zoom",
-                 lead: int = 0):
+                 lead: int = 0, clip: bool = False):
         self.in_shape = tuple(int(n) for n in in_shape)
+        self.clip = bool(clip)
         self.tables = list(tables)
         if not 0 <= lead < max(len(self.tables), 1) or any(
                 t.outside.any() or not (np.all(t.w[:, 0] == 1.0) and np.all(t.w[:, 1:] == 0.0))
@@ -240,6 +248,8 @@ class SplinePlan:
     def compile(self, x: np.ndarray, out: np.ndarray) -> Program:
         shape = self.in_shape
         k = self.k
+        if self.clip and out.dtype.kind != "f":
+            raise ValueError(f"clip: float outputs only, not {out.dtype}")
         src, src_strides, src_kind = -1, list(x.strides), elem_code(x.dtype)
         passes: list[dict[str, Any]] = []
         scratch: list[int] = []
@@ -259,6 +269,8 @@ class SplinePlan:
         else:
             passes.append(self._tensor_pass(src, src_strides, src_kind, list(out.strides),
                                             elem_code(out.dtype)))
+        if self.clip:                   # the bounds come with each call (pw[1], pw[2])
+            passes[-1].update(rounding=STORES["clip"], pw_call=(1, 2))
         work += float(math.prod(self.out_shape)) * k ** (len(shape) - self.lead)
         return Program(passes, scratch, work)
 
@@ -364,8 +376,12 @@ class SplinePlan:
             buf_len=_spline.tensor_scratch(2, 2, shape[-1], 0),    # LANES rows of the last axis
             units=_spline.tensor_units(tuple(shape)))
 
-    def __call__(self, x: np.ndarray, out: np.ndarray, threads: int | None) -> np.ndarray:
-        """Evaluate into ``out`` (native, aligned, not overlapping ``x``: the facade's)."""
+    def __call__(self, x: np.ndarray, out: np.ndarray, threads: int | None,
+                 clip: tuple[Any, Any] | None = None) -> np.ndarray:
+        """Evaluate into ``out`` (native, aligned, not overlapping ``x``: the facade's);
+        ``clip``: the bounds, for a plan made with ``clip=True`` (and only for one)."""
+        if (clip is None) == self.clip:
+            raise ValueError("clip: bounds for a plan made with clip=True, and only for one")
         if out.size == 0 or x.size == 0:
             return out
         key = (x.dtype, x.strides, out.dtype, out.strides)
@@ -377,7 +393,8 @@ class SplinePlan:
                 self._grew(-old.nbytes)
             self._programs[key] = program
             self._grew(program.nbytes)
-        program.run(x, out, threads_for(threads, program.work))
+        program.run(x, out, threads_for(threads, program.work),
+                    pw=None if clip is None else (float(clip[0]), float(clip[1])))
         return out
 
 

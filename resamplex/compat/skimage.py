@@ -48,6 +48,7 @@ import numpy as np
 from .._checks import as_array, check_allocation, is_int, is_real
 from .._engine import _pipeline
 from .._engine._pipeline import BlockPass, FloatPass
+from .._engine._reduce import int_range
 from .._engine.plan import PLANS, Plan, new_array
 from .._resize import get_num_threads
 from .._errors import ResamplexError, UnsupportedError, bad_value
@@ -177,7 +178,7 @@ def _clip_range(image: np.ndarray | None, dtype: np.dtype, source: np.ndarray | 
     minimum and maximum, converted, are ``image``'s, found in the smaller array; ``image``
     may then be None (not converted as a whole)."""
     if source is not None and source.size:
-        ends = np.array([np.min(source), np.max(source)], dtype=source.dtype)
+        ends = int_range(source)    # one pass (two with NumPy's min and max)
         lo, hi = _to_float(ends, preserve_range).astype(dtype)
         return lo, hi, False
     assert image is not None
@@ -240,6 +241,25 @@ def _band_tables(in_shape: tuple[int, ...], out_shape: tuple[int, ...],
     return gauss, zoom
 
 
+@functools.cache
+def _numpy_clip_keeps_ties() -> bool:
+    """Whether this NumPy's ``clip`` keeps a value that ties a bound (NumPy 2.2 on: -0.0
+    clipped at +0.0 stays -0.0), as the zoom's store clips (``SplinePlan(clip=True)``)."""
+    return bool(np.signbit(np.clip(np.array([-0.0]), 0.0, 1.0))[0])
+
+
+def _clip_in_store(bounds: tuple[Any, Any], dtype: np.dtype) -> bool:
+    """Whether the zoom's store clips to ``bounds`` as ``np.clip`` does here: bounds that
+    are not NaN (np.clip makes NaN of those), and with a NumPy before 2.2 (a tie goes to
+    the bound) float64 outputs and no bound of -0.0: a float64 zoom's sums start at +0.0,
+    so none is -0.0 and a tie of +0.0 with +0.0 is the same either way (float32 stores
+    round tiny negative sums to -0.0)."""
+    if any(np.isnan(b) for b in bounds):
+        return False
+    return _numpy_clip_keeps_ties() or (dtype == np.float64 and not any(
+        b == 0 and np.signbit(b) for b in bounds))
+
+
 def _csr_rows(t: AxisTable, a: int, b: int) -> tuple[AxisTable, int, int]:
     """Outputs ``[a, b)`` of ``t`` reading inputs ``[lo, hi)``, renumbered from ``lo``."""
     p0, p1 = int(t.ptr[a]), int(t.ptr[b])
@@ -277,8 +297,14 @@ def _smooth_zoom_bands(image: np.ndarray, preserve_range: bool, sigmas: np.ndarr
     out = new_array(out_shape, fdtype)
     row_bytes = math.prod(in_shape[1:]) * fdtype.itemsize
     rows = max(1, int(_BAND_BYTES // max(1, row_bytes * in_shape[0] / out_shape[0])))
+    # The clip in the zoom's store (each row as it is written), unless the zoom skips taps
+    # (lead) on a float image, whose outputs are checked for non-finite values first (a
+    # clipped infinity would not show: an integer image's are always finite), or the
+    # store's clip is not this NumPy's (_clip_in_store): np.clip then, band by band.
+    finite = image.dtype.kind in "biu"
+    fused = clip is not None and (not lead or finite) and _clip_in_store(clip, fdtype)
     key = ("skimage.bands", in_shape, out_shape, fdtype, keyed, fmode, mode, cval, rows,
-           image.dtype, preserve_range)
+           image.dtype, preserve_range, fused)
 
     gauss, zoom = _band_tables(in_shape, out_shape, keyed, fmode, mode, order, coords)
     bands = [(p, min(p + rows, out_shape[0])) for p in range(0, out_shape[0], rows)]
@@ -308,7 +334,7 @@ def _smooth_zoom_bands(image: np.ndarray, preserve_range: bool, sigmas: np.ndarr
                             np.ascontiguousarray(t0.w[p:q]), t0.outside[p:q])] + zoom[1:]
         return SplinePlan(tuple(((gb - ga,) + in_shape[1:])[a] for a in perm),
                           [band[a] for a in perm], order=order, cval=cval, prefilter=False,
-                          init="reflect", lead=lead)
+                          init="reflect", lead=lead, clip=fused)
 
     def work(mine: list[tuple[int, int]], threads: int) -> None:
         fbuf = gbuf = None
@@ -340,12 +366,12 @@ def _smooth_zoom_bands(image: np.ndarray, preserve_range: bool, sigmas: np.ndarr
             dst = out[p:q]
             fast = PLANS.get_or_build(key + ("zoom", p, lead),
                                       functools.partial(zoomer, lead, p, q, ga, gb))
-            fast(g.transpose(perm), dst.transpose(perm), threads)
-            if lead and not np.isfinite(dst).all():
+            fast(g.transpose(perm), dst.transpose(perm), threads, clip if fused else None)
+            if lead and not finite and not np.isfinite(dst).all():
                 full = PLANS.get_or_build(key + ("zoom", p, 0),
                                           functools.partial(zoomer, 0, p, q, ga, gb))
                 full(g.transpose(perm), dst.transpose(perm), threads)
-            if clip is not None:    # elementwise: the band's part of the whole output's clip
+            if clip is not None and not fused:  # elementwise: the band's part of the clip
                 np.clip(dst, np.asarray(clip[0]), np.asarray(clip[1]), out=dst)
 
     # Bands in turn to each of the library's threads, each band on one thread (the passes
