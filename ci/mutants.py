@@ -262,6 +262,31 @@ MUTANTS = [
         "(the other end then from the blocks read so far)",
         ("tests/test_compat_skimage.py",)),
     Mutant(
+        "dense-window-pairs-one-late", "resamplex/_engine/_simd.h",
+        (("        rel, _mm512_slli_epi64(_mm512_add_epi64(rel, _mm512_set1_epi64(1)), 32));\n",
+          "        rel, _mm512_slli_epi64(_mm512_add_epi64(rel, _mm512_set1_epi64(2)), 32));\n"),
+         ("        rel, _mm256_slli_epi64(_mm256_add_epi64(rel, _mm256_set1_epi64x(1)), 32));\n",
+          "        rel, _mm256_slli_epi64(_mm256_add_epi64(rel, _mm256_set1_epi64x(2)), 32));\n")),
+        "the float32 dense rows read from a window take each output's second tap one element "
+        "late",
+        ("tests/test_dispatch.py", "tests/test_resize.py")),
+    Mutant(
+        "dense-window-loads-one-short", "resamplex/_engine/_simd.h",
+        (("                    x = rx_pick_pairs16_ps(rx_window16_ps(tmp + a0, span + 2), rel);\n",
+          "                    x = rx_pick_pairs16_ps(rx_window16_ps(tmp + a0, span + 1), rel);\n"),
+         ("                    x = rx_pick_pairs8_ps(rx_window8_ps(tmp + a0, span + 2), rel);\n",
+          "                    x = rx_pick_pairs8_ps(rx_window8_ps(tmp + a0, span + 1), rel);\n")),
+        "the float32 two-tap dense rows load their window one element short (the block's "
+        "last tap reads 0)",
+        ("tests/test_dispatch.py", "tests/test_resize.py")),
+    Mutant(
+        "dense4-window-second-pair-repeats-the-first", "resamplex/_engine/_simd.h",
+        (("                    xb = rx_pick_pairs16_ps(win, _mm512_add_epi64(rel, two));\n",
+          "                    xb = rx_pick_pairs16_ps(win, rel);\n"),),
+        "the float32 four-tap dense rows read from a window take taps 2 and 3 from taps 0 and "
+        "1's elements",
+        ("tests/test_dispatch.py", "tests/test_resize.py")),
+    Mutant(
         "tensor-scratch-counts-kept-axes", "resamplex/_engine/splines.py",
         (("            buf_len=_spline.tensor_scratch(len(self.tables) - self.lead, k, n_last, n_in_last),\n",
           "            buf_len=_spline.tensor_scratch(len(self.tables), k, n_last, n_in_last),\n"),),

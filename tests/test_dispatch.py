@@ -157,6 +157,36 @@ def test_level_matches_baseline_long_rows_and_volumes(at_level, level):
 
 @pytest.mark.skipif(not WIDE, reason="this machine runs the baseline level only")
 @pytest.mark.parametrize("level", WIDE)
+def test_dense_float32_rows_by_windows_and_gathers(at_level, level):
+    # float32 rows along the last axis, two taps (linear) and four (cubic) per output: the
+    # vector loops read each block's adjacent pairs from one window of the row where the
+    # block's taps lie close together (factors from about 0.5 up), by gathers where they do
+    # not (stronger reductions), and the scalar loop at the clamped ends. Factors on both
+    # sides of each width's limit (8 outputs at AVX-512, 4 at AVX2), rows whose last block
+    # ends at the row's end, NaN, infinities and signed zeros: the baseline's bytes, and the
+    # float64 reference's values at the best level.
+    rng = np.random.default_rng(19)
+    cases = []
+    for n_in, n_out in ((441, 480), (97, 13), (97, 29), (96, 48), (120, 55), (120, 53),
+                        (64, 23), (33, 16), (200, 31), (17, 131), (9, 8)):
+        x = _data(rng, (3, n_in), np.float32)
+        for mode in ("linear", "cubic"):
+            cases.append((x, n_out, mode))
+    for x, n_out, mode in cases:
+        got = {}
+        for lv in ("baseline", level):
+            at_level(lv)
+            got[lv] = rx.resize(x, (n_out,), axes=(1,), mode=mode)
+        _assert_same_bytes(got[level], got["baseline"], f"{level}: {x.shape} -> {n_out} {mode}")
+        if level == LEVELS[-1]:     # finite values against the reference
+            xf = ref.random_array(rng, x.shape, np.float32)
+            want = ref.reference_resize(xf, (n_out,), axes=(1,), mode=mode)
+            ref.assert_matches(rx.resize(xf, (n_out,), axes=(1,), mode=mode), want,
+                               np.float32, mode, err_msg=f"{x.shape} -> {n_out} {mode}")
+
+
+@pytest.mark.skipif(not WIDE, reason="this machine runs the baseline level only")
+@pytest.mark.parametrize("level", WIDE)
 def test_level_matches_baseline_adjoint_and_fixed_point(at_level, level):
     # The adjoint (transposed tables) and the uint8 fixed-point passes of the torch front door.
     from resamplex.compat import torch as rt

@@ -1042,6 +1042,54 @@ static inline float rx_dense_k_1(const float *tmp, const int64_t *idx, const flo
     return a;
 }
 
+/* The float32 pairs (tmp[at[l]], tmp[at[l] + 1]) of a block of outputs (lanes 2l, 2l + 1),
+ * for rx_dense2_f32 and rx_dense4_f32: where every at[l] - a0 lies in [0, span] (at[0] == a0,
+ * span: the block's last first tap's distance from it, small: the taps close together, as in
+ * a resize by a factor below about 2), one masked load of the elements a0 ... a0 + span + last
+ * (only those: they lie between the block's taps, so nothing outside the row is read) and one
+ * permutation per pair; the caller gathers otherwise. The same elements either way, without
+ * the gather, which costs tens of cycles on CPUs with the Gather Data Sampling mitigation. */
+#if defined(__AVX512F__)
+static inline int rx_window_fits8(__m512i rel, int64_t span)
+{
+    return span >= 0 && !_mm512_cmpgt_epu64_mask(rel, _mm512_set1_epi64(span));
+}
+
+static inline __m512 rx_window16_ps(const float *p, int64_t count)      /* count <= 16 */
+{
+    return _mm512_maskz_loadu_ps((__mmask16)((1u << count) - 1u), p);
+}
+
+static inline __m512 rx_pick_pairs16_ps(__m512 win, __m512i rel)
+{
+    /* lanes 2l, 2l + 1: rel[l], rel[l] + 1 (the low and high halves of each 64-bit lane) */
+    const __m512i at = _mm512_or_si512(
+        rel, _mm512_slli_epi64(_mm512_add_epi64(rel, _mm512_set1_epi64(1)), 32));
+    return _mm512_permutexvar_ps(at, win);
+}
+#elif defined(RX_AVX2)
+static inline int rx_window_fits4(__m256i rel, int64_t span)
+{
+    const __m256i out = _mm256_or_si256(_mm256_cmpgt_epi64(rel, _mm256_set1_epi64x(span)),
+                                        _mm256_cmpgt_epi64(_mm256_setzero_si256(), rel));
+    return span >= 0 && _mm256_testz_si256(out, out);
+}
+
+static inline __m256 rx_window8_ps(const float *p, int64_t count)       /* count <= 8 */
+{
+    const __m256i m = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)count),
+                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    return _mm256_maskload_ps(p, m);
+}
+
+static inline __m256 rx_pick_pairs8_ps(__m256 win, __m256i rel)
+{
+    const __m256i at = _mm256_or_si256(
+        rel, _mm256_slli_epi64(_mm256_add_epi64(rel, _mm256_set1_epi64x(1)), 32));
+    return _mm256_permutevar8x32_ps(win, at);
+}
+#endif
+
 /* Dense rows of two taps, float32 (_row_dense's k == 2): out[o] = w[2o] tmp[idx[2o]] +
  * w[2o + 1] tmp[idx[2o + 1]], o < n. Where the two taps of a block of outputs (8 at AVX-512,
  * 4 at AVX2) are adjacent elements (idx[2o + 1] == idx[2o] + 1: linear inside the row), each
@@ -1071,7 +1119,14 @@ static inline void rx_dense2_f32(const float *tmp, float *out, ptrdiff_t n, cons
                     out[q] = rx_dense_k_1(tmp, idx, w, q, 2);
                 continue;
             }
-            x = _mm512_castpd_ps(_mm512_i64gather_pd(first, (const void *)tmp, 4));
+            {
+                const int64_t a0 = idx[2 * o], span = idx[2 * o + 14] - a0;
+                const __m512i rel = _mm512_sub_epi64(first, _mm512_set1_epi64(a0));
+                if (span <= 14 && rx_window_fits8(rel, span))
+                    x = rx_pick_pairs16_ps(rx_window16_ps(tmp + a0, span + 2), rel);
+                else
+                    x = _mm512_castpd_ps(_mm512_i64gather_pd(first, (const void *)tmp, 4));
+            }
             p = _mm512_mul_ps(_mm512_loadu_ps(w + 2 * o), x);
             /* even lanes: tap 0's product + tap 1's */
             p = _mm512_add_ps(p, _mm512_permute_ps(p, 0xB1));
@@ -1096,7 +1151,14 @@ static inline void rx_dense2_f32(const float *tmp, float *out, ptrdiff_t n, cons
                     out[q] = rx_dense_k_1(tmp, idx, w, q, 2);
                 continue;
             }
-            x = _mm256_castpd_ps(_mm256_i64gather_pd((const double *)tmp, first, 4));
+            {
+                const int64_t a0 = idx[2 * o], span = idx[2 * o + 6] - a0;
+                const __m256i rel = _mm256_sub_epi64(first, _mm256_set1_epi64x(a0));
+                if (span <= 6 && rx_window_fits4(rel, span))
+                    x = rx_pick_pairs8_ps(rx_window8_ps(tmp + a0, span + 2), rel);
+                else
+                    x = _mm256_castpd_ps(_mm256_i64gather_pd((const double *)tmp, first, 4));
+            }
             p = _mm256_mul_ps(_mm256_loadu_ps(w + 2 * o), x);
             p = _mm256_add_ps(p, _mm256_permute_ps(p, 0xB1));
             _mm_storeu_ps(out + o, _mm256_castps256_ps128(_mm256_permutevar8x32_ps(p, pick)));
@@ -1153,10 +1215,21 @@ static inline void rx_dense4_f32(const float *tmp, float *out, ptrdiff_t n, cons
             /* each output's weights as two 64-bit pairs: (w0, w1) and (w2, w3) */
             wa = _mm512_permutex2var_pd(w0, ev, w1);
             wb = _mm512_permutex2var_pd(w0, od, w1);
-            pa = _mm512_mul_ps(_mm512_castpd_ps(wa),
-                               _mm512_castpd_ps(_mm512_i64gather_pd(t0, (const void *)tmp, 4)));
-            pb = _mm512_mul_ps(_mm512_castpd_ps(wb),
-                               _mm512_castpd_ps(_mm512_i64gather_pd(t2, (const void *)tmp, 4)));
+            {
+                const int64_t a0 = ix[0], span = ix[28] - a0;
+                const __m512i rel = _mm512_sub_epi64(t0, _mm512_set1_epi64(a0));
+                __m512 xa, xb;
+                if (span <= 12 && rx_window_fits8(rel, span)) {
+                    const __m512 win = rx_window16_ps(tmp + a0, span + 4);
+                    xa = rx_pick_pairs16_ps(win, rel);
+                    xb = rx_pick_pairs16_ps(win, _mm512_add_epi64(rel, two));
+                } else {
+                    xa = _mm512_castpd_ps(_mm512_i64gather_pd(t0, (const void *)tmp, 4));
+                    xb = _mm512_castpd_ps(_mm512_i64gather_pd(t2, (const void *)tmp, 4));
+                }
+                pa = _mm512_mul_ps(_mm512_castpd_ps(wa), xa);
+                pb = _mm512_mul_ps(_mm512_castpd_ps(wb), xb);
+            }
             /* even lanes: ((p0 + p1) + p2) + p3 */
             s = _mm512_add_ps(pa, _mm512_permute_ps(pa, 0xB1));
             s = _mm512_add_ps(s, pb);
