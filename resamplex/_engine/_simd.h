@@ -1093,8 +1093,10 @@ static inline __m256 rx_pick_pairs8_ps(__m256 win, __m256i rel)
 /* Dense rows of two taps, float32 (_row_dense's k == 2): out[o] = w[2o] tmp[idx[2o]] +
  * w[2o + 1] tmp[idx[2o + 1]], o < n. Where the two taps of a block of outputs (8 at AVX-512,
  * 4 at AVX2) are adjacent elements (idx[2o + 1] == idx[2o] + 1: linear inside the row), each
- * output's pair is one 64-bit gather lane, multiplied by its two weights as they lie in w and
- * summed tap 0 + tap 1: the scalar loop's products and sums in its order, so the same bits.
+ * output's pair is one 64-bit lane (picked from a window of the row, rx_pick_pairs16_ps, or
+ * gathered where the block's taps spread wider), multiplied by its two weights as they lie
+ * in w and summed tap 0 + tap 1: the scalar loop's products and sums in its order, so the
+ * same bits.
  * Other blocks (a clamped end, a padding tap) take the scalar loop. The pairs read are the
  * taps themselves (idx[2o] and idx[2o] + 1 == idx[2o + 1]): nothing outside the row. */
 static inline void rx_dense2_f32(const float *tmp, float *out, ptrdiff_t n, const int64_t *idx,
@@ -1173,7 +1175,8 @@ static inline void rx_dense2_f32(const float *tmp, float *out, ptrdiff_t n, cons
  * ((w0 t[i0] + w1 t[i1]) + w2 t[i2]) + w3 t[i3] for the four taps of output o, o < n. Where
  * all four taps of each of a block of 8 outputs are adjacent elements (i0 + 1, + 2, + 3: rows
  * inside the input), each output's taps are two 64-bit gather lanes (pairs i0, i0 + 1 and
- * i0 + 2, i0 + 3), weighed by its weights as they lie in w, summed in the scalar loop's order:
+ * i0 + 2, i0 + 3; from one window of the row where the block's taps lie within 16 elements,
+ * else gathered), weighed by its weights as they lie in w, summed in the scalar loop's order:
  * the same bits. Other blocks take the scalar loop; AVX-512 only (float64 rows stay scalar:
  * a gather per tap was no faster there). */
 static inline void rx_dense4_f32(const float *tmp, float *out, ptrdiff_t n, const int64_t *idx,
