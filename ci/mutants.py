@@ -738,10 +738,10 @@ MUTANTS = [
         ("tests/test_resize.py", "tests/test_dispatch.py")),
     Mutant(
         "dense4-second-pair-gathered-at-the-first-tap", "resamplex/_engine/_simd.h",
-        (("                               _mm512_castpd_ps(_mm512_i64gather_pd(t2, (const void *)tmp, 4)));\n",
-          "                               _mm512_castpd_ps(_mm512_i64gather_pd(t0, (const void *)tmp, 4)));\n"),),
-        "the AVX-512 four-tap dense rows (cubic) read each output's third and fourth taps at its "
-        "first and second",
+        (("                    xb = _mm512_castpd_ps(_mm512_i64gather_pd(t2, (const void *)tmp, 4));\n",
+          "                    xb = _mm512_castpd_ps(_mm512_i64gather_pd(t0, (const void *)tmp, 4));\n"),),
+        "the AVX-512 four-tap dense rows (cubic) gathered where their taps spread wide read each "
+        "output's third and fourth taps at its first and second",
         ("tests/test_resize.py", "tests/test_dispatch.py")),
     Mutant(
         "dense4-sums-out-of-order", "resamplex/_engine/_simd.h",

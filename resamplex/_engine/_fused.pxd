@@ -5,7 +5,8 @@
 # buffers: they take addresses and byte strides, so any dtype (float16, bfloat16, structured
 # bytes) reaches the kernels through a view the facade has already validated.
 
-from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int64_t
+from libc.stdint cimport (int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, int64_t,
+                          uint64_t)
 
 
 cdef struct f16_t:
@@ -25,6 +26,18 @@ ctypedef fused src_t:
     uint8_t
     int16_t
     uint16_t
+
+
+# The integer element types (the spline kernels' and the reductions' integer inputs).
+ctypedef fused int_t:
+    uint8_t
+    int8_t
+    uint16_t
+    int16_t
+    uint32_t
+    int32_t
+    uint64_t
+    int64_t
 
 
 # Accumulator (compute) types: float64 data computes in double, everything else in float.

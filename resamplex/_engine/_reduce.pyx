@@ -12,22 +12,13 @@ to the input's range; for a uint8 1080x1920x3 image the two NumPy passes were 4-
 import numpy as np
 
 cimport numpy as cnp
+from resamplex._engine._fused cimport int_t
 from libc.stdint cimport (INT8_MAX, INT8_MIN, INT16_MAX, INT16_MIN, INT32_MAX, INT32_MIN,
                           INT64_MAX, INT64_MIN, UINT8_MAX, UINT16_MAX, UINT32_MAX, UINT64_MAX,
                           int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t,
                           uint64_t)
 
 cnp.import_array()
-
-ctypedef fused int_t:
-    uint8_t
-    int8_t
-    uint16_t
-    int16_t
-    uint32_t
-    int32_t
-    uint64_t
-    int64_t
 
 cdef enum:
     RANGE_BLOCK = 16384     # bytes between the checks for the type's ends

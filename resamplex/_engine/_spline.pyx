@@ -54,6 +54,7 @@ from cpython.pycapsule cimport PyCapsule_New
 
 from resamplex._engine._pool cimport body_fn, run as pool_run
 from resamplex._engine._pass cimport KernelTable, PassDesc, PassJob, TENSOR_ROWS2
+from resamplex._engine._fused cimport int_t
 
 
 cdef extern from "_spline.h" nogil:
@@ -127,14 +128,7 @@ CVAL_TAP = INT64_MIN
 ctypedef fused elem_t:
     double
     float
-    uint8_t
-    int8_t
-    uint16_t
-    int16_t
-    uint32_t
-    int32_t
-    uint64_t
-    int64_t
+    int_t
 
 
 # ------------------------------------------------------------------------------ loads, stores
