@@ -233,6 +233,32 @@ def test_large_images_in_bands_of_rows(dtype, monkeypatch):
             rx.set_num_threads(before)
 
 
+def test_banded_clip_bounds_are_each_calls_own(monkeypatch):
+    # The store's clip bounds come with each call (Program.run's pw), not with the cached
+    # plans: images of one shape whose ranges do not overlap, resized from eight threads at
+    # once (the same plans, each call its own bounds), give what each gives alone, which is
+    # scikit-image's.
+    import concurrent.futures
+    import threading
+
+    monkeypatch.setattr(rk, "_BAND_MIN_BYTES", 0)
+    monkeypatch.setattr(rk, "_BAND_BYTES", 3 * 29 * 3 * 8 * 37 // 13)
+    rng = np.random.default_rng(5)
+    images = [rng.integers(20 * k, 20 * k + 15, (37, 29, 3), dtype=np.uint8) for k in range(8)]
+    want = [skt.resize(img, (13, 11), anti_aliasing=True) for img in images]
+    barrier = threading.Barrier(8)
+
+    def run(k):
+        barrier.wait()
+        return [rk.resize(images[(k + i) % 8], (13, 11), anti_aliasing=True) for i in range(8)]
+
+    with concurrent.futures.ThreadPoolExecutor(8) as pool:
+        results = [f.result() for f in [pool.submit(run, k) for k in range(8)]]
+    for k, got in enumerate(results):
+        for i, g in enumerate(got):
+            np.testing.assert_array_equal(g, want[(k + i) % 8], err_msg=f"thread {k} call {i}")
+
+
 @pytest.mark.parametrize("dtype", [bool, np.uint8, np.int8, np.uint16, np.int16, np.uint32,
                                    np.int32, np.uint64, np.int64])
 def test_integer_range_in_one_pass(dtype):
