@@ -489,11 +489,11 @@ def workloads(threads: int, quick: bool) -> list[Workload]:
             }
         return make
 
-    if _dtypes.BFLOAT16 is not None:
+    bf16 = _dtypes.bfloat16()
+    if bf16 is not None:
         for mode in ("nearest", "linear"):
             items.append(Workload(f"bf16 NCHW (8,64,128,128) x2 {mode}",
-                                  [within_float32_per_byte(2)],
-                                  per_byte(_dtypes.BFLOAT16, mode)))
+                                  [within_float32_per_byte(2)], per_byte(bf16, mode)))
     for mode in ("nearest", "linear"):
         items.append(Workload(f"i8 NCHW (8,64,128,128) x2 {mode}", [within_float32_per_byte(1)],
                               per_byte(np.int8, mode)))

@@ -235,7 +235,7 @@ def _conversion_types(in_dtype: np.dtype, dtype: Any, out_dtype: np.dtype | None
     odt = None
     if dtype is not None:
         try:
-            odt = np.dtype(dtype)
+            odt = _dtypes.as_dtype(dtype)
         except TypeError:
             raise UnsupportedError(
                 f"dtype: expected a NumPy dtype; got {dtype!r}") from None

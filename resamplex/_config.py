@@ -57,7 +57,7 @@ def show_config(print_: bool = True) -> dict[str, Any]:
         "dtypes": {
             "nearest": "any fixed-size dtype (byte copy)",
             "weighted": list(_dtypes.WEIGHTED_DTYPES)
-            if _dtypes.BFLOAT16 is not None
+            if _dtypes.bfloat16_installed()
             else [d for d in _dtypes.WEIGHTED_DTYPES if d != "bfloat16"],
         },
         "modes": list(MODES),

@@ -5,20 +5,64 @@ This table is the single source for validation, messages, ``show_config()`` and 
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
+import sys
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
 from ._engine import _exec
 from ._errors import UnsupportedError, bad_choice
 
-try:  # bfloat16 is optional: it exists only where ml_dtypes is installed
-    import ml_dtypes
+# bfloat16 is optional: it exists only where ml_dtypes is installed. ml_dtypes is imported
+# when bfloat16 is first asked for, not with resamplex: importing it registers its ufunc loops
+# with NumPy, 0.8 of the 1.0 s that `import resamplex` took (ml_dtypes 0.7, NumPy 2.4). An
+# array of bfloat16 exists only once ml_dtypes is imported, so recognising one needs no import.
+_bfloat16: list[np.dtype | None] = []   # [the dtype, or None: not installed], once looked up
 
-    BFLOAT16: np.dtype | None = np.dtype(ml_dtypes.bfloat16)
-except ImportError:  # pragma: no cover - exercised only without ml_dtypes
-    BFLOAT16 = None
+
+def bfloat16(load: bool = True) -> np.dtype | None:
+    """ml_dtypes' bfloat16 dtype, or None where ml_dtypes is not installed; with
+    ``load=False`` also None while ml_dtypes is not imported (no bfloat16 array exists then)."""
+    if _bfloat16:
+        return _bfloat16[0]
+    module: Any = sys.modules.get("ml_dtypes")
+    if module is None:
+        if not load:
+            return None
+        try:
+            module = importlib.import_module("ml_dtypes")
+        except ImportError:  # pragma: no cover - exercised only without ml_dtypes
+            _bfloat16.append(None)
+            return None
+    _bfloat16.append(np.dtype(module.bfloat16))
+    return _bfloat16[0]
+
+
+def bfloat16_installed() -> bool:
+    """Whether bfloat16 can be had (ml_dtypes imported or importable), without importing it."""
+    return bool(_bfloat16) and _bfloat16[0] is not None or "ml_dtypes" in sys.modules \
+        or importlib.util.find_spec("ml_dtypes") is not None
+
+
+def __getattr__(name: str) -> Any:
+    # _dtypes.BFLOAT16: bfloat16(), looked up (and ml_dtypes imported) when first read
+    if name == "BFLOAT16":
+        return bfloat16()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def as_dtype(dtype: Any) -> np.dtype:
+    """``np.dtype(dtype)``, with the name ``"bfloat16"`` too (NumPy knows it only once
+    ml_dtypes is imported); TypeError for what is not a dtype."""
+    if isinstance(dtype, str) and dtype == "bfloat16":
+        bf16 = bfloat16()
+        if bf16 is not None:
+            return bf16
+    return np.dtype(dtype)
 
 
 @dataclass(frozen=True)
@@ -55,7 +99,7 @@ ROUNDING = dict(_exec.ROUNDINGS)
 
 def dtype_name(dtype: np.dtype) -> str:
     """The registry name of a dtype (bfloat16 recognised by identity, not by number)."""
-    if BFLOAT16 is not None and dtype == BFLOAT16:
+    if dtype.kind == "V" and dtype == bfloat16(load=False):
         return "bfloat16"
     return dtype.name if dtype.isnative or dtype.itemsize == 1 else dtype.str
 

@@ -332,7 +332,7 @@ class Resampler:
         integer = False
         if dtype is not None:
             try:
-                dt = np.dtype(dtype)
+                dt = _dtypes.as_dtype(dtype)
             except TypeError:
                 raise UnsupportedError(f"dtype: expected a NumPy dtype; got {dtype!r}") from None
             if mode == "nearest":
@@ -347,7 +347,7 @@ class Resampler:
             affine_arrays(affine, _out_shape(key), np.dtype(np.float64), integer)
         _check_plan_size(key, itemsize)
         self._plan = core_plan(key)
-        self.dtype = None if dtype is None else np.dtype(dtype)
+        self.dtype = None if dtype is None else _dtypes.as_dtype(dtype)
         self.mode = mode
         self.rounding = rounding
 

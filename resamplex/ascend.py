@@ -99,7 +99,7 @@ def _dtype_key(dtype: Any) -> str | None:
             if dtype in (key, label):
                 return key
     try:
-        dt = np.dtype(dtype)
+        dt = _dtypes.as_dtype(dtype)
     except TypeError:
         return None
     return _dtypes.dtype_name(dt.newbyteorder("=") if not dt.isnative else dt)

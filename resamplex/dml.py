@@ -306,7 +306,7 @@ def supports(operator: Any, ndim: int, dtype: Any,
         dt = next(d for d, n in _DML_TYPE_NAMES.items() if n == label)
     else:
         try:
-            dt = np.dtype(dtype)
+            dt = _dtypes.as_dtype(dtype)
         except TypeError:
             raise bad_value("dtype", dtype, "a NumPy dtype or a DML data type name") from None
     return _support_error(name, int(ndim), dt, level) is None

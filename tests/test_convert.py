@@ -8,6 +8,10 @@ compute type adds three roundings (``a`` to the compute type, the product, the s
 output's bound ``max|x| * max|a| + max|b|`` (16 ulp of the bound in float32).
 """
 
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -468,3 +472,40 @@ def test_every_cpu_level_gives_the_same_bits():
     for level, got in results.items():
         for g, want in zip(got, results["baseline"]):
             np.testing.assert_array_equal(g.view(np.uint8), want.view(np.uint8), err_msg=level)
+
+
+_LAZY_BFLOAT16 = """
+import sys
+import os
+import subprocess
+import sys
+
+import numpy as np
+import resamplex as rx
+assert "ml_dtypes" not in sys.modules, "import resamplex imported ml_dtypes"
+assert "bfloat16" in rx.show_config(print_=False)["dtypes"]["weighted"]
+assert "ml_dtypes" not in sys.modules, "show_config imported ml_dtypes"
+x = np.arange(4, dtype=np.float32)
+assert rx.resize(x, (8,)).dtype == np.float32 and "ml_dtypes" not in sys.modules
+y = rx.resize(x, (8,), dtype="bfloat16")
+import ml_dtypes
+assert y.dtype == ml_dtypes.bfloat16, y.dtype
+expect = np.array([0, 0.25, 0.75, 1.25, 1.75, 2.25, 2.75, 3], dtype=ml_dtypes.bfloat16)
+assert np.array_equal(y.view(np.uint16), expect.view(np.uint16)), y
+assert rx.resize(y, (4,)).dtype == ml_dtypes.bfloat16
+print("ok")
+"""
+
+
+def test_bfloat16_without_ml_dtypes_imported_first(tmp_path):
+    """``import resamplex`` leaves ml_dtypes alone (importing it registers its ufunc loops with
+    NumPy: 0.8 of the 1.0 s resamplex's import took); ``dtype="bfloat16"`` imports it when
+    asked, and bfloat16 arrays are recognised as before. In a fresh interpreter that imports
+    the same resamplex as this one, from outside the source tree."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(rx.__file__)))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [root] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
+    proc = subprocess.run([sys.executable, "-c", _LAZY_BFLOAT16], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "ok"

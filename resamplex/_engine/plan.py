@@ -685,7 +685,7 @@ class Plan:
         rcode = _dtypes.rounding_code(rounding)
         if threads is not None:
             threads = check_threads(threads)
-        odt = x.dtype if dtype is None else np.dtype(dtype)
+        odt = x.dtype if dtype is None else _dtypes.as_dtype(dtype)
         compute = _dtypes.convert_compute(x.dtype, odt)
         a: np.ndarray | None = None
         b: np.ndarray | None = None

@@ -501,7 +501,7 @@ def _build_plan(in_shape: tuple[int, ...], dtype: str, mode: str, sizes: tuple[i
                 tables[a] = antialias_table(in_shape[a], n_out, s, align_corners,
                                             cubic=cubic, opmath=opmath)
         return Plan(in_shape, tables, weighted=True, op=op, order=separable_order)
-    storage = np.dtype(_dtypes.BFLOAT16).type if dtype == "bfloat16" else np.dtype(dtype).type
+    storage = _dtypes.as_dtype(dtype).type
     if channels_last_kernel:
         # cpu_upsample_linear_channels_last keeps the lambdas in opmath (no float16/bfloat16
         # rounding of the weights).
@@ -699,10 +699,11 @@ def _tensor_as_array(t: Any, name: str) -> np.ndarray:
     if t.is_neg():
         t = t.resolve_neg()
     if t.dtype == torch.bfloat16:
-        if _dtypes.BFLOAT16 is None:
+        bf16 = _dtypes.bfloat16()
+        if bf16 is None:
             raise UnsupportedError(f"{name}: a bfloat16 tensor needs ml_dtypes, which is not "
                                    'installed: pip install "resamplex[bfloat16]"')
-        return t.view(torch.int16).numpy().view(_dtypes.BFLOAT16)
+        return t.view(torch.int16).numpy().view(bf16)
     try:
         return t.numpy()
     except (TypeError, RuntimeError):  # a torch dtype that NumPy has no twin for
@@ -715,7 +716,7 @@ def _array_as_tensor(y: np.ndarray) -> Any:
     """A NumPy result as a tensor sharing its memory (bfloat16 included)."""
     import torch
 
-    if _dtypes.BFLOAT16 is not None and y.dtype == _dtypes.BFLOAT16:
+    if _dtypes.dtype_name(y.dtype) == "bfloat16":
         return torch.from_numpy(y.view(np.int16)).view(torch.bfloat16)
     return torch.from_numpy(y)
 
