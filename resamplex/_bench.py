@@ -4,7 +4,8 @@ The workloads (SPEC §9): float32 NCHW batches ``(8, 64, 128, 128)`` x2 with nea
 (also channels-last, and float16), x0.5 linear with and without antialias; a float32 volume
 ``(1, 1, 128, 128, 128)`` x2 trilinear (and, beyond §9, a float32 signal of 441000 samples to
 480000: 10 s of 44.1 kHz audio at 48 kHz); a uint8 1080x1920x3 image down to 540x960 and up to
-2160x3840 (linear; down from a BGR view too), and down to 540x960 through
+2160x3840 (linear; down from a BGR view too; cubic and nearest to 720x1280 too, RGBA and
+float32 nearest, area up to 2160x3840), and down to 540x960 through
 ``compat.skimage.resize`` with anti-aliasing;
 bfloat16 and int8 batches x2 against float32 per byte. Each is timed for resamplex and for
 each installed peer that can run it (PyTorch ``interpolate``, OpenCV ``resize``, SciPy
@@ -383,19 +384,21 @@ def workloads(threads: int, quick: bool) -> list[Workload]:
                           [faster_than("torch", 2)], nchw(np.float32, "linear", 0.5,
                                                           antialias=True)))
 
-    def hwc(out_hw: tuple[int, int], mode: str = "linear") -> Callable[[], dict]:
+    def hwc(out_hw: tuple[int, int], mode: str = "linear", channels: int = 3,
+            dtype: type = np.uint8) -> Callable[[], dict]:
         # against OpenCV as users call it: IPP on, OpenCV's default where the wheel has it
         # (the door rows turn it off, for the bits they reproduce)
         def make() -> dict:
-            x = rng.integers(0, 256, (1080, 1920, 3), dtype=np.uint8)
+            x = rng.integers(0, 256, (1080, 1920, channels)).astype(dtype)
             run = {"resamplex": lambda: resize(x, out_hw, axes=(0, 1), mode=mode,
                                                threads=threads),
-                   "floor": _floor(out_hw + (3,), np.uint8)}
+                   "floor": _floor(out_hw + (channels,), dtype)}
             if cv2 is not None:
                 cv2.ipp.setUseIPP(True)
-                flag = cv2.INTER_LINEAR if mode == "linear" else cv2.INTER_CUBIC
+                flag = {"linear": cv2.INTER_LINEAR, "cubic": cv2.INTER_CUBIC,
+                        "nearest": cv2.INTER_NEAREST, "area": cv2.INTER_AREA}[mode]
                 run["opencv"] = lambda: cv2.resize(x, out_hw[::-1], interpolation=flag)
-            if torch is not None:
+            if torch is not None and mode in ("linear", "cubic"):
                 t = torch.from_numpy(x).permute(2, 0, 1)[None]
                 run["torch"] = lambda: torch.nn.functional.interpolate(
                     t, size=out_hw, mode="bilinear" if mode == "linear" else "bicubic",
@@ -403,12 +406,22 @@ def workloads(threads: int, quick: bool) -> list[Workload]:
             return run
         return make
 
-    for mode in ("linear", "cubic"):
-        for out_hw in ((540, 960), (2160, 3840)) + (((720, 1280),) if mode == "cubic" else ()):
-            if quick and mode == "cubic" and out_hw != (540, 960):
+    # (mode, channels, dtype, output sizes; the quick run takes the first size of each)
+    image_rows = [("linear", 3, np.uint8, ((540, 960), (2160, 3840))),
+                  ("cubic", 3, np.uint8, ((540, 960), (2160, 3840), (720, 1280))),
+                  ("nearest", 3, np.uint8, ((540, 960), (2160, 3840), (720, 1280))),
+                  ("nearest", 4, np.uint8, ((540, 960), (2160, 3840), (720, 1280))),
+                  ("nearest", 3, np.float32, ((2160, 3840),)),
+                  ("area", 3, np.uint8, ((2160, 3840),))]
+    for mode, channels, dtype, sizes in image_rows:
+        for out_hw in sizes:
+            if quick and (out_hw != sizes[0] or (mode, channels) == ("nearest", 4)
+                          or dtype is not np.uint8) and mode != "linear":
                 continue
-            items.append(Workload(f"u8 HWC 1080x1920x3 -> {out_hw[0]}x{out_hw[1]} {mode}",
-                                  [faster_than("opencv", 1)], hwc(out_hw, mode)))
+            kind = "u8" if dtype is np.uint8 else "f32"
+            items.append(Workload(
+                f"{kind} HWC 1080x1920x{channels} -> {out_hw[0]}x{out_hw[1]} {mode}",
+                [faster_than("opencv", 1)], hwc(out_hw, mode, channels, dtype)))
 
     def bgr_view() -> dict:
         # A BGR image viewed as RGB, channels reversed in memory (cv2.imread(...)[..., ::-1])

@@ -910,8 +910,9 @@ _BENCH_WORKLOADS = """\
 workloads: float32 NCHW (8, 64, 128, 128) x2 nearest and linear (also channels-last, and
   float16), x0.5 linear with and without antialias; a float32 (1, 1, 128, 128, 128) volume x2
   trilinear; a float32 signal of 441000 samples to 480000 (44.1 -> 48 kHz, linear); a uint8
-  1080x1920x3 image to 540x960 (also from a BGR view) and to 2160x3840
-  (linear), and to a 224x224 float32 normalised CHW tensor in one call (against the NumPy
+  1080x1920x3 image to 540x960 (also from a BGR view) and to 2160x3840 (linear; cubic and
+  nearest, also to 720x1280; area to 2160x3840; RGBA and float32 nearest in the full run),
+  and to a 224x224 float32 normalised CHW tensor in one call (against the NumPy
   chain: cv2.resize, astype, normalise, transpose); bfloat16 and int8
   (8, 64, 128, 128) x2 against float32 per byte; the front doors against their originals:
   compat.scipy.zoom (128^3 x2 orders 0, 1, 3; the image x0.5 order 1), compat.skimage.resize,
@@ -997,7 +998,8 @@ def build_parser() -> argparse.ArgumentParser:
                        "specification: float32, float16, bfloat16 and int8 NCHW batches (8, 64, "
                        "128, 128) x2 and x0.5, a float32 128^3 volume x2 trilinear, a float32 "
                        "signal 441000 -> 480000 samples, a uint8 "
-                       "1080x1920x3 image to 540x960 and 2160x3840 and to a 224x224 float32 "
+                       "1080x1920x3 image to 540x960, 720x1280 and 2160x3840 (linear, cubic, "
+                       "nearest, area) and to a 224x224 float32 "
                        "normalised CHW tensor, and the front doors (compat.scipy.zoom, "
                        "compat.skimage.resize, compat.cv2, compat.pil, compat.torch) against "
                        "their originals. Print the medians and each target, met or missed.")
