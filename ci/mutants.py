@@ -1092,6 +1092,21 @@ MUTANTS = [
         "asymmetric coordinates without a scale multiply by a rounded n_in / n_out instead "
         "of one division of exact terms",
         ("tests/test_tables.py",)),
+    Mutant(
+        "outer-blend-four-taps-read-the-third-row-twice", "resamplex/_engine/_taps.pyx.tp",
+        (("                    buf[j] = ((w0 * _ld(p0 + j, w) + w1 * _ld(p1 + j, w))\n"
+          "                              + w2 * _ld(p2 + j, w)) + w3 * _ld(p3 + j, w)\n",
+          "                    buf[j] = ((w0 * _ld(p0 + j, w) + w1 * _ld(p1 + j, w))\n"
+          "                              + w2 * _ld(p2 + j, w)) + w3 * _ld(p2 + j, w)\n"),),
+        "the outer-axis blend of contiguous rows, four taps a sweep, reads its fourth tap from "
+        "the third tap's row",
+        ("tests/test_dispatch.py", "tests/test_resize.py")),
+    Mutant(
+        "x2-cubic-pair-second-row-weighted-as-the-first", "resamplex/_engine/_taps.pyx.tp",
+        (("        rb[j] = ((b0 * v0 + b1 * v1) + b2 * v2) + b3 * v3\n",
+          "        rb[j] = ((a0 * v0 + a1 * v1) + a2 * v2) + a3 * v3\n"),),
+        "8-bit x2 cubic rows blended in pairs give the second row the first row's weights",
+        ("tests/test_dispatch.py",)),
 ]
 
 #: Edits of these files rebuild the extensions (``.pyx.tp``: a Tempita template that setup.py

@@ -262,6 +262,38 @@ def test_eight_bit_images_exact_at_factors_two_and_half(at_level, level, dtype, 
 
 
 @pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("dtype", ["uint8", "int8"])
+@pytest.mark.parametrize("channels", [None, 1, 3, 4])
+def test_eight_bit_cubic_x2_rows_in_pairs(at_level, level, dtype, channels):
+    # x2 cubic of 8-bit images: output rows 2i - 1 and 2i read the same four input rows and
+    # are blended in one sweep (_taps.pyx.tp _phase_up2_pair), the rows between them and the
+    # clamped ones at the ends one at a time. Against the float64 reference (SPEC 3's
+    # tolerance), odd and even heights, images in a batch (a pair never spans two images),
+    # every rounding, cubic_a -0.75 and -0.5, both thread counts (chunks of rows that start on
+    # either parity), and both thread counts against each other byte for byte.
+    at_level(level)
+    rng = np.random.default_rng(11)
+    info = np.iinfo(dtype)
+    for batch, h, w in ((None, 9, 37), (None, 14, 40), (3, 7, 33)):
+        shape = (h, w) if channels is None else (h, w, channels)
+        if batch is not None:
+            shape = (batch,) + shape
+        axes = (0, 1) if batch is None else (1, 2)
+        x = rng.integers(info.min, info.max + 1, shape).astype(dtype)
+        x[..., 0, : w // 2] = info.max                   # saturation, top row
+        x[..., -1, w // 2:] = info.min                   # and bottom row
+        size = (2 * h, 2 * w)
+        for cubic_a in (-0.75, -0.5):
+            v = ref.reference_resize(x, size, axes=axes, mode="cubic", cubic_a=cubic_a)
+            for rounding in ("half_even", "half_away_from_zero", "toward_zero"):
+                got = [rx.resize(x, size, axes=axes, mode="cubic", cubic_a=cubic_a,
+                                 rounding=rounding, threads=threads) for threads in (1, 2)]
+                msg = f"{shape} a={cubic_a} {rounding} at {level}"
+                ref.assert_matches(got[0], v, dtype, "cubic", rounding=rounding, err_msg=msg)
+                _assert_same_bytes(got[1], got[0], msg + ": 2 threads against 1")
+
+
+@pytest.mark.parametrize("level", LEVELS)
 def test_float_passes_match_opencv_at_every_level(at_level, level):
     # compat.cv2's float32 passes: cubic's first pass (the horizontal sums, in OpenCV's order)
     # over single elements takes two vector gathers of adjacent tap pairs at AVX-512,

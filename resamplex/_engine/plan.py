@@ -1484,6 +1484,10 @@ class Plan:
             pd = tuple(int(v) for v in d.reshape(-1))
             run = dict(fields, phase=PHASE_UP2, lo=lo, hi=hi)
             if k > 2:       # cubic, Lanczos: float32 sums of k taps per phase
+                # x2 cubic blends two output rows that read the same input rows in one
+                # sweep: the second row after the phase rows (_taps _up2_second_row)
+                second = 3 * n_mid + 1 + t.n_out + (2 * (n_mid + 16) + 3) // 4
+                run["buf_len"] = max(run["buf_len"], second + n_mid + 1)
                 return dict(run, rk=k, pdk=pd, pwk=tuple(float(v) for v in phases))
             if eight:
                 # two taps: the float row the outputs outside the run read (their float
