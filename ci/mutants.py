@@ -1107,6 +1107,15 @@ MUTANTS = [
           "        rb[j] = ((a0 * v0 + a1 * v1) + a2 * v2) + a3 * v3\n"),),
         "8-bit x2 cubic rows blended in pairs give the second row the first row's weights",
         ("tests/test_dispatch.py",)),
+    Mutant(
+        "split-phase-rows-four-taps-reassociated", "resamplex/_engine/_taps.pyx.tp",
+        (("        acc[j] = ((w0 * <float>x0[j] + w1 * <float>x1[j]) + w2 * <float>x2[j]) \\\n"
+          "            + w3 * <float>x3[j]\n",
+          "        acc[j] = (w0 * <float>x0[j] + w1 * <float>x1[j]) + (w2 * <float>x2[j] \\\n"
+          "            + w3 * <float>x3[j])\n"),),
+        "the four-tap blend of x0.5 and 3:2 8-bit phase rows sums its taps in pairs, not in "
+        "the general pass's order",
+        ("tests/test_resize.py",)),
 ]
 
 #: Edits of these files rebuild the extensions (``.pyx.tp``: a Tempita template that setup.py
