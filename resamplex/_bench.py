@@ -406,18 +406,15 @@ def workloads(threads: int, quick: bool) -> list[Workload]:
             return run
         return make
 
-    # (mode, channels, dtype, output sizes; the quick run takes the first size of each)
-    image_rows = [("linear", 3, np.uint8, ((540, 960), (2160, 3840))),
-                  ("cubic", 3, np.uint8, ((540, 960), (2160, 3840), (720, 1280))),
-                  ("nearest", 3, np.uint8, ((540, 960), (2160, 3840), (720, 1280))),
-                  ("nearest", 4, np.uint8, ((540, 960), (2160, 3840), (720, 1280))),
-                  ("nearest", 3, np.float32, ((2160, 3840),)),
-                  ("area", 3, np.uint8, ((2160, 3840),))]
-    for mode, channels, dtype, sizes in image_rows:
-        for out_hw in sizes:
-            if quick and (out_hw != sizes[0] or (mode, channels) == ("nearest", 4)
-                          or dtype is not np.uint8) and mode != "linear":
-                continue
+    # (mode, channels, dtype, output sizes, how many of them the quick run times)
+    image_rows = [("linear", 3, np.uint8, ((540, 960), (2160, 3840)), 2),
+                  ("cubic", 3, np.uint8, ((540, 960), (2160, 3840), (720, 1280)), 1),
+                  ("nearest", 3, np.uint8, ((540, 960), (2160, 3840), (720, 1280)), 1),
+                  ("nearest", 4, np.uint8, ((540, 960), (2160, 3840), (720, 1280)), 0),
+                  ("nearest", 3, np.float32, ((2160, 3840),), 0),
+                  ("area", 3, np.uint8, ((2160, 3840),), 1)]
+    for mode, channels, dtype, sizes, in_quick in image_rows:
+        for out_hw in sizes[:in_quick] if quick else sizes:
             kind = "u8" if dtype is np.uint8 else "f32"
             items.append(Workload(
                 f"{kind} HWC 1080x1920x{channels} -> {out_hw[0]}x{out_hw[1]} {mode}",
