@@ -498,3 +498,87 @@ def test_nearest_halving_at_every_cpu_level():
                 assert got.tobytes() == want.tobytes(), (level, x.shape, dsize, flag)
 
     at_every_cpu_level(check)
+
+
+def test_float_arbitrary_ratios_with_long_rows():
+    # Float images whose rows are long enough that the fused sweep's band (512 KiB of
+    # first-pass rows per thread) holds only part of the image: reductions read a few rows
+    # of each band (the rows between them are never made), runs of outputs keep the rows
+    # they share with the run before; enlargements at ratios other than 2; pixels of 1, 3
+    # and 4 elements; NaN, infinities and -0.0 included, compared as bytes where finite.
+    rng = np.random.default_rng(24)
+    cases = []
+    for dtype, cn, (h, w), dsize in (
+            (np.float32, 3, (1171, 382), (360, 94)),
+            (np.float32, 4, (700, 1900), (700, 301)),
+            (np.float64, 3, (523, 1500), (1100, 131)),
+            (np.float32, 1, (900, 9000), (8000, 333)),
+            (np.float32, 3, (203, 1800), (2300, 517)),
+            (np.float64, 4, (301, 700), (900, 1200)),
+            (np.float32, 1, (257, 1333), (1900, 450))):
+        x = (rng.standard_normal((h, w, cn)) * 100).astype(dtype)
+        for v in (np.nan, np.inf, -np.inf, -0.0):
+            x.reshape(-1)[rng.integers(0, x.size, 3)] = v
+        for flag in (cv2.INTER_LINEAR, cv2.INTER_CUBIC, cv2.INTER_LANCZOS4):
+            cases.append((x, dsize, flag, cv2.resize(x, dsize, interpolation=flag)))
+
+    def check(level):
+        for x, dsize, flag, want in cases:
+            for threads in (1, 2):
+                got = rcv.resize(x, dsize, interpolation=flag, threads=threads)
+                assert got.shape == want.shape
+                assert np.array_equal(got, want, equal_nan=True), (level, x.shape, dsize, flag)
+                finite = np.isfinite(want)
+                assert got[finite].tobytes() == want[finite].tobytes()
+
+    at_every_cpu_level(check)
+
+
+def test_eight_bit_arbitrary_ratios_with_four_and_eight_taps():
+    # uint8 cubic and Lanczos-4 at ratios other than 2 and 1/2 sum every first-pass row with
+    # its four or eight taps per output two at a time (16-bit pairs): pixels of 1-4 elements,
+    # rows whose last outputs write no further than the row (a one-element pixel's vector
+    # holds four sums); the ring rows of one output lie next to each other. Extremes (0/255
+    # stripes) reach the largest sums.
+    rng = np.random.default_rng(25)
+    cases = []
+    for cn in (0, 1, 2, 3, 4):
+        for (h, w), dsize in (((70, 90), (40, 30)), ((33, 129), (200, 61)),
+                              ((9, 17), (13, 5)), ((120, 40), (33, 101))):
+            shape = (h, w) if cn == 0 else (h, w, cn)
+            x = rng.integers(0, 256, shape).astype(np.uint8)
+            x[:, ::3] = 255
+            x[::4] = 0
+            for flag in (cv2.INTER_CUBIC, cv2.INTER_LANCZOS4):
+                cases.append((x, dsize, flag, cv2.resize(x, dsize, interpolation=flag)))
+
+    def check(level):
+        for x, dsize, flag, want in cases:
+            for threads in (1, 2):
+                got = rcv.resize(x, dsize, interpolation=flag, threads=threads)
+                assert got.shape == want.shape
+                assert got.tobytes() == want.tobytes(), (level, x.shape, dsize, flag)
+
+    at_every_cpu_level(check)
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.float32])
+def test_crops_of_whole_rows_are_read_in_place(dtype):
+    # A crop (rows apart by the whole image's stride, pixels contiguous) runs the fused pass
+    # on the view itself, with the view's row stride; the same bytes as OpenCV and as a
+    # contiguous copy, for every interpolation with a fused pass; views OpenCV would read
+    # otherwise (a column stride, reversed rows) still match.
+    rng = np.random.default_rng(26)
+    big = (rng.integers(0, 256, (300, 400, 3)) if dtype == np.uint8
+           else rng.standard_normal((300, 400, 3)) * 100).astype(dtype)
+    views = [big[17:240, 33:301], big[5:290, 1:399, :], big[100:101 + 150, 20:21 + 97],
+             big[::-1][3:200, 50:300], big[10:200, 10:390:2], big[:, :, 1][20:180, 5:300]]
+    for v in views:
+        for flag in (cv2.INTER_LINEAR, cv2.INTER_CUBIC, cv2.INTER_LANCZOS4, cv2.INTER_AREA):
+            for dsize in ((224, 224), (81, 390)):
+                want = cv2.resize(v, dsize, interpolation=flag)
+                for threads in (1, 2):
+                    got = rcv.resize(v, dsize, interpolation=flag, threads=threads)
+                    assert got.tobytes() == want.tobytes(), (v.shape, v.strides, dsize, flag)
+                assert rcv.resize(np.ascontiguousarray(v), dsize,
+                                  interpolation=flag).tobytes() == want.tobytes()

@@ -35,7 +35,7 @@ or ``n_out * inner`` (``loop == 1``) elements of ``acc_t``.
 
 from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int32_t, int64_t
 from libc.math cimport INFINITY
-from libc.string cimport memmove
+from libc.string cimport memmove, memset
 
 from cpython.pycapsule cimport PyCapsule_New
 
@@ -51,6 +51,8 @@ cdef extern from "_simd.h" nogil:
                      Py_ssize_t c)
     void rx_pairs_f64(double* d, const double* const* x, const double* w, const int* sign,
                       Py_ssize_t k, Py_ssize_t n)
+    void rx_dense2_f32(const float* tmp, float* out, Py_ssize_t n, const int64_t* idx,
+                       const float* w)
     void rx_dense4_f32(const float* tmp, float* out, Py_ssize_t n, const int64_t* idx,
                        const float* w)
     void rx_dense8_f32(const float* tmp, float* out, Py_ssize_t n, const int64_t* idx,
@@ -637,7 +639,11 @@ cdef inline void _dense_k(const load_t* x, const acc_t* w1, acc_t* out, Py_ssize
 cdef inline void _dense_row(const load_t* x, const acc_t* w1, acc_t* out, Py_ssize_t n_b,
                             Py_ssize_t c, Py_ssize_t k, const int64_t* idx,
                             int order) noexcept nogil:
-    if load_t is float and acc_t is float and order == 0 and c == 1 and k == 4:
+    if load_t is float and acc_t is float and order == 0 and c == 1 and k == 2:
+        # single elements of float32, two taps (OpenCV's linear at any ratio): w0 x0 + w1 x1,
+        # adjacent pairs from one window load where they fit (the core's kernel, _simd.h)
+        rx_dense2_f32(x, out, n_b, idx, w1)
+    elif load_t is float and acc_t is float and order == 0 and c == 1 and k == 4:
         # single elements of float32, four taps (OpenCV's cubic): outputs whose taps are
         # adjacent elements summed from two vector gathers of pairs (AVX-512), the others
         # one at a time; _dense_k's products and sums in its order
@@ -764,8 +770,10 @@ cdef void _band_rows(const acc_t* tag, const PassDesc* p, const char* src, char*
     # the second pass reads) go into a band of at most p.n_mid rows, each computed once per
     # run: a chunk of outputs takes as many outputs as fit their input rows in the band,
     # keeps the rows it shares with the chunk before (moved to the band's start) and adds
-    # the rest; then the second pass reads the band as if it were the whole intermediate
-    # array. The values are those of the two passes run one after the other.
+    # the ones its taps read (a row between them that no output reads, as when shrinking,
+    # is never computed: `made`, one flag per band row after the band); then the second
+    # pass reads the band as if it were the whole intermediate array. The values are those
+    # of the two passes run one after the other.
     cdef Py_ssize_t c = p.channels, n_row = p.shape[2], n_b = n_row // c
     cdef Py_ssize_t msz = _ELEM_SIZE[p.mid_kind], dsz = _ELEM_SIZE[p.dst_kind]
     cdef Py_ssize_t ssz = _ELEM_SIZE[p.src_kind]
@@ -778,6 +786,7 @@ cdef void _band_rows(const acc_t* tag, const PassDesc* p, const char* src, char*
     cdef const acc_t* w1 = <const acc_t*>p.w1
     cdef const acc_t* w = <const acc_t*>p.w
     cdef const acc_t* div = <const acc_t*>p.w2
+    cdef char* made = band + cap * row_bytes
     o = o_start
     while o < o_end:
         clo = 0
@@ -804,8 +813,14 @@ cdef void _band_rows(const acc_t* tag, const PassDesc* p, const char* src, char*
                 keep = min(band_lo + band_n, chi + 1) - clo
                 if clo > band_lo:
                     memmove(band, band + (clo - band_lo) * row_bytes, keep * row_bytes)
+                    memmove(made, made + (clo - band_lo), keep)
                 start = clo + keep
-            for r in range(start, chi + 1):
+            memset(made + (start - clo), 0, chi + 1 - start)
+            for t in range(p.ptr[o], p.ptr[o1]):
+                r = p.off[t]
+                if made[r - clo]:
+                    continue
+                made[r - clo] = 1
                 if acc_t is float and p.phase == PHASE_UP2 and p.k >= 4:
                     _up2_row_k(p, <const float*>(sq + r * p.sstr[1]),
                                <float*>(band + (r - clo) * row_bytes), n_b, c, acc)

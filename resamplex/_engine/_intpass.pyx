@@ -45,7 +45,9 @@ from resamplex._engine._elem cimport (
 cdef extern from "_simd.h" nogil:
     bint rx_pairs_px_u8(const uint8_t* base, Py_ssize_t n_out, int c, int64_t s,
                         const int64_t* idx, const int64_t* w, int32_t* acc, int pre,
-                        int16_t* out16)
+                        int16_t* out16, int64_t n_in)
+    bint rx_taps_px_u8(const uint8_t* base, Py_ssize_t n_out, int c, int64_t s, int k,
+                       const int64_t* idx, const int64_t* w, int32_t* acc)
     void rx_blend2_u8(const int32_t* h0, const int32_t* h1, int32_t w0, int32_t w1,
                       Py_ssize_t m, int32_t bias, int32_t mult, int shift, uint8_t* d)
     void rx_blend4_u8(const int32_t* h0, const int32_t* h1, const int32_t* h2,
@@ -331,23 +333,80 @@ cdef inline void _down2_row(const uint8_t* x, const PassDesc* p, Py_ssize_t c,
 
 cdef inline void _pairs_any(const in_t* tag, const char* base, Py_ssize_t n_out,
                             Py_ssize_t c, int64_t s_axis, const int64_t* idx,
-                            const int64_t* w, int32_t* acc) noexcept nogil:
+                            const int64_t* w, int32_t* acc, int64_t n_in) noexcept nogil:
     # _pairs for pixels of 1 to 4 elements, the count a constant at each call; uint8 pixels
-    # of 2 to 4 elements one multiply-add of 16-bit pairs each (rx_pairs_px_u8)
+    # of 2 to 4 elements one multiply-add of 16-bit pairs each (rx_pairs_px_u8; n_in: the
+    # row's pixels)
     if c == 1:
         _pairs(tag, base, n_out, 1, s_axis, idx, w, acc)
     elif c == 2:
         if not (in_t is uint8_t and rx_pairs_px_u8(<const uint8_t*>base, n_out, 2, s_axis,
-                                                   idx, w, acc, 0, NULL)):
+                                                   idx, w, acc, 0, NULL, n_in)):
             _pairs(tag, base, n_out, 2, s_axis, idx, w, acc)
     elif c == 3:
         if not (in_t is uint8_t and rx_pairs_px_u8(<const uint8_t*>base, n_out, 3, s_axis,
-                                                   idx, w, acc, 0, NULL)):
+                                                   idx, w, acc, 0, NULL, n_in)):
             _pairs(tag, base, n_out, 3, s_axis, idx, w, acc)
     else:
         if not (in_t is uint8_t and rx_pairs_px_u8(<const uint8_t*>base, n_out, 4, s_axis,
-                                                   idx, w, acc, 0, NULL)):
+                                                   idx, w, acc, 0, NULL, n_in)):
             _pairs(tag, base, n_out, 4, s_axis, idx, w, acc)
+
+
+cdef inline void _taps(const in_t* tag, const char* base, Py_ssize_t n_out,
+                       const Py_ssize_t c, const Py_ssize_t k, int64_t s_axis,
+                       const int64_t* idx, const int64_t* w, int32_t* acc) noexcept nogil:
+    # k taps for every output (a dense table), pixels of c <= 4 elements, c and k constants
+    # at each call: _short_rows' sums without the loop over a row's tap list.
+    cdef Py_ssize_t o, t
+    cdef const in_t* x
+    cdef int32_t wt, a0, a1, a2, a3
+    for o in range(n_out):
+        a0 = a1 = a2 = a3 = 0
+        for t in range(k):
+            x = <const in_t*>(base + idx[o * k + t] * s_axis)
+            wt = <int32_t>w[o * k + t]
+            a0 = a0 + wt * <int32_t>x[0]
+            if c > 1:
+                a1 = a1 + wt * <int32_t>x[1]
+            if c > 2:
+                a2 = a2 + wt * <int32_t>x[2]
+            if c > 3:
+                a3 = a3 + wt * <int32_t>x[3]
+        acc[o * c] = a0
+        if c > 1:
+            acc[o * c + 1] = a1
+        if c > 2:
+            acc[o * c + 2] = a2
+        if c > 3:
+            acc[o * c + 3] = a3
+
+
+cdef inline void _taps_any(const in_t* tag, const char* base, Py_ssize_t n_out,
+                           Py_ssize_t c, Py_ssize_t k, int64_t s_axis, const int64_t* idx,
+                           const int64_t* w, int32_t* acc) noexcept nogil:
+    # _taps for 4 or 8 taps and pixels of 1 to 4 elements; uint8 pixels two taps per
+    # multiply-add of 16-bit pairs (rx_taps_px_u8; the planner keeps the weights in int16)
+    if in_t is uint8_t and rx_taps_px_u8(<const uint8_t*>base, n_out, <int>c, s_axis, <int>k,
+                                         idx, w, acc):
+        return
+    if k == 4:
+        if c == 1:
+            _taps(tag, base, n_out, 1, 4, s_axis, idx, w, acc)
+        elif c == 2:
+            _taps(tag, base, n_out, 2, 4, s_axis, idx, w, acc)
+        elif c == 3:
+            _taps(tag, base, n_out, 3, 4, s_axis, idx, w, acc)
+        else:
+            _taps(tag, base, n_out, 4, 4, s_axis, idx, w, acc)
+    elif c == 1:
+        _taps(tag, base, n_out, 1, 8, s_axis, idx, w, acc)
+    elif c == 2:
+        _taps(tag, base, n_out, 2, 8, s_axis, idx, w, acc)
+    elif c == 3:
+        _taps(tag, base, n_out, 3, 8, s_axis, idx, w, acc)
+    else:
+        _taps(tag, base, n_out, 4, 8, s_axis, idx, w, acc)
 
 
 cdef inline void _sum_row(const in_t* tag, const PassDesc* p, const char* base,
@@ -355,7 +414,8 @@ cdef inline void _sum_row(const in_t* tag, const PassDesc* p, const char* base,
                           const int64_t* ptr, const int64_t* idx, const int64_t* w,
                           int32_t* acc, Py_ssize_t dense, uint8_t* planes) noexcept nogil:
     # Plain sums (no shifts, no finish) of every output of one row, into int32 (the planner
-    # bounded them): the first pass of a fused pair. dense == 2: every output has two taps.
+    # bounded them): the first pass of a fused pair. dense == 2, 4 or 8: every output has
+    # that many taps (4 and 8: weights within int16).
     cdef Py_ssize_t o, t, j
     cdef const in_t* x
     cdef int32_t wt
@@ -384,7 +444,9 @@ cdef inline void _sum_row(const in_t* tag, const PassDesc* p, const char* base,
         _short_any(tag, base, n_out - p.hi, inner, s_axis, ptr + p.hi, idx, w,
                    acc + p.hi * inner)
     elif dense == 2 and inner <= 4:
-        _pairs_any(tag, base, n_out, inner, s_axis, idx, w, acc)
+        _pairs_any(tag, base, n_out, inner, s_axis, idx, w, acc, p.n_in)
+    elif (dense == 4 or dense == 8) and 1 <= inner <= 4:
+        _taps_any(tag, base, n_out, inner, dense, s_axis, idx, w, acc)
     elif 1 <= inner <= 4:
         _short_any(tag, base, n_out, inner, s_axis, ptr, idx, w, acc)
     else:
@@ -411,10 +473,10 @@ cdef inline void _narrow_up2(const PassDesc* p, const char* base, int32_t* tmp, 
     cdef const uint8_t* x = <const uint8_t*>base
     cdef const int64_t* w2 = <const int64_t*>p.w2
     cdef int16_t* od = spare + m + 8     # 8 elements of slack after each (rx_zip2_16, c == 3)
-    _pairs_any(<const uint8_t*>NULL, base, a, c, p.sstr[2], p.idx2, w2, tmp)
+    _pairs_any(<const uint8_t*>NULL, base, a, c, p.sstr[2], p.idx2, w2, tmp, p.n_in)
     rx_narrow16(tmp, a * c, p.pre, row)
     _pairs_any(<const uint8_t*>NULL, base, n_out - b, c, p.sstr[2], p.idx2 + 2 * b, w2 + 2 * b,
-               tmp)
+               tmp, p.n_in)
     rx_narrow16(tmp, (n_out - b) * c, p.pre, row + b * c)
     rx_pair16_u8(x + (p.lo + p.pd[0]) * c, x + (p.lo + p.pd[1]) * c, <int32_t>p.pq[0],
                  <int32_t>p.pq[1], p.pre, m, spare)
@@ -526,13 +588,13 @@ cdef inline bint _pairs_narrow(const PassDesc* p, const char* row, int16_t* out)
     cdef Py_ssize_t c = p.shape[3]
     if c == 2:
         return rx_pairs_px_u8(<const uint8_t*>row, p.shape[2], 2, p.sstr[2], p.idx2,
-                              <const int64_t*>p.w2, NULL, p.pre, out)
+                              <const int64_t*>p.w2, NULL, p.pre, out, p.n_in)
     if c == 3:
         return rx_pairs_px_u8(<const uint8_t*>row, p.shape[2], 3, p.sstr[2], p.idx2,
-                              <const int64_t*>p.w2, NULL, p.pre, out)
+                              <const int64_t*>p.w2, NULL, p.pre, out, p.n_in)
     if c == 4:
         return rx_pairs_px_u8(<const uint8_t*>row, p.shape[2], 4, p.sstr[2], p.idx2,
-                              <const int64_t*>p.w2, NULL, p.pre, out)
+                              <const int64_t*>p.w2, NULL, p.pre, out, p.n_in)
     return False
 
 
@@ -563,7 +625,7 @@ cdef void _narrow_rows(const PassDesc* p, const char* src, char* dst, Py_ssize_t
                 elif not _pairs_narrow(p, base + r * p.sstr[1], ring + slot * n_row):
                     # two taps for every output (the planner's condition)
                     _pairs_any(<const uint8_t*>NULL, base + r * p.sstr[1], p.shape[2],
-                               p.shape[3], p.sstr[2], p.idx2, <const int64_t*>p.w2, acc)
+                               p.shape[3], p.sstr[2], p.idx2, <const int64_t*>p.w2, acc, p.n_in)
                     rx_narrow16(acc, n_row, p.pre, ring + slot * n_row)
                 tags[slot] = r
         t = p.ptr[o]

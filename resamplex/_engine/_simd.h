@@ -1616,18 +1616,75 @@ RX_DOWN2_I16(int8_t, rx_down2_i8, -128, 127, _mm256_cvtepi8_epi16, 1)
  * Each pixel is read as its c bytes only; the two are interleaved and zero-extended to 16
  * bits, and one multiply-add of 16-bit pairs gives the c sums (integers: the scalar loop's
  * values exactly). Returns 0 when a weight does not fit int16: the caller's scalar loop then
- * makes every output again. */
+ * makes every output again. n_in: the row's pixels (those at offsets 0 .. (n_in - 1) s).
+ * At the AVX2 level, where the pixels are contiguous (s == c), two outputs whose taps read
+ * adjacent pixels take one 8-byte load each (inside the row: the pixel pair and what follows
+ * it up to 8 bytes), a byte shuffle for the interleave and one 256-bit multiply-add for both:
+ * the same products and sums. */
 static inline int rx_pairs_px_u8(const uint8_t *base, ptrdiff_t n_out, int c, int64_t s,
                                  const int64_t *idx, const int64_t *w, int32_t *acc,
-                                 int pre, int16_t *out16)
+                                 int pre, int16_t *out16, int64_t n_in)
 {
 #if defined(RX_SSE2)
-    ptrdiff_t o;
+    ptrdiff_t o = 0;
     const __m128i zero = _mm_setzero_si128(), sh = _mm_cvtsi32_si128(pre);
-    for (o = 0; o < n_out; o++) {
-        const uint8_t *pa = base + idx[2 * o] * s, *pb = base + idx[2 * o + 1] * s;
-        int64_t w0 = w[2 * o], w1 = w[2 * o + 1];
+#if defined(RX_AVX2)
+    /* interleave each 8-byte load's two pixels: a0 b0 a1 b1 ..., zeros past 2c bytes */
+    const __m128i mk = c == 2 ? _mm_setr_epi8(0, 2, 1, 3, -1, -1, -1, -1, 8, 10, 9, 11, -1, -1, -1, -1)
+                     : c == 3 ? _mm_setr_epi8(0, 3, 1, 4, 2, 5, -1, -1, 8, 11, 9, 12, 10, 13, -1, -1)
+                     : _mm_setr_epi8(0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15);
+    /* a load of 8 bytes at pixel i stays inside the row when i <= last */
+    const int64_t last = (s == c && c >= 2 && n_in * c >= 8) ? (n_in * c - 8) / c : -1;
+#endif
+    while (o < n_out) {
+        const uint8_t *pa, *pb;
+        int64_t w0, w1;
         uint32_t a, b;
+        __m128i ab, sum;
+        uint32_t ww;
+#if defined(RX_AVX2)
+        /* outputs o and o + 1 at once; o + 2 < n_out: the second's 4-lane store stays inside
+         * the row's n_out c sums (c >= 2) */
+        if (o + 2 < n_out) {
+            const int64_t i0 = idx[2 * o], i1 = idx[2 * o + 2];
+            if (idx[2 * o + 1] == i0 + 1 && idx[2 * o + 3] == i1 + 1 && 0 <= i0 && i0 <= last
+                    && 0 <= i1 && i1 <= last) {
+                const int64_t v0 = w[2 * o], v1 = w[2 * o + 1], v2 = w[2 * o + 2], v3 = w[2 * o + 3];
+                int64_t q0, q1;
+                __m256i x, wv, s2;
+                if (v0 < -32768 || v0 > 32767 || v1 < -32768 || v1 > 32767 || v2 < -32768
+                        || v2 > 32767 || v3 < -32768 || v3 > 32767)
+                    return 0;
+                memcpy(&q0, base + i0 * c, 8);
+                memcpy(&q1, base + i1 * c, 8);
+                /* 16-bit lanes 0-7: output o's pixel pair, 8-15: output o + 1's */
+                x = _mm256_cvtepu8_epi16(_mm_shuffle_epi8(_mm_set_epi64x(q1, q0), mk));
+                wv = _mm256_set_m128i(
+                    _mm_set1_epi32((int)((uint32_t)(uint16_t)(int16_t)v2
+                                         | ((uint32_t)(uint16_t)(int16_t)v3 << 16))),
+                    _mm_set1_epi32((int)((uint32_t)(uint16_t)(int16_t)v0
+                                         | ((uint32_t)(uint16_t)(int16_t)v1 << 16))));
+                s2 = _mm256_madd_epi16(x, wv);
+                if (out16 != NULL) {
+                    __m256i p = _mm256_packs_epi32(_mm256_sra_epi32(s2, sh),
+                                                   _mm256_setzero_si256());
+                    _mm_storel_epi64((__m128i *)(out16 + o * c), _mm256_castsi256_si128(p));
+                    _mm_storel_epi64((__m128i *)(out16 + (o + 1) * c),
+                                     _mm256_extracti128_si256(p, 1));
+                } else {
+                    _mm_storeu_si128((__m128i *)(acc + o * c), _mm256_castsi256_si128(s2));
+                    _mm_storeu_si128((__m128i *)(acc + (o + 1) * c),
+                                     _mm256_extracti128_si256(s2, 1));
+                }
+                o += 2;
+                continue;
+            }
+        }
+#endif
+        pa = base + idx[2 * o] * s;
+        pb = base + idx[2 * o + 1] * s;
+        w0 = w[2 * o];
+        w1 = w[2 * o + 1];
         if (w0 < -32768 || w0 > 32767 || w1 < -32768 || w1 > 32767)
             return 0;
         if (c == 4) {
@@ -1641,10 +1698,10 @@ static inline int rx_pairs_px_u8(const uint8_t *base, ptrdiff_t n_out, int c, in
                 b |= (uint32_t)pb[2] << 16;
             }
         }
-        __m128i ab = _mm_unpacklo_epi8(_mm_unpacklo_epi8(_mm_cvtsi32_si128((int)a),
-                                                         _mm_cvtsi32_si128((int)b)), zero);
-        uint32_t ww = (uint32_t)(uint16_t)(int16_t)w0 | ((uint32_t)(uint16_t)(int16_t)w1 << 16);
-        __m128i sum = _mm_madd_epi16(ab, _mm_set1_epi32((int)ww));
+        ab = _mm_unpacklo_epi8(_mm_unpacklo_epi8(_mm_cvtsi32_si128((int)a),
+                                                 _mm_cvtsi32_si128((int)b)), zero);
+        ww = (uint32_t)(uint16_t)(int16_t)w0 | ((uint32_t)(uint16_t)(int16_t)w1 << 16);
+        sum = _mm_madd_epi16(ab, _mm_set1_epi32((int)ww));
         /* c < 4: the lanes past c land where the next output's sums go next */
         if (out16 != NULL) {
             __m128i v = _mm_packs_epi32(_mm_sra_epi32(sum, sh), zero);
@@ -1662,11 +1719,71 @@ static inline int rx_pairs_px_u8(const uint8_t *base, ptrdiff_t n_out, int c, in
             _mm_storeu_si128((__m128i *)t, sum);
             memcpy(acc + o * c, t, (size_t)c * sizeof(int32_t));
         }
+        o++;
     }
     return 1;
 #else
     (void)base; (void)n_out; (void)c; (void)s; (void)idx; (void)w; (void)acc; (void)pre;
-    (void)out16;
+    (void)out16; (void)n_in;
+    return 0;
+#endif
+}
+
+/* rx_pairs_px_u8 for k taps on every output (k = 4 or 8: OpenCV's cubic and Lanczos-4 at any
+ * ratio, a dense table idx/w of k entries per output), into int32 sums: the taps two by two,
+ * each pair of pixels one multiply-add of 16-bit pairs, the pairs' sums added in turn (integer
+ * sums: any order gives the same ones). Pixels of c = 1 to 4 uint8 elements, s bytes apart;
+ * acc receives n_out * c sums. Precondition: every weight within int16 (the planner's
+ * condition). Returns 0 (nothing written) without SSE2; the caller then sums tap by tap. */
+static inline int rx_taps_px_u8(const uint8_t *base, ptrdiff_t n_out, int c, int64_t s,
+                                int k, const int64_t *idx, const int64_t *w, int32_t *acc)
+{
+#if defined(RX_SSE2)
+    ptrdiff_t o;
+    const __m128i zero = _mm_setzero_si128();
+    if (!(k == 4 || k == 8) || c < 1 || c > 4)
+        return 0;
+    for (o = 0; o < n_out; o++) {
+        const int64_t *ix = idx + o * k, *wt = w + o * k;
+        __m128i sum = zero;
+        int t;
+        for (t = 0; t < k; t += 2) {
+            const uint8_t *pa = base + ix[t] * s, *pb = base + ix[t + 1] * s;
+            uint32_t a, b, ww;
+            if (c == 4) {
+                memcpy(&a, pa, 4);
+                memcpy(&b, pb, 4);
+            } else {    /* byte by byte: no read past the pixel */
+                a = pa[0];
+                b = pb[0];
+                if (c > 1) {
+                    a |= (uint32_t)pa[1] << 8;
+                    b |= (uint32_t)pb[1] << 8;
+                }
+                if (c > 2) {
+                    a |= (uint32_t)pa[2] << 16;
+                    b |= (uint32_t)pb[2] << 16;
+                }
+            }
+            ww = (uint32_t)(uint16_t)(int16_t)wt[t] | ((uint32_t)(uint16_t)(int16_t)wt[t + 1] << 16);
+            sum = _mm_add_epi32(sum, _mm_madd_epi16(
+                _mm_unpacklo_epi8(_mm_unpacklo_epi8(_mm_cvtsi32_si128((int)a),
+                                                    _mm_cvtsi32_si128((int)b)), zero),
+                _mm_set1_epi32((int)ww)));
+        }
+        /* c < 4: the lanes past c land where the next outputs' sums go next (never past
+         * the row's n_out * c sums) */
+        if ((o + 1) * c + (4 - c) <= n_out * c) {
+            _mm_storeu_si128((__m128i *)(acc + o * c), sum);
+        } else {
+            int32_t tmp[4];
+            _mm_storeu_si128((__m128i *)tmp, sum);
+            memcpy(acc + o * c, tmp, (size_t)c * sizeof(int32_t));
+        }
+    }
+    return 1;
+#else
+    (void)base; (void)n_out; (void)c; (void)s; (void)k; (void)idx; (void)w; (void)acc;
     return 0;
 #endif
 }

@@ -791,7 +791,8 @@ class Plan:
             if threads is not None:
                 threads = check_threads(threads)
             result = new_array(self.out_shape, x.dtype)
-            if not x.flags.c_contiguous and x.dtype.isnative:
+            if not x.flags.c_contiguous and x.dtype.isnative \
+                    and _pipeline.in_place(self, x) is None:
                 x = contiguous(x, threads)
             _pipeline.run(self, x, result, threads)
             return result
@@ -801,8 +802,8 @@ class Plan:
         if all(t is None for t in self.tables):
             np.copyto(result, x)
             return result
-        if not x.flags.c_contiguous and x.dtype.isnative:
-            x = contiguous(x, threads)  # the passes read C-contiguous input
+        if not x.flags.c_contiguous and x.dtype.isnative and _pipeline.in_place(self, x) is None:
+            x = contiguous(x, threads)  # the passes read C-contiguous input (or whole rows)
         _pipeline.run(self, x, result, threads)
         return result
 

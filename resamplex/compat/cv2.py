@@ -289,27 +289,38 @@ def area_table(n_in: int, n_out: int, scale: float) -> AxisTable:
     """Fractional ``INTER_AREA`` taps (``computeResizeAreaTab``): output ``o`` covers
     ``[o * scale, o * scale + scale)`` in float64; partial cells get weight
     ``(float)(overlap / cellWidth)``, whole ones ``(float)(1 / cellWidth)``, with
-    ``cellWidth = min(scale, n_in - o * scale)`` and the 1e-3 threshold of OpenCV."""
-    rows: list[int] = []
-    idx: list[int] = []
-    w: list[float] = []
-    for o in range(n_out):
-        fsx1 = o * scale
-        fsx2 = fsx1 + scale
-        cell = min(scale, n_in - fsx1)
-        sx1, sx2 = math.ceil(fsx1), math.floor(fsx2)
-        sx2 = min(sx2, n_in - 1)
-        sx1 = min(sx1, sx2)
-        if sx1 - fsx1 > 1e-3:
-            rows.append(o); idx.append(sx1 - 1); w.append(float(F32((sx1 - fsx1) / cell)))
-        for sx in range(sx1, sx2):
-            rows.append(o); idx.append(sx); w.append(float(F32(1.0 / cell)))
-        if fsx2 - sx2 > 1e-3:
-            rows.append(o); idx.append(sx2)
-            w.append(float(F32(min(min(fsx2 - sx2, 1.0), cell) / cell)))
+    ``cellWidth = min(scale, n_in - o * scale)`` and the 1e-3 threshold of OpenCV.
+
+    Every output's float64 operations are OpenCV's, elementwise over the outputs.
+
+    Examples
+    --------
+    >>> from resamplex.compat.cv2 import area_table
+    >>> t = area_table(5, 2, 2.5)
+    >>> t.ptr.tolist(), t.idx.tolist(), t.w.tolist()
+    ([0, 3, 6], [0, 1, 2, 2, 3, 4], [0.4000000059604645, 0.4000000059604645, 0.20000000298023224, 0.20000000298023224, 0.4000000059604645, 0.4000000059604645])
+    """
+    fsx1 = np.arange(n_out, dtype=np.float64) * scale
+    fsx2 = fsx1 + scale
+    cell = np.minimum(scale, n_in - fsx1)
+    sx2 = np.minimum(np.floor(fsx2), n_in - 1)
+    sx1 = np.minimum(np.ceil(fsx1), sx2)
+    left = sx1 - fsx1 > 1e-3
+    right = fsx2 - sx2 > 1e-3
+    whole = (sx2 - sx1).astype(np.int64)
+    counts = left + whole + right
     ptr = np.zeros(n_out + 1, dtype=np.int64)
-    np.cumsum(np.bincount(np.array(rows, dtype=np.int64), minlength=n_out), out=ptr[1:])
-    return AxisTable(n_in, n_out, ptr, np.array(idx, dtype=np.int64), np.array(w))
+    np.cumsum(counts, out=ptr[1:])
+    # each output's taps: the left partial cell, the whole cells, the right partial cell
+    first = np.where(left, sx1 - 1, sx1).astype(np.int64)
+    rank = np.arange(ptr[-1], dtype=np.int64) - np.repeat(ptr[:-1], counts)
+    idx = np.repeat(first, counts) + rank
+    w = np.repeat((1.0 / cell).astype(F32), counts).astype(np.float64)
+    at_left = ptr[:-1][left]
+    w[at_left] = ((sx1 - fsx1)[left] / cell[left]).astype(F32)
+    at_right = ptr[1:][right] - 1
+    w[at_right] = (np.minimum(np.minimum(fsx2 - sx2, 1.0), cell)[right] / cell[right]).astype(F32)
+    return AxisTable(n_in, n_out, ptr, idx, w)
 
 
 def _block_table(n_in: int, n_out: int, step: int) -> AxisTable:
