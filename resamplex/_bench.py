@@ -7,7 +7,11 @@ The workloads (SPEC §9): float32 NCHW batches ``(8, 64, 128, 128)`` x2 with nea
 2160x3840 (linear; down from a BGR view too; cubic and nearest to 720x1280 too, RGBA and
 float32 nearest, area up to 2160x3840), and down to 540x960 through
 ``compat.skimage.resize`` with anti-aliasing;
-bfloat16 and int8 batches x2 against float32 per byte. Each is timed for resamplex and for
+bfloat16 and int8 batches x2 against float32 per byte; arbitrary sizes (SPEC §9's seeded
+random pairs, :func:`random_sizes`) through every door and ``rx.resize`` against the original
+as users run it, each row a set of calls whose per-call ratios give a median and a minimum;
+random crop views to 224x224, a new shape every call (plans built on each). Each is timed
+for resamplex and for
 each installed peer that can run it (PyTorch ``interpolate``, OpenCV ``resize``, SciPy
 ``ndimage.zoom``, ONNX Runtime ``Resize``, scikit-image ``resize``), with the same thread
 count, a fresh output each call, the median of several runs taken in turns (one timed call of
@@ -17,7 +21,8 @@ into a fresh array. Each workload carries its targets (SPEC §9) as :class:`Targ
 report marks each one met or missed. Ratios are what the targets are stated in; absolute times
 depend on the machine and on what else runs on it.
 
-To add a row: append a :class:`Workload` in :func:`workloads` whose ``make`` returns a dict of
+To add a row: append a :class:`Workload` in :func:`workloads` (a row of many calls of
+different sizes: ``calls``, one dict of runners per call) whose ``make`` returns a dict of
 runners (``"resamplex"`` first, then ``"floor"`` and any peer or reference runner by name) and
 whose ``targets`` compare ``"resamplex"`` with those names. Column headers, widths, the plot and
 the summary follow from the data.
@@ -128,13 +133,95 @@ def speed_words(r: float, peer: str) -> str:
 
 @dataclass
 class Workload:
-    """One row of the SPEC §9 table."""
+    """One row of the SPEC §9 table. A row of many calls (``calls`` given, ``make`` unused)
+    is timed call by call (:func:`_per_call_times`)."""
 
     name: str
     targets: list[Target]
     make: Callable[[], dict[str, Runner]]  # -> {"resamplex": runner, "floor": ..., peer: ...}
     results: dict[str, float] = field(default_factory=dict)  # runner -> median seconds
     results_1t: dict[str, float] = field(default_factory=dict)  # the same, on one thread
+    calls: Callable[[], list[dict[str, Runner]]] | None = None
+
+
+def per_call(peer: str, statistic: str) -> str:
+    """The result name of a per-call statistic ("median", "minimum") of ``peer``'s time over
+    resamplex's in a row of many calls (:func:`_per_call_times`)."""
+    return f"{peer}, per-call {statistic}"
+
+
+def _is_per_call(name: str) -> bool:
+    return ", per-call " in name
+
+
+def per_call_targets(peer: str, median: float = 1.5, minimum: float = 1.0) -> list[Target]:
+    """SPEC §9's arbitrary-size targets: the median over calls of ``peer``'s time over
+    resamplex's at least ``median``, the smallest at least ``minimum``."""
+    return [Target(per_call(peer, "median"), 1.0 / median,
+                   f"median over the calls >= {median:g}x faster than {peer}"),
+            Target(per_call(peer, "minimum"), 1.0 / minimum,
+                   f"every call at least {'as fast as' if minimum == 1 else f'{minimum:g}x faster than'} {peer}")]
+
+
+def random_sizes(n: int, seed: int = 53) -> list[tuple[tuple[int, int, int], tuple[int, int]]]:
+    """SPEC §9's arbitrary sizes: ``n`` seeded pairs of a source ``(H, W, C)`` and a target
+    ``(h, w)``: sources 200-1400 x 200-2000 with C = 1, 3 or 4; targets 64-400 pixels a side
+    (even pairs) or factors 0.3-2.5 of each side (odd pairs).
+
+    Examples
+    --------
+    >>> from resamplex._bench import random_sizes
+    >>> [(src, dst) for src, dst in random_sizes(2)]
+    [((1108, 220, 4), (306, 336)), ((597, 1129, 4), (317, 1994))]
+    """
+    rng = np.random.default_rng(seed)
+    pairs = []
+    for i in range(n):
+        h, w = int(rng.integers(200, 1401)), int(rng.integers(200, 2001))
+        c = int(rng.choice([1, 3, 4]))
+        if i % 2 == 0:
+            out = (int(rng.integers(64, 401)), int(rng.integers(64, 401)))
+        else:
+            out = (max(1, round(h * rng.uniform(0.3, 2.5))),
+                   max(1, round(w * rng.uniform(0.3, 2.5))))
+        pairs.append(((h, w, c), out))
+    return pairs
+
+
+def random_crops(seed: int, image_hw: tuple[int, int] = (1200, 1600),
+                 ) -> Callable[[], tuple[slice, slice]]:
+    """A seeded source of crops of an image of ``image_hw``: each call gives the next
+    ``(rows, columns)`` slices, 200 to 1100 rows and 200 to 1500 columns at a random place
+    (what a RandomResizedCrop-like step takes before resizing to its output size)."""
+    rng = np.random.default_rng(seed)
+    height, width = image_hw
+
+    def crop() -> tuple[slice, slice]:
+        h, w = int(rng.integers(200, min(1100, height))), int(rng.integers(200, min(1500, width)))
+        y, x = int(rng.integers(0, height - h + 1)), int(rng.integers(0, width - w + 1))
+        return slice(y, y + h), slice(x, x + w)
+    return crop
+
+
+def _per_call_times(calls: list[dict[str, Runner]], repeat: int,
+                    budget: float) -> dict[str, float]:
+    """A row of many calls: each call's runners timed as :func:`_median_times` does; per
+    runner the sum of its medians (seconds for the whole set), and per peer the median and
+    the minimum over the calls of the peer's time over resamplex's, as the time the whole set
+    would take at that ratio (``per_call(peer, ...)``: a target's ratio of it is its inverse)."""
+    totals: dict[str, float] = {}
+    ratios: dict[str, list[float]] = {}
+    for call in calls:
+        t = _median_times(call, repeat, budget / max(1, len(calls)))
+        for name, v in t.items():
+            totals[name] = totals.get(name, 0.0) + v
+            if name not in ("resamplex", "floor"):
+                ratios.setdefault(name, []).append(v / t["resamplex"])
+    out = dict(totals)
+    for name, rs in ratios.items():
+        out[per_call(name, "median")] = totals["resamplex"] * float(np.median(rs))
+        out[per_call(name, "minimum")] = totals["resamplex"] * min(rs)
+    return out
 
 
 def _median_times(runners: dict[str, Runner], repeat: int, budget: float, warm: float = 0.0,
@@ -577,6 +664,128 @@ def _door_workloads(threads: int, quick: bool, rng: np.random.Generator, cv2: An
                                   [faster_than("pillow", 1.5, 1)], pil_door(name, out_hw)))
     items.append(Workload("compat.torch u8 (1,3,1080,1920) -> 540x960 bicubic antialias",
                           [faster_than("torch", 1)], torch_door((540, 960))))
+    items += _arbitrary_size_workloads(threads, quick, cv2, torch, Image)
+    return items
+
+
+def _arbitrary_size_workloads(threads: int, quick: bool, cv2: Any, torch: Any,
+                              Image: Any) -> list[Workload]:
+    """SPEC §9's arbitrary sizes: every door and ``rx.resize`` on seeded random (source,
+    target) pairs (:func:`random_sizes`; 12 pairs, the quick run 6 and fewer rows) against the
+    original as users run it (OpenCV with IPP as its wheel sets it), plans warm; and random
+    crop views of a 1200x1600x3 image to 224x224, a new shape every call (plans built on each
+    call: the crops' shapes never repeat within a run)."""
+    from .compat import cv2 as rcv
+    from .compat import pil as rpil
+    from .compat import torch as rtorch
+
+    pairs = random_sizes(6 if quick else 12)
+    data = np.random.default_rng(1)
+    images = {}
+
+    def image(shape: tuple[int, int, int], dtype: Any) -> np.ndarray:
+        key = (shape, np.dtype(dtype).str)
+        if key not in images:
+            images[key] = data.integers(0, 256, shape).astype(dtype)
+        return images[key]
+
+    def cv2_calls(flag: str, dtype: Any, core: str | None = None) -> Callable[[], list]:
+        def calls() -> list[dict[str, Runner]]:
+            made = []
+            for shape, out_hw in pairs:
+                x = image(shape, dtype)
+                wh = out_hw[::-1]
+                if core is None:
+                    run = {"resamplex": lambda x=x, wh=wh: rcv.resize(
+                        x, wh, interpolation=getattr(rcv, flag), threads=threads)}
+                else:
+                    run = {"resamplex": lambda x=x, o=out_hw: resize(
+                        x, o, axes=(0, 1), mode=core, threads=threads)}
+                if cv2 is not None:
+                    cv2.ipp.setUseIPP(True)
+                    run["opencv"] = lambda x=x, wh=wh: cv2.resize(
+                        x, wh, interpolation=getattr(cv2, flag))
+                made.append(run)
+            return made
+        return calls
+
+    def pil_calls(name: str) -> list[dict[str, Runner]]:
+        made = []
+        for shape, out_hw in pairs:
+            x = image(shape, np.uint8)
+            x = x[..., 0] if shape[2] == 1 else x       # modes L, RGB, RGBA
+            wh = out_hw[::-1]
+            run = {"resamplex": lambda x=x, wh=wh: rpil.resize(
+                x, wh, getattr(rpil, name), threads=threads)}
+            if Image is not None:
+                im = Image.fromarray(x)
+                run["pillow"] = lambda im=im, wh=wh: im.resize(
+                    wh, getattr(Image.Resampling, name))
+            made.append(run)
+        return made
+
+    def torch_calls(mode: str, antialias: bool) -> list[dict[str, Runner]]:
+        made = []
+        for shape, out_hw in pairs:
+            x = np.ascontiguousarray(image(shape, np.uint8).transpose(2, 0, 1))[None]
+            run = {"resamplex": lambda x=x, o=out_hw: rtorch.interpolate(
+                x, size=o, mode=mode, antialias=antialias, threads=threads)}
+            if torch is not None:
+                t = torch.from_numpy(x)
+                run["torch"] = lambda t=t, o=out_hw: torch.nn.functional.interpolate(
+                    t, size=o, mode=mode, antialias=antialias)
+            made.append(run)
+        return made
+
+    def crops(flag: str) -> dict[str, Runner]:
+        big = data.integers(0, 256, (1200, 1600, 3), dtype=np.uint8)
+
+        def loop(fn: Callable[[np.ndarray], Any]) -> Runner:
+            crop = random_crops(7)   # both runners take the same crops, in the same order
+
+            def run() -> None:
+                for _ in range(20):
+                    rows, cols = crop()
+                    fn(big[rows, cols])
+            return run
+
+        run = {"resamplex": loop(lambda c: rcv.resize(c, (224, 224), threads=threads,
+                                                      interpolation=getattr(rcv, flag))),
+               "floor": _floor((20, 224, 224, 3), np.uint8)}
+        if cv2 is not None:
+            cv2.ipp.setUseIPP(True)
+            run["opencv"] = loop(lambda c: cv2.resize(c, (224, 224),
+                                                      interpolation=getattr(cv2, flag)))
+        return run
+
+    unused: Callable[[], dict[str, Runner]] = dict
+    items: list[Workload] = []
+    flags = ("INTER_LINEAR",) if quick else ("INTER_LINEAR", "INTER_CUBIC", "INTER_AREA",
+                                             "INTER_NEAREST")
+    for flag in flags:
+        for dtype, kind in ((np.uint8, "u8"), (np.float32, "f32")):
+            items.append(Workload(f"compat.cv2 {flag} {kind} random sizes",
+                                  per_call_targets("opencv"), unused,
+                                  calls=cv2_calls(flag, dtype)))
+    if not quick:
+        for mode, flag in (("linear", "INTER_LINEAR"), ("cubic", "INTER_CUBIC")):
+            for dtype, kind in ((np.uint8, "u8"), (np.float32, "f32")):
+                items.append(Workload(f"rx.resize {mode} {kind} random sizes",
+                                      per_call_targets("opencv"), unused,
+                                      calls=cv2_calls(flag, dtype, core=mode)))
+        for name in ("BILINEAR", "BICUBIC", "LANCZOS"):
+            items.append(Workload(f"compat.pil {name} random sizes",
+                                  per_call_targets("pillow"), unused,
+                                  calls=lambda name=name: pil_calls(name)))
+        for mode in ("bilinear", "bicubic"):
+            for aa in (False, True):
+                items.append(Workload(
+                    f"compat.torch u8 {mode}{' antialias' if aa else ''} random sizes",
+                    per_call_targets("torch"), unused,
+                    calls=lambda mode=mode, aa=aa: torch_calls(mode, aa)))
+    for flag in ("INTER_LINEAR",) if quick else ("INTER_LINEAR", "INTER_CUBIC", "INTER_AREA"):
+        items.append(Workload(f"compat.cv2 {flag} 20 random crops -> 224x224 (new shapes)",
+                              [faster_than("opencv", 1)], lambda flag=flag: crops(flag)))
     return items
 
 
@@ -596,6 +805,9 @@ def run(quick: bool = False, threads: int | None = None,
             if item is None:
                 continue
             _torch(n), _cv2(n)  # the peers' thread counts are global: set them per side
+            if item.calls is not None:
+                results.update(_per_call_times(item.calls(), repeat, budget))
+                continue
             results.update(_median_times(item.make(), repeat, budget, max(warm, first)))
             first = 0.0
     return items
@@ -624,7 +836,7 @@ def _runner_names(items: list[Workload]) -> list[str]:
     """Columns: resamplex, the floor, then every other runner in order of first appearance."""
     names = ["resamplex", "floor"]
     for w in items:
-        names += [k for k in w.results if k not in names]
+        names += [k for k in w.results if k not in names and not _is_per_call(k)]
     return names
 
 
@@ -673,7 +885,7 @@ def format_table(items: list[Workload], threads: int | None = None) -> str:
                          f"{t.describe(w.results_1t)})")
             lines.append(line)
         for n in w.results:  # peers measured without a target of their own: for information
-            if n not in versus and n not in ("resamplex", "floor"):
+            if n not in versus and n not in ("resamplex", "floor") and not _is_per_call(n):
                 lines.append(f"  {'':<6}  {speed_words(w.results['resamplex'] / w.results[n], n)}")
     lines.append("")
     lines.append(f"{counts[True]} target{'s' if counts[True] != 1 else ''} met, "

@@ -916,9 +916,12 @@ workloads: float32 NCHW (8, 64, 128, 128) x2 nearest and linear (also channels-l
   chain: cv2.resize, astype, normalise, transpose); bfloat16 and int8
   (8, 64, 128, 128) x2 against float32 per byte; the front doors against their originals:
   compat.scipy.zoom (128^3 x2 orders 0, 1, 3; the image x0.5 order 1), compat.skimage.resize,
-  compat.cv2 and compat.pil (the image to 540x960 and 2160x3840), compat.torch. Each against
-  the peers installed, same threads, fresh outputs, and a memory floor (copying an array of
-  the output's size)."""
+  compat.cv2 and compat.pil (the image to 540x960 and 2160x3840), compat.torch; arbitrary
+  sizes (12 seeded random source and target sizes, 6 in the quick run) through compat.cv2,
+  rx.resize, compat.pil and compat.torch, each row's median and smallest ratio over its calls;
+  20 random crops of a 1200x1600x3 image to 224x224, a new shape every call. Each against the
+  peers installed, same threads, fresh outputs, and a memory floor (copying an array of the
+  output's size)."""
 
 
 # ----------------------------------------------------------------------------------------------
@@ -1002,7 +1005,10 @@ def build_parser() -> argparse.ArgumentParser:
                        "nearest, area) and to a 224x224 float32 "
                        "normalised CHW tensor, and the front doors (compat.scipy.zoom, "
                        "compat.skimage.resize, compat.cv2, compat.pil, compat.torch) against "
-                       "their originals. Print the medians and each target, met or missed.")
+                       "their originals, also at arbitrary sizes (seeded random source and "
+                       "target sizes; per-call median and minimum) and on random crops to "
+                       "224x224 with a new shape every call. Print the medians and each "
+                       "target, met or missed.")
     p.add_argument("--quick", action="store_true", help="fewer repeats (under a minute)")
     p.add_argument("--plot", metavar="FILE.png",
                    help="also write a bar chart (needs matplotlib: the bench extra, "

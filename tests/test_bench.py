@@ -69,11 +69,70 @@ def test_every_workload_has_targets_of_spec_9():
     for w in items:
         assert w.targets, w.name
         for t in w.targets:
-            assert t.versus in ("torch", "opencv", "pillow", "scipy", "scikit-image",
-                                "floor", _bench.FLOAT32_PER_BYTE, _bench.NUMPY_CHAIN,
-                                _bench.RESIZE_ALONE)
+            versus = t.versus.split(", per-call ")[0]
+            assert versus in ("torch", "opencv", "pillow", "scipy", "scikit-image",
+                              "floor", _bench.FLOAT32_PER_BYTE, _bench.NUMPY_CHAIN,
+                              _bench.RESIZE_ALONE)
+            assert t.versus in (versus, _bench.per_call(versus, "median"),
+                                _bench.per_call(versus, "minimum"))
     assert any(w.name.startswith("compat.scipy.zoom") for w in items)
     assert not any("SPEC" in w.name for w in items)
+    # SPEC §9's arbitrary sizes and new shapes: rows of many calls, median and minimum
+    sized = [w for w in items if w.name.endswith("random sizes")]
+    assert sized and all(w.calls is not None for w in sized)
+    assert {t.text for t in sized[0].targets} == {
+        "median over the calls >= 1.5x faster than opencv",
+        "every call at least as fast as opencv"}
+    assert any("random crops -> 224x224" in w.name for w in items)
+    full = _bench.workloads(threads=1, quick=False)
+    for door in ("compat.cv2 INTER_CUBIC u8", "compat.cv2 INTER_AREA f32", "rx.resize linear",
+                 "rx.resize cubic f32", "compat.pil LANCZOS", "compat.torch u8 bicubic antialias"):
+        assert any(w.name.startswith(door) and w.name.endswith("random sizes")
+                   for w in full), door
+
+
+def test_random_sizes_follow_the_rule_of_spec_9():
+    pairs = _bench.random_sizes(400)
+    assert pairs == _bench.random_sizes(400)          # seeded: the same pairs every run
+    assert len({p for p in pairs}) == 400
+    for i, ((h, w, c), (oh, ow)) in enumerate(pairs):
+        assert 200 <= h <= 1400 and 200 <= w <= 2000 and c in (1, 3, 4)
+        if i % 2 == 0:
+            assert 64 <= oh <= 400 and 64 <= ow <= 400
+        else:
+            assert 0.3 * h - 0.5 <= oh <= 2.5 * h + 0.5 and 0.3 * w - 0.5 <= ow <= 2.5 * w + 0.5
+    assert {c for (_, _, c), _ in pairs} == {1, 3, 4}
+    crop = _bench.random_crops(7)
+    again = _bench.random_crops(7)
+    seen = set()
+    for _ in range(200):
+        rows, cols = crop()
+        assert (rows, cols) == again()
+        assert 0 <= rows.start and rows.stop <= 1200 and 200 <= rows.stop - rows.start < 1100
+        assert 0 <= cols.start and cols.stop <= 1600 and 200 <= cols.stop - cols.start < 1500
+        seen.add((rows.stop - rows.start, cols.stop - cols.start))
+    assert len(seen) >= 195                              # a new shape (nearly) every call
+
+
+def test_a_row_of_many_calls_reports_the_median_and_minimum_ratio(monkeypatch):
+    # per call, the runners' medians (here given); the row's times are their sums, and its
+    # per-call statistics the median and the smallest of opencv / resamplex over the calls
+    given = iter([{"resamplex": 1.0, "opencv": 2.0}, {"resamplex": 2.0, "opencv": 1.0},
+                  {"resamplex": 1.0, "opencv": 4.0}])
+    monkeypatch.setattr(_bench, "_median_times", lambda call, repeat, budget: next(given))
+    row = _bench.Workload("delta u8 random sizes", _bench.per_call_targets("opencv"), dict,
+                          calls=lambda: [{}, {}, {}])
+    row.results = _bench._per_call_times(row.calls(), 3, 1.0)
+    assert row.results["resamplex"] == 4.0 and row.results["opencv"] == 7.0
+    ratio = {t.text.split()[0]: 1 / t.ratio(row.results) for t in row.targets}
+    assert ratio == {"median": 2.0, "every": 0.5}
+    assert [t.met(row.results) for t in row.targets] == [True, False]
+    text = _bench.format_table([row])
+    header = next(line for line in text.splitlines() if line.startswith("workload"))
+    assert header.split() == ["workload", "resamplex", "floor", "opencv"]  # no per-call column
+    assert "  met     2.0x faster than opencv, per-call median" in text
+    assert "  MISSED  2.0x slower than opencv, per-call minimum" in text
+    assert "1.75x faster than opencv" in text          # the totals, for information
 
 
 def _results_table():

@@ -504,8 +504,10 @@ def test_float_arbitrary_ratios_with_long_rows():
     # Float images whose rows are long enough that the fused sweep's band (512 KiB of
     # first-pass rows per thread) holds only part of the image: reductions read a few rows
     # of each band (the rows between them are never made), runs of outputs keep the rows
-    # they share with the run before; enlargements at ratios other than 2; pixels of 1, 3
-    # and 4 elements; NaN, infinities and -0.0 included, compared as bytes where finite.
+    # they share with the run before; enlargements at ratios other than 2; pixels of 1 to 4
+    # elements (two-tap rows of 2-4 element pixels: a vector of four lanes per output, the
+    # last pixel and the last output element by element); NaN, infinities and -0.0
+    # included, compared as bytes where finite.
     rng = np.random.default_rng(24)
     cases = []
     for dtype, cn, (h, w), dsize in (
@@ -515,7 +517,9 @@ def test_float_arbitrary_ratios_with_long_rows():
             (np.float32, 1, (900, 9000), (8000, 333)),
             (np.float32, 3, (203, 1800), (2300, 517)),
             (np.float64, 4, (301, 700), (900, 1200)),
-            (np.float32, 1, (257, 1333), (1900, 450))):
+            (np.float32, 1, (257, 1333), (1900, 450)),
+            (np.float32, 2, (400, 1000), (333, 150)),
+            (np.float32, 4, (90, 3000), (2999, 40))):
         x = (rng.standard_normal((h, w, cn)) * 100).astype(dtype)
         for v in (np.nan, np.inf, -np.inf, -0.0):
             x.reshape(-1)[rng.integers(0, x.size, 3)] = v

@@ -75,3 +75,98 @@ class FrontDoor:
 
     def time_resize(self, door, dtype, size, impl, threads):
         self.call()
+
+
+class ArbitrarySizes:
+    """SPEC §9's arbitrary sizes: the seeded random (source, target) pairs of ``resamplex
+    bench`` (``resamplex._bench.random_sizes``, 12 pairs) through compat.cv2 and rx.resize,
+    against OpenCV as users run it (IPP as its wheel sets it). ``time_set``: the whole set, one
+    implementation; ``track_median`` / ``track_minimum``: OpenCV's time over resamplex's,
+    per call, their median and smallest (the targets: >= 1.5 and >= 1; both implementations
+    are timed for them, so the two values of ``implementation`` track the same ratios)."""
+
+    params = [["cv2 INTER_LINEAR", "cv2 INTER_CUBIC", "cv2 INTER_AREA", "cv2 INTER_NEAREST",
+               "resize linear", "resize cubic"], ["uint8", "float32"],
+              ["resamplex", "original"], [1, 2]]
+    param_names = ["door", "dtype", "implementation", "threads"]
+    timeout = 300
+
+    def setup(self, door, dtype, impl, threads):
+        import cv2 as ocv
+
+        from resamplex import resize
+        from resamplex._bench import random_sizes
+        from resamplex.compat import cv2 as rcv
+
+        ocv.setNumThreads(threads)
+        lib, mode = door.split()
+        flag = mode if lib == "cv2" else {"linear": "INTER_LINEAR", "cubic": "INTER_CUBIC"}[mode]
+        rng = np.random.default_rng(1)
+        self.calls = []
+        for shape, out_hw in random_sizes(12):
+            x = rng.integers(0, 256, shape).astype(dtype)
+            wh = out_hw[::-1]
+            if lib == "cv2":
+                ours = (lambda x=x, wh=wh: rcv.resize(x, wh, interpolation=getattr(rcv, flag),
+                                                      threads=threads))
+            else:
+                ours = (lambda x=x, o=out_hw: resize(x, o, axes=(0, 1), mode=mode,
+                                                     threads=threads))
+            theirs = (lambda x=x, wh=wh: ocv.resize(x, wh, interpolation=getattr(ocv, flag)))
+            self.calls.append({"resamplex": ours, "opencv": theirs})
+        for call in self.calls:
+            call["resamplex"]()
+
+    def time_set(self, door, dtype, impl, threads):
+        name = "resamplex" if impl == "resamplex" else "opencv"
+        for call in self.calls:
+            call[name]()
+
+    def _ratios(self):
+        from resamplex._bench import _per_call_times, per_call
+
+        t = _per_call_times(self.calls, 5, 2.0)
+        return (t[per_call("opencv", "median")] / t["resamplex"],
+                t[per_call("opencv", "minimum")] / t["resamplex"])
+
+    def track_median(self, door, dtype, impl, threads):
+        return self._ratios()[0]
+
+    def track_minimum(self, door, dtype, impl, threads):
+        return self._ratios()[1]
+
+    track_median.unit = "x"
+    track_minimum.unit = "x"
+
+
+class RandomCrops:
+    """Random crop views of a 1200x1600x3 uint8 image to 224x224 through compat.cv2, a new
+    shape every call (plans built on each), 20 crops a set; the same crops for OpenCV."""
+
+    params = [["INTER_LINEAR", "INTER_CUBIC", "INTER_AREA"], ["resamplex", "original"], [1, 2]]
+    param_names = ["interpolation", "implementation", "threads"]
+    timeout = 120
+
+    def setup(self, flag, impl, threads):
+        import cv2 as ocv
+
+        from resamplex._bench import random_crops
+        from resamplex.compat import cv2 as rcv
+
+        ocv.setNumThreads(threads)
+        big = array((1200, 1600, 3), "uint8")
+        crop = random_crops(7)
+        if impl == "resamplex":
+            one = (lambda c: rcv.resize(c, (224, 224), interpolation=getattr(rcv, flag),
+                                        threads=threads))
+        else:
+            one = (lambda c: ocv.resize(c, (224, 224), interpolation=getattr(ocv, flag)))
+
+        def run():
+            for _ in range(20):
+                rows, cols = crop()
+                one(big[rows, cols])
+        self.run = run
+
+    def time_crops(self, flag, impl, threads):
+        self.run()

@@ -53,6 +53,8 @@ cdef extern from "_simd.h" nogil:
                       Py_ssize_t k, Py_ssize_t n)
     void rx_dense2_f32(const float* tmp, float* out, Py_ssize_t n, const int64_t* idx,
                        const float* w)
+    void rx_pairs_px_f32(const float* x, float* out, Py_ssize_t n_out, int c,
+                         const int64_t* idx, const float* w, int64_t n_in)
     void rx_dense4_f32(const float* tmp, float* out, Py_ssize_t n, const int64_t* idx,
                        const float* w)
     void rx_dense8_f32(const float* tmp, float* out, Py_ssize_t n, const int64_t* idx,
@@ -638,8 +640,13 @@ cdef inline void _dense_k(const load_t* x, const acc_t* w1, acc_t* out, Py_ssize
 
 cdef inline void _dense_row(const load_t* x, const acc_t* w1, acc_t* out, Py_ssize_t n_b,
                             Py_ssize_t c, Py_ssize_t k, const int64_t* idx,
-                            int order) noexcept nogil:
-    if load_t is float and acc_t is float and order == 0 and c == 1 and k == 2:
+                            int order, int64_t n_in) noexcept nogil:
+    # n_in: the row's pixels
+    if load_t is float and acc_t is float and order == 0 and k == 2 and 2 <= c <= 4:
+        # pixels of float32, two taps (OpenCV's linear at any ratio): an output's elements
+        # in one vector of four lanes (rx_pairs_px_f32), _dense_k's products and sums
+        rx_pairs_px_f32(x, out, n_b, <int>c, idx, w1, n_in)
+    elif load_t is float and acc_t is float and order == 0 and c == 1 and k == 2:
         # single elements of float32, two taps (OpenCV's linear at any ratio): w0 x0 + w1 x1,
         # adjacent pairs from one window load where they fit (the core's kernel, _simd.h)
         rx_dense2_f32(x, out, n_b, idx, w1)
@@ -743,24 +750,24 @@ cdef inline void _up2_row_k(const PassDesc* p, const float* x, float* out, Py_ss
 
 
 cdef inline void _dense(int kind, const char* s, const acc_t* w1, acc_t* out, Py_ssize_t n_b,
-                        Py_ssize_t c, Py_ssize_t k, const int64_t* idx,
-                        int order) noexcept nogil:
+                        Py_ssize_t c, Py_ssize_t k, const int64_t* idx, int order,
+                        int64_t n_in) noexcept nogil:
     if kind == E_U8:
-        _dense_row(<const uint8_t*>s, w1, out, n_b, c, k, idx, order)
+        _dense_row(<const uint8_t*>s, w1, out, n_b, c, k, idx, order, n_in)
     elif kind == E_I8:
-        _dense_row(<const int8_t*>s, w1, out, n_b, c, k, idx, order)
+        _dense_row(<const int8_t*>s, w1, out, n_b, c, k, idx, order, n_in)
     elif kind == E_U16:
-        _dense_row(<const uint16_t*>s, w1, out, n_b, c, k, idx, order)
+        _dense_row(<const uint16_t*>s, w1, out, n_b, c, k, idx, order, n_in)
     elif kind == E_I16:
-        _dense_row(<const int16_t*>s, w1, out, n_b, c, k, idx, order)
+        _dense_row(<const int16_t*>s, w1, out, n_b, c, k, idx, order, n_in)
     elif kind == E_I32:
-        _dense_row(<const int32_t*>s, w1, out, n_b, c, k, idx, order)
+        _dense_row(<const int32_t*>s, w1, out, n_b, c, k, idx, order, n_in)
     elif kind == E_F16:
-        _dense_row(<const f16_t*>s, w1, out, n_b, c, k, idx, order)
+        _dense_row(<const f16_t*>s, w1, out, n_b, c, k, idx, order, n_in)
     elif kind == E_F32:
-        _dense_row(<const float*>s, w1, out, n_b, c, k, idx, order)
+        _dense_row(<const float*>s, w1, out, n_b, c, k, idx, order, n_in)
     else:
-        _dense_row(<const double*>s, w1, out, n_b, c, k, idx, order)
+        _dense_row(<const double*>s, w1, out, n_b, c, k, idx, order, n_in)
 
 
 cdef void _band_rows(const acc_t* tag, const PassDesc* p, const char* src, char* dst,
@@ -830,7 +837,7 @@ cdef void _band_rows(const acc_t* tag, const PassDesc* p, const char* src, char*
                 elif p.k > 0:   # dense taps, the band of the accumulator type: in place
                     _dense(p.src_kind, sq + r * p.sstr[1], w1,
                            <acc_t*>(band + (r - clo) * row_bytes), n_b, c, p.k, p.idx2,
-                           p.order1)
+                           p.order1, p.n_in)
                 elif p.loop == 1:
                     _one(p.src_kind, w1, sq + r * p.sstr[1], band + (r - clo) * row_bytes, 0,
                          1, n_b, c, 0, c * ssz, 0, c * msz, p.ptr2, p.idx2, p.order1,

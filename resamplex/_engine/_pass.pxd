@@ -133,8 +133,8 @@ cdef struct PassDesc:
     int compute       # Compute
     int shift         # fixed point: the final right shift
     Py_ssize_t itemsize   # gather: bytes per element
-    Py_ssize_t n_in   # weighted loop 0: input row length; int fused: the first pass's
-                      # input row length (pixels); float fused: unused; gather: the leading
+    Py_ssize_t n_in   # weighted loop 0: input row length; fused: the first pass's input
+                      # row length (pixels); gather: the leading
                       # outputs of each row moved n_mid bytes at a time (rx_gather_pixels)
     Py_ssize_t k      # taps per output of a dense table; gather: innermost repeat factor
     Py_ssize_t n_mid  # fused: length of the row between the two passes; gather: 0, 4-32 or 128

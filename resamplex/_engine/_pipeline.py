@@ -627,6 +627,7 @@ def _float_fused(plan: "Plan", dtype: np.dtype,
         ptr=ta.ptr, off=ta.idx, w=w,
         w2=None if tail.divisors is None else np.asarray(tail.divisors, tail.compute),
         ptr2=tb.ptr, idx2=tb.idx, w1=w1, order1=ORDERS[first.order], channels=inner,
+        n_in=shape[b],
         loop=0 if inner >= _ROW_LOOP_MIN else 1, head=cut, order_head=ORDERS[head.order],
         finish=ORDERS[tail.order], n_mid=cap, k=dense, buf_len=-(-(acc_len + band) // 16) * 16,
         units=outer * ta.n_out)

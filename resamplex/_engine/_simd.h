@@ -1729,6 +1729,49 @@ static inline int rx_pairs_px_u8(const uint8_t *base, ptrdiff_t n_out, int c, in
 #endif
 }
 
+/* Two taps for every output over pixels of c = 2, 3 or 4 float32 elements (the first pass of
+ * the fused float sweep, _floatpass._dense_row; OpenCV's linear at any ratio):
+ * out[o c + j] = w[2o] xa[j] + w[2o + 1] xb[j], the products rounded and then their sum (no
+ * contraction), xa and xb the pixels idx[2o] and idx[2o + 1] of the row x of n_in pixels.
+ * Four lanes an output: the lanes past c read the next pixel's elements and land where the
+ * next output's go next, so an output whose tap reads the row's last pixel (c < 4), or whose
+ * four-lane store would leave the n_out c outputs, goes element by element. */
+static inline void rx_pairs_px_f32(const float *x, float *out, ptrdiff_t n_out, int c,
+                                   const int64_t *idx, const float *w, int64_t n_in)
+{
+    ptrdiff_t o, j;
+#if defined(__GNUC__) || defined(__clang__)
+    typedef float v4f __attribute__((vector_size(16)));
+    for (o = 0; o < n_out; o++) {
+        const int64_t ia = idx[2 * o], ib = idx[2 * o + 1];
+        const float wa = w[2 * o], wb = w[2 * o + 1];
+        if ((c == 4 || (ia < n_in - 1 && ib < n_in - 1)) && (o + 1) * c + (4 - c) <= n_out * c) {
+            v4f a, b, r;
+            memcpy(&a, x + ia * c, sizeof a);
+            memcpy(&b, x + ib * c, sizeof b);
+            r = (v4f){wa, wa, wa, wa} * a;
+            r = r + (v4f){wb, wb, wb, wb} * b;
+            memcpy(out + o * c, &r, sizeof r);
+            continue;
+        }
+        for (j = 0; j < c; j++) {
+            float r = wa * x[ia * c + j];
+            out[o * c + j] = r + wb * x[ib * c + j];
+        }
+    }
+#else
+    for (o = 0; o < n_out; o++) {
+        const int64_t ia = idx[2 * o], ib = idx[2 * o + 1];
+        const float wa = w[2 * o], wb = w[2 * o + 1];
+        (void)n_in;
+        for (j = 0; j < c; j++) {
+            float r = wa * x[ia * c + j];
+            out[o * c + j] = r + wb * x[ib * c + j];
+        }
+    }
+#endif
+}
+
 /* rx_pairs_px_u8 for k taps on every output (k = 4 or 8: OpenCV's cubic and Lanczos-4 at any
  * ratio, a dense table idx/w of k entries per output), into int32 sums: the taps two by two,
  * each pair of pixels one multiply-add of 16-bit pairs, the pairs' sums added in turn (integer
