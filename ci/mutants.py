@@ -654,8 +654,12 @@ MUTANTS = [
         ("tests/test_resize.py",)),
     Mutant(
         "pairs-px-weights-swapped", "resamplex/_engine/_simd.h",
-        (("        uint32_t ww = (uint32_t)(uint16_t)(int16_t)w0 | ((uint32_t)(uint16_t)(int16_t)w1 << 16);\n",
-          "        uint32_t ww = (uint32_t)(uint16_t)(int16_t)w1 | ((uint32_t)(uint16_t)(int16_t)w0 << 16);\n"),),
+        (("        ww = (uint32_t)(uint16_t)(int16_t)w0 | ((uint32_t)(uint16_t)(int16_t)w1 << 16);\n",
+          "        ww = (uint32_t)(uint16_t)(int16_t)w1 | ((uint32_t)(uint16_t)(int16_t)w0 << 16);\n"),
+         ("                    _mm_set1_epi32((int)((uint32_t)(uint16_t)(int16_t)v0\n"
+          "                                         | ((uint32_t)(uint16_t)(int16_t)v1 << 16))));\n",
+          "                    _mm_set1_epi32((int)((uint32_t)(uint16_t)(int16_t)v1\n"
+          "                                         | ((uint32_t)(uint16_t)(int16_t)v0 << 16))));\n")),
         "the two taps of a uint8 pixel pair are weighed the wrong way round in their vector "
         "form (OpenCV uint8 linear at ratios other than x2 / x0.5, 2-4 channels)",
         ("tests/test_compat_cv2.py",)),
@@ -1116,6 +1120,49 @@ MUTANTS = [
         "the four-tap blend of x0.5 and 3:2 8-bit phase rows sums its taps in pairs, not in "
         "the general pass's order",
         ("tests/test_resize.py",)),
+    Mutant(
+        "float-band-row-flags-never-cleared", "resamplex/_engine/_floatpass.pyx",
+        (("            memset(made + (start - clo), 0, chi + 1 - start)\n", ""),),
+        "the fused float sweep's band takes a row slot made for an earlier chunk as the row it "
+        "needs now (its flags are not cleared for the chunk's new rows)",
+        ("tests/test_compat_cv2.py",)),
+    Mutant(
+        "float-band-makes-only-the-first-tap-rows", "resamplex/_engine/_floatpass.pyx",
+        (("            for t in range(p.ptr[o], p.ptr[o1]):\n                r = p.off[t]\n"
+          "                if made[r - clo]:\n",
+          "            for t in range(p.ptr[o], p.ptr[o1]):\n                r = p.off[p.ptr[o]]\n"
+          "                if made[r - clo]:\n"),),
+        "the fused float sweep's band makes the chunk's first row only, not every row its "
+        "outputs read",
+        ("tests/test_compat_cv2.py",)),
+    Mutant(
+        "u8-pixel-pairs-second-output-first-weights", "resamplex/_engine/_simd.h",
+        (("                    _mm_set1_epi32((int)((uint32_t)(uint16_t)(int16_t)v2\n"
+          "                                         | ((uint32_t)(uint16_t)(int16_t)v3 << 16))),\n",
+          "                    _mm_set1_epi32((int)((uint32_t)(uint16_t)(int16_t)v0\n"
+          "                                         | ((uint32_t)(uint16_t)(int16_t)v1 << 16))),\n"),),
+        "uint8 linear's first pass, two outputs a 256-bit multiply-add, weighs the second "
+        "output with the first one's weights",
+        ("tests/test_compat_cv2.py",)),
+    Mutant(
+        "u8-four-tap-rows-last-output-writes-past-the-row", "resamplex/_engine/_simd.h",
+        (("        if ((o + 1) * c + (4 - c) <= n_out * c) {\n",
+          "        if (c == 4 || o + 1 < n_out) {\n"),),
+        "uint8 cubic/Lanczos-4 rows of one-element pixels store four sums at the row's last "
+        "outputs, over the next ring row's first sums",
+        ("tests/test_compat_cv2.py",)),
+    Mutant(
+        "f32-pixel-taps-drop-the-last-tap", "resamplex/_engine/_simd.h",
+        (("            for (t = 1; t < k; t++) {\n                memcpy(&a, x + ix[t] * c, sizeof a);\n",
+          "            for (t = 1; t < k - 1; t++) {\n                memcpy(&a, x + ix[t] * c, sizeof a);\n"),),
+        "float32 rows of 2-4 element pixels sum every tap but the last in their vector form",
+        ("tests/test_compat_cv2.py",)),
+    Mutant(
+        "crop-view-read-with-the-contiguous-stride", "resamplex/_engine/_pipeline.py",
+        (('    spec["sstr"] = [stride * x.shape[0], stride] + list(spec["sstr"][2:])\n',
+          '    spec["sstr"] = list(spec["sstr"])\n'),),
+        "a crop read in place steps through its rows by the contiguous copy's row stride",
+        ("tests/test_compat_cv2.py",)),
 ]
 
 #: Edits of these files rebuild the extensions (``.pyx.tp``: a Tempita template that setup.py

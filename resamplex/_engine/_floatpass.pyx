@@ -53,8 +53,8 @@ cdef extern from "_simd.h" nogil:
                       Py_ssize_t k, Py_ssize_t n)
     void rx_dense2_f32(const float* tmp, float* out, Py_ssize_t n, const int64_t* idx,
                        const float* w)
-    void rx_pairs_px_f32(const float* x, float* out, Py_ssize_t n_out, int c,
-                         const int64_t* idx, const float* w, int64_t n_in)
+    void rx_taps_px_f32(const float* x, float* out, Py_ssize_t n_out, int c, int k,
+                        const int64_t* idx, const float* w, int64_t n_in)
     void rx_dense4_f32(const float* tmp, float* out, Py_ssize_t n, const int64_t* idx,
                        const float* w)
     void rx_dense8_f32(const float* tmp, float* out, Py_ssize_t n, const int64_t* idx,
@@ -642,10 +642,12 @@ cdef inline void _dense_row(const load_t* x, const acc_t* w1, acc_t* out, Py_ssi
                             Py_ssize_t c, Py_ssize_t k, const int64_t* idx,
                             int order, int64_t n_in) noexcept nogil:
     # n_in: the row's pixels
-    if load_t is float and acc_t is float and order == 0 and k == 2 and 2 <= c <= 4:
-        # pixels of float32, two taps (OpenCV's linear at any ratio): an output's elements
-        # in one vector of four lanes (rx_pairs_px_f32), _dense_k's products and sums
-        rx_pairs_px_f32(x, out, n_b, <int>c, idx, w1, n_in)
+    if load_t is float and acc_t is float and order == 0 and (k == 2 or k == 4 or k == 8) \
+            and 2 <= c <= 4:
+        # pixels of float32, 2, 4 or 8 taps (OpenCV's linear, cubic, Lanczos-4 at any
+        # ratio): an output's elements in one vector of four lanes (rx_taps_px_f32),
+        # _dense_k's products and sums in its order
+        rx_taps_px_f32(x, out, n_b, <int>c, <int>k, idx, w1, n_in)
     elif load_t is float and acc_t is float and order == 0 and c == 1 and k == 2:
         # single elements of float32, two taps (OpenCV's linear at any ratio): w0 x0 + w1 x1,
         # adjacent pairs from one window load where they fit (the core's kernel, _simd.h)

@@ -47,7 +47,7 @@ cdef extern from "_simd.h" nogil:
                         const int64_t* idx, const int64_t* w, int32_t* acc, int pre,
                         int16_t* out16, int64_t n_in)
     bint rx_taps_px_u8(const uint8_t* base, Py_ssize_t n_out, int c, int64_t s, int k,
-                       const int64_t* idx, const int64_t* w, int32_t* acc)
+                       const int64_t* idx, const int64_t* w, int32_t* acc, int64_t n_in)
     void rx_blend2_u8(const int32_t* h0, const int32_t* h1, int32_t w0, int32_t w1,
                       Py_ssize_t m, int32_t bias, int32_t mult, int shift, uint8_t* d)
     void rx_blend4_u8(const int32_t* h0, const int32_t* h1, const int32_t* h2,
@@ -384,11 +384,12 @@ cdef inline void _taps(const in_t* tag, const char* base, Py_ssize_t n_out,
 
 cdef inline void _taps_any(const in_t* tag, const char* base, Py_ssize_t n_out,
                            Py_ssize_t c, Py_ssize_t k, int64_t s_axis, const int64_t* idx,
-                           const int64_t* w, int32_t* acc) noexcept nogil:
+                           const int64_t* w, int32_t* acc, int64_t n_in) noexcept nogil:
     # _taps for 4 or 8 taps and pixels of 1 to 4 elements; uint8 pixels two taps per
-    # multiply-add of 16-bit pairs (rx_taps_px_u8; the planner keeps the weights in int16)
+    # multiply-add of 16-bit pairs (rx_taps_px_u8; the planner keeps the weights in int16;
+    # n_in: the row's pixels)
     if in_t is uint8_t and rx_taps_px_u8(<const uint8_t*>base, n_out, <int>c, s_axis, <int>k,
-                                         idx, w, acc):
+                                         idx, w, acc, n_in):
         return
     if k == 4:
         if c == 1:
@@ -446,7 +447,7 @@ cdef inline void _sum_row(const in_t* tag, const PassDesc* p, const char* base,
     elif dense == 2 and inner <= 4:
         _pairs_any(tag, base, n_out, inner, s_axis, idx, w, acc, p.n_in)
     elif (dense == 4 or dense == 8) and 1 <= inner <= 4:
-        _taps_any(tag, base, n_out, inner, dense, s_axis, idx, w, acc)
+        _taps_any(tag, base, n_out, inner, dense, s_axis, idx, w, acc, p.n_in)
     elif 1 <= inner <= 4:
         _short_any(tag, base, n_out, inner, s_axis, ptr, idx, w, acc)
     else:

@@ -1729,47 +1729,78 @@ static inline int rx_pairs_px_u8(const uint8_t *base, ptrdiff_t n_out, int c, in
 #endif
 }
 
-/* Two taps for every output over pixels of c = 2, 3 or 4 float32 elements (the first pass of
- * the fused float sweep, _floatpass._dense_row; OpenCV's linear at any ratio):
- * out[o c + j] = w[2o] xa[j] + w[2o + 1] xb[j], the products rounded and then their sum (no
- * contraction), xa and xb the pixels idx[2o] and idx[2o + 1] of the row x of n_in pixels.
- * Four lanes an output: the lanes past c read the next pixel's elements and land where the
- * next output's go next, so an output whose tap reads the row's last pixel (c < 4), or whose
- * four-lane store would leave the n_out c outputs, goes element by element. */
-static inline void rx_pairs_px_f32(const float *x, float *out, ptrdiff_t n_out, int c,
-                                   const int64_t *idx, const float *w, int64_t n_in)
+/* k taps for every output (k = 2, 4 or 8; a dense table idx/w of k entries per output) over
+ * pixels of c = 2, 3 or 4 float32 elements (the first pass of the fused float sweep,
+ * _floatpass._dense_row; OpenCV's linear, cubic and Lanczos-4 at any ratio): out[o c + j] =
+ * ((w0 x0[j] + w1 x1[j]) + w2 x2[j]) + ..., each product and each sum rounded in turn (no
+ * contraction), x_t the pixel idx[o k + t] of the row x of n_in pixels. Four lanes an output:
+ * the lanes past c read the next pixel's elements and land where the next output's go next,
+ * so an output one of whose taps reads the row's last pixel (c < 4), or whose four-lane store
+ * would leave the n_out c outputs, goes element by element. k is 2, 4 or 8, c 2 to 4. */
+#if defined(__GNUC__) || defined(__clang__)
+#define RX_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define RX_ALWAYS_INLINE inline
+#endif
+
+/* rx_taps_px_f32 with c and k constants at each call (the loops unroll, and consecutive
+ * outputs' sums, independent of each other, overlap in the pipeline) */
+static RX_ALWAYS_INLINE void rx_taps_px_f32_ck(const float *x, float *out, ptrdiff_t n_out,
+                                               const int c, const int k, const int64_t *idx,
+                                               const float *w, int64_t n_in)
 {
     ptrdiff_t o, j;
-#if defined(__GNUC__) || defined(__clang__)
-    typedef float v4f __attribute__((vector_size(16)));
+    int t;
     for (o = 0; o < n_out; o++) {
-        const int64_t ia = idx[2 * o], ib = idx[2 * o + 1];
-        const float wa = w[2 * o], wb = w[2 * o + 1];
-        if ((c == 4 || (ia < n_in - 1 && ib < n_in - 1)) && (o + 1) * c + (4 - c) <= n_out * c) {
-            v4f a, b, r;
-            memcpy(&a, x + ia * c, sizeof a);
-            memcpy(&b, x + ib * c, sizeof b);
-            r = (v4f){wa, wa, wa, wa} * a;
-            r = r + (v4f){wb, wb, wb, wb} * b;
+        const int64_t *ix = idx + o * k;
+        const float *wt = w + o * k;
+#if defined(__GNUC__) || defined(__clang__)
+        typedef float v4f __attribute__((vector_size(16)));
+        int inside = (o + 1) * c + (4 - c) <= n_out * c;
+        if (c < 4)
+            for (t = 0; t < k; t++)
+                inside &= ix[t] < n_in - 1;
+        if (inside) {
+            v4f a, r;
+            memcpy(&a, x + ix[0] * c, sizeof a);
+            r = (v4f){wt[0], wt[0], wt[0], wt[0]} * a;
+            for (t = 1; t < k; t++) {
+                memcpy(&a, x + ix[t] * c, sizeof a);
+                r = r + (v4f){wt[t], wt[t], wt[t], wt[t]} * a;
+            }
             memcpy(out + o * c, &r, sizeof r);
             continue;
         }
-        for (j = 0; j < c; j++) {
-            float r = wa * x[ia * c + j];
-            out[o * c + j] = r + wb * x[ib * c + j];
-        }
-    }
-#else
-    for (o = 0; o < n_out; o++) {
-        const int64_t ia = idx[2 * o], ib = idx[2 * o + 1];
-        const float wa = w[2 * o], wb = w[2 * o + 1];
-        (void)n_in;
-        for (j = 0; j < c; j++) {
-            float r = wa * x[ia * c + j];
-            out[o * c + j] = r + wb * x[ib * c + j];
-        }
-    }
 #endif
+        for (j = 0; j < c; j++) {
+            float r = wt[0] * x[ix[0] * c + j];
+            for (t = 1; t < k; t++)
+                r = r + wt[t] * x[ix[t] * c + j];
+            out[o * c + j] = r;
+        }
+    }
+    (void)n_in;
+}
+
+static inline void rx_taps_px_f32(const float *x, float *out, ptrdiff_t n_out, int c, int k,
+                                  const int64_t *idx, const float *w, int64_t n_in)
+{
+#define RX_TAPS_PX_F32_K(C)                                                       \
+    do {                                                                          \
+        if (k == 2)                                                               \
+            rx_taps_px_f32_ck(x, out, n_out, C, 2, idx, w, n_in);                 \
+        else if (k == 4)                                                          \
+            rx_taps_px_f32_ck(x, out, n_out, C, 4, idx, w, n_in);                 \
+        else                                                                      \
+            rx_taps_px_f32_ck(x, out, n_out, C, 8, idx, w, n_in);                 \
+    } while (0)
+    if (c == 2)
+        RX_TAPS_PX_F32_K(2);
+    else if (c == 3)
+        RX_TAPS_PX_F32_K(3);
+    else
+        RX_TAPS_PX_F32_K(4);
+#undef RX_TAPS_PX_F32_K
 }
 
 /* rx_pairs_px_u8 for k taps on every output (k = 4 or 8: OpenCV's cubic and Lanczos-4 at any
@@ -1777,23 +1808,31 @@ static inline void rx_pairs_px_f32(const float *x, float *out, ptrdiff_t n_out, 
  * each pair of pixels one multiply-add of 16-bit pairs, the pairs' sums added in turn (integer
  * sums: any order gives the same ones). Pixels of c = 1 to 4 uint8 elements, s bytes apart;
  * acc receives n_out * c sums. Precondition: every weight within int16 (the planner's
- * condition). Returns 0 (nothing written) without SSE2; the caller then sums tap by tap. */
-static inline int rx_taps_px_u8(const uint8_t *base, ptrdiff_t n_out, int c, int64_t s,
-                                int k, const int64_t *idx, const int64_t *w, int32_t *acc)
+ * condition). Returns 0 (nothing written) without SSE2; the caller then sums tap by tap.
+ * Pixels are read as 4 bytes where that stays inside the row of n_in pixels, byte by byte
+ * otherwise. */
+static RX_ALWAYS_INLINE int rx_taps_px_u8_ck(const uint8_t *base, ptrdiff_t n_out, const int c,
+                                             int64_t s, const int k, const int64_t *idx,
+                                             const int64_t *w, int32_t *acc, int64_t n_in)
 {
 #if defined(RX_SSE2)
     ptrdiff_t o;
     const __m128i zero = _mm_setzero_si128();
+    /* a 4-byte load at a pixel's offset stays in the row when the offset is at most this */
+    const int64_t last = (n_in - 1) * s + c - 4;
     if (!(k == 4 || k == 8) || c < 1 || c > 4)
         return 0;
     for (o = 0; o < n_out; o++) {
         const int64_t *ix = idx + o * k, *wt = w + o * k;
         __m128i sum = zero;
-        int t;
+        int t, wide = 1;
+        if (c < 4)
+            for (t = 0; t < k; t++)
+                wide &= ix[t] * s <= last;
         for (t = 0; t < k; t += 2) {
             const uint8_t *pa = base + ix[t] * s, *pb = base + ix[t + 1] * s;
             uint32_t a, b, ww;
-            if (c == 4) {
+            if (c == 4 || wide) {   /* c < 4: the bytes past the pixel land in unused lanes */
                 memcpy(&a, pa, 4);
                 memcpy(&b, pb, 4);
             } else {    /* byte by byte: no read past the pixel */
@@ -1827,8 +1866,28 @@ static inline int rx_taps_px_u8(const uint8_t *base, ptrdiff_t n_out, int c, int
     return 1;
 #else
     (void)base; (void)n_out; (void)c; (void)s; (void)k; (void)idx; (void)w; (void)acc;
+    (void)n_in;
     return 0;
 #endif
+}
+
+/* rx_taps_px_u8_ck with c and k constants at each call; n_in: the row's pixels */
+static inline int rx_taps_px_u8(const uint8_t *base, ptrdiff_t n_out, int c, int64_t s, int k,
+                                const int64_t *idx, const int64_t *w, int32_t *acc,
+                                int64_t n_in)
+{
+    if (k != 4 && k != 8)
+        return 0;
+#define RX_TAPS_PX_U8_C(C) (k == 4 ? rx_taps_px_u8_ck(base, n_out, C, s, 4, idx, w, acc, n_in) \
+                                   : rx_taps_px_u8_ck(base, n_out, C, s, 8, idx, w, acc, n_in))
+    switch (c) {
+    case 1: return RX_TAPS_PX_U8_C(1);
+    case 2: return RX_TAPS_PX_U8_C(2);
+    case 3: return RX_TAPS_PX_U8_C(3);
+    case 4: return RX_TAPS_PX_U8_C(4);
+    default: return 0;
+    }
+#undef RX_TAPS_PX_U8_C
 }
 
 /* x0.5 of uint8 rows straight from their interleaved pixels, without unzipping them: output
