@@ -107,7 +107,9 @@ def cv_round(v: float) -> int:
 def _q11(c: np.ndarray) -> np.ndarray:
     """``saturate_cast<short>(c * INTER_RESIZE_COEF_SCALE)``: a float32 product, rounded half
     to even, clamped to int16."""
-    return np.clip(np.rint(c * F32(_COEF_SCALE)), -32768, 32767)
+    q = np.rint(c * F32(_COEF_SCALE))
+    np.minimum(q, F32(32767), out=q)
+    return np.maximum(q, F32(-32768), out=q)
 
 
 def cubic_coeffs(x: np.ndarray) -> np.ndarray:
@@ -197,14 +199,23 @@ def _table(n_in: int, idx: np.ndarray, w: np.ndarray,
     too: OpenCV computes them), the first ``counts[o]`` of row ``o`` if given."""
     n_out, k = idx.shape
     if counts is None:
-        ptr = np.arange(n_out + 1, dtype=np.int64) * k
+        ptr = np.arange(0, (n_out + 1) * k, k, dtype=np.int64)
         return AxisTable(n_in, n_out, ptr, np.ascontiguousarray(idx.reshape(-1), np.int64),
                          np.ascontiguousarray(w.reshape(-1), np.float64))
-    keep = np.arange(k)[None, :] < counts[:, None]
+    keep = np.arange(k) < counts[:, None]
     ptr = np.zeros(n_out + 1, dtype=np.int64)
     np.cumsum(counts, out=ptr[1:])
     return AxisTable(n_in, n_out, ptr, np.ascontiguousarray(idx[keep], np.int64),
                      np.ascontiguousarray(w[keep], np.float64))
+
+
+def _window(s: np.ndarray, first: int, k: int, n_in: int) -> np.ndarray:
+    """``(n_out, k)`` indices ``s + first .. s + first + k - 1`` clamped to ``[0, n_in)``."""
+    idx = np.empty((s.shape[0], k), np.int64)
+    for t in range(k):
+        np.add(s, first + t, out=idx[:, t])
+    np.maximum(idx, 0, out=idx)
+    return np.minimum(idx, n_in - 1, out=idx)
 
 
 def linear_table(n_in: int, n_out: int, inv_scale: float, *, horizontal: bool,
@@ -227,24 +238,25 @@ def linear_table(n_in: int, n_out: int, inv_scale: float, *, horizontal: bool,
     s, f = _generic_coords(n_in, n_out, inv_scale, area_mode)
     counts = None
     if horizontal:
-        left = s < 0
-        f = np.where(left, F32(0), f)
-        s = np.where(left, 0, s)
-        right = s + 1 >= n_in
-        beyond = np.zeros(n_out, dtype=bool)
-        if right.any():
-            beyond[int(np.argmax(right)):] = True
-        clamp = s >= n_in - 1
-        f = np.where(clamp, F32(0), f)
-        s = np.where(clamp, n_in - 1, s)
-        counts = np.where(beyond, 1, 2)
-    w = np.stack([F32(1) - f, f], axis=1)
+        # s is non-decreasing: the outputs with sx < 0 come first, those with sx + 1 >= n_in
+        # last (clamped to n_in - 1, fx = 0, one tap)
+        left = int(np.searchsorted(s, 0))
+        f[:left] = 0
+        s[:left] = 0
+        beyond = int(np.searchsorted(s, n_in - 1))
+        f[beyond:] = 0
+        s[beyond:] = n_in - 1
+        if beyond < n_out:
+            counts = np.full(n_out, 2, np.int64)
+            counts[beyond:] = 1
+    w = np.empty((n_out, 2), F32)
+    np.subtract(F32(1), f, out=w[:, 0])
+    w[:, 1] = f
     if fixed:
         w = _q11(w)
     if counts is not None:
         w[counts == 1, 0] = _COEF_SCALE if fixed else 1.0
-    idx = np.clip(s[:, None] + np.arange(2), 0, n_in - 1)
-    return _table(n_in, idx, w.astype(np.float64), counts)
+    return _table(n_in, _window(s, 0, 2, n_in), w.astype(np.float64), counts)
 
 
 def _kernel_table(n_in: int, n_out: int, inv_scale: float, taps: int,
@@ -253,8 +265,7 @@ def _kernel_table(n_in: int, n_out: int, inv_scale: float, taps: int,
     w = coeffs(f)
     if fixed:
         w = _q11(w)
-    idx = np.clip(s[:, None] + np.arange(1 - taps // 2, taps // 2 + 1), 0, n_in - 1)
-    return _table(n_in, idx, w.astype(np.float64))
+    return _table(n_in, _window(s, 1 - taps // 2, taps, n_in), w.astype(np.float64))
 
 
 def cubic_table(n_in: int, n_out: int, inv_scale: float, *, fixed: bool) -> AxisTable:
