@@ -396,6 +396,21 @@ def at_every_cpu_level(check):
         _exec.set_cpu_level(before)
 
 
+def cases_match_at_every_cpu_level(cases):
+    """Each ``(x, dsize, flag, want)`` resized at every CPU level, on 1 and 2 threads, gives
+    OpenCV's ``want``: the same shape, NaN where it has NaN, the same bytes elsewhere."""
+    def check(level):
+        for x, dsize, flag, want in cases:
+            for threads in (1, 2):
+                got = rcv.resize(x, dsize, interpolation=flag, threads=threads)
+                assert got.shape == want.shape
+                assert np.array_equal(got, want, equal_nan=True), (level, x.shape, dsize, flag)
+                finite = np.isfinite(want)
+                assert got[finite].tobytes() == want[finite].tobytes()
+
+    at_every_cpu_level(check)
+
+
 @pytest.mark.parametrize("interpolation", ["INTER_LINEAR", "INTER_AREA"])
 def test_eight_bit_linear_at_every_cpu_level(interpolation):
     # uint8 linear (and area when enlarging, the same passes) keeps its horizontal sums in
@@ -461,16 +476,7 @@ def test_float_linear_at_every_cpu_level():
                              cv2.INTER_LANCZOS4):
                     cases.append((x, dsize, flag, cv2.resize(x, dsize, interpolation=flag)))
 
-    def check(level):
-        for x, dsize, flag, want in cases:
-            for threads in (1, 2):
-                got = rcv.resize(x, dsize, interpolation=flag, threads=threads)
-                assert got.shape == want.shape
-                assert np.array_equal(got, want, equal_nan=True), (level, x.shape, dsize)
-                finite = np.isfinite(want)
-                assert got[finite].tobytes() == want[finite].tobytes()
-
-    at_every_cpu_level(check)
+    cases_match_at_every_cpu_level(cases)
 
 
 def test_nearest_halving_at_every_cpu_level():
@@ -491,13 +497,7 @@ def test_nearest_halving_at_every_cpu_level():
                 for dsize in ((w // 2, h), ((w + 1) // 2, h // 2)):
                     cases.append((x, dsize, flag, cv2.resize(x, dsize, interpolation=flag)))
 
-    def check(level):
-        for x, dsize, flag, want in cases:
-            for threads in (1, 2):
-                got = rcv.resize(x, dsize, interpolation=flag, threads=threads)
-                assert got.tobytes() == want.tobytes(), (level, x.shape, dsize, flag)
-
-    at_every_cpu_level(check)
+    cases_match_at_every_cpu_level(cases)
 
 
 def test_float_arbitrary_ratios_with_long_rows():
@@ -526,16 +526,7 @@ def test_float_arbitrary_ratios_with_long_rows():
         for flag in (cv2.INTER_LINEAR, cv2.INTER_CUBIC, cv2.INTER_LANCZOS4):
             cases.append((x, dsize, flag, cv2.resize(x, dsize, interpolation=flag)))
 
-    def check(level):
-        for x, dsize, flag, want in cases:
-            for threads in (1, 2):
-                got = rcv.resize(x, dsize, interpolation=flag, threads=threads)
-                assert got.shape == want.shape
-                assert np.array_equal(got, want, equal_nan=True), (level, x.shape, dsize, flag)
-                finite = np.isfinite(want)
-                assert got[finite].tobytes() == want[finite].tobytes()
-
-    at_every_cpu_level(check)
+    cases_match_at_every_cpu_level(cases)
 
 
 def test_eight_bit_arbitrary_ratios_with_four_and_eight_taps():
@@ -556,14 +547,7 @@ def test_eight_bit_arbitrary_ratios_with_four_and_eight_taps():
             for flag in (cv2.INTER_CUBIC, cv2.INTER_LANCZOS4):
                 cases.append((x, dsize, flag, cv2.resize(x, dsize, interpolation=flag)))
 
-    def check(level):
-        for x, dsize, flag, want in cases:
-            for threads in (1, 2):
-                got = rcv.resize(x, dsize, interpolation=flag, threads=threads)
-                assert got.shape == want.shape
-                assert got.tobytes() == want.tobytes(), (level, x.shape, dsize, flag)
-
-    at_every_cpu_level(check)
+    cases_match_at_every_cpu_level(cases)
 
 
 @pytest.mark.parametrize("dtype", [np.uint8, np.float32])

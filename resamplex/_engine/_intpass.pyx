@@ -132,16 +132,18 @@ cdef inline void _store_row(const iacc_t* acc, char* dst, Py_ssize_t n,
 
 cdef inline void _short_rows(const in_t* tag, const char* base, Py_ssize_t n_out,
                              const Py_ssize_t c, int64_t s_axis, const int64_t* ptr,
-                            const int64_t* idx, const int64_t* w, iacc_t* acc) noexcept nogil:
+                             const int64_t* idx, const int64_t* w, iacc_t* acc,
+                             const Py_ssize_t k) noexcept nogil:
     # Every output of one outer index for rows of c <= 4 elements (the channels of an
     # interleaved pixel) and plain products (no shifts): the sums are held in registers, and
-    # with c a constant at each call the element loop disappears.
+    # with c a constant at each call the element loop disappears. k > 0: every output has k
+    # taps (a dense table, ptr unused), a constant at each call too, so the tap loop unrolls.
     cdef Py_ssize_t o, t
     cdef const in_t* x
     cdef iacc_t wt, a0, a1, a2, a3
     for o in range(n_out):
         a0 = a1 = a2 = a3 = 0
-        for t in range(ptr[o], ptr[o + 1]):
+        for t in range(o * k if k > 0 else ptr[o], (o + 1) * k if k > 0 else ptr[o + 1]):
             x = <const in_t*>(base + idx[t] * s_axis)
             wt = <iacc_t>w[t]
             a0 = a0 + wt * <iacc_t>x[0]
@@ -162,16 +164,18 @@ cdef inline void _short_rows(const in_t* tag, const char* base, Py_ssize_t n_out
 
 cdef inline void _short_any(const in_t* tag, const char* base, Py_ssize_t n_out,
                             Py_ssize_t inner, int64_t s_axis, const int64_t* ptr,
-                            const int64_t* idx, const int64_t* w, iacc_t* acc) noexcept nogil:
-    # _short_rows for pixels of 1 to 4 elements, the count a constant at each call
+                            const int64_t* idx, const int64_t* w, iacc_t* acc,
+                            const Py_ssize_t k) noexcept nogil:
+    # _short_rows for pixels of 1 to 4 elements, the count a constant at each call (and the
+    # taps per output k of a dense table; 0: the CSR ptr)
     if inner == 1:
-        _short_rows(tag, base, n_out, 1, s_axis, ptr, idx, w, acc)
+        _short_rows(tag, base, n_out, 1, s_axis, ptr, idx, w, acc, k)
     elif inner == 2:
-        _short_rows(tag, base, n_out, 2, s_axis, ptr, idx, w, acc)
+        _short_rows(tag, base, n_out, 2, s_axis, ptr, idx, w, acc, k)
     elif inner == 3:
-        _short_rows(tag, base, n_out, 3, s_axis, ptr, idx, w, acc)
+        _short_rows(tag, base, n_out, 3, s_axis, ptr, idx, w, acc, k)
     else:
-        _short_rows(tag, base, n_out, 4, s_axis, ptr, idx, w, acc)
+        _short_rows(tag, base, n_out, 4, s_axis, ptr, idx, w, acc, k)
 
 
 cdef void _item(const in_t* tag, const char* src, char* dst, Py_ssize_t r, int loop,
@@ -196,7 +200,7 @@ cdef void _item(const in_t* tag, const char* src, char* dst, Py_ssize_t r, int l
         o1 = n_out
     base = src + q * s_outer
     if loop == 1 and inner <= 4 and pre == 0 and post == 0:
-        _short_any(tag, base, n_out, inner, s_axis, ptr, idx, w, acc)
+        _short_any(tag, base, n_out, inner, s_axis, ptr, idx, w, acc, 0)
         o1 = 0             # every output is summed: finish and store below
     for o in range(o0, o1):
         a = acc if loop == 0 else acc + o * inner
@@ -290,9 +294,9 @@ cdef inline void _short_up2_k4(const in_t* tag, const char* base, const PassDesc
                                int32_t* acc) noexcept nogil:
     # A four-tap row with a x2 run: the outputs before and after it by _short_rows
     cdef Py_ssize_t a = 2 * p.lo, b = 2 * p.hi
-    _short_rows(tag, base, a, c, s_axis, ptr, idx, w, acc)
+    _short_rows(tag, base, a, c, s_axis, ptr, idx, w, acc, 0)
     _phase_up2_k4(tag, base, p, c, acc)
-    _short_rows(tag, base, n_out - b, c, s_axis, ptr + b, idx, w, acc + b * c)
+    _short_rows(tag, base, n_out - b, c, s_axis, ptr + b, idx, w, acc + b * c, 0)
 
 
 cdef inline void _pairs_up2(const in_t* tag, const char* base, const PassDesc* p,
@@ -353,61 +357,19 @@ cdef inline void _pairs_any(const in_t* tag, const char* base, Py_ssize_t n_out,
             _pairs(tag, base, n_out, 4, s_axis, idx, w, acc)
 
 
-cdef inline void _taps(const in_t* tag, const char* base, Py_ssize_t n_out,
-                       const Py_ssize_t c, const Py_ssize_t k, int64_t s_axis,
-                       const int64_t* idx, const int64_t* w, int32_t* acc) noexcept nogil:
-    # k taps for every output (a dense table), pixels of c <= 4 elements, c and k constants
-    # at each call: _short_rows' sums without the loop over a row's tap list.
-    cdef Py_ssize_t o, t
-    cdef const in_t* x
-    cdef int32_t wt, a0, a1, a2, a3
-    for o in range(n_out):
-        a0 = a1 = a2 = a3 = 0
-        for t in range(k):
-            x = <const in_t*>(base + idx[o * k + t] * s_axis)
-            wt = <int32_t>w[o * k + t]
-            a0 = a0 + wt * <int32_t>x[0]
-            if c > 1:
-                a1 = a1 + wt * <int32_t>x[1]
-            if c > 2:
-                a2 = a2 + wt * <int32_t>x[2]
-            if c > 3:
-                a3 = a3 + wt * <int32_t>x[3]
-        acc[o * c] = a0
-        if c > 1:
-            acc[o * c + 1] = a1
-        if c > 2:
-            acc[o * c + 2] = a2
-        if c > 3:
-            acc[o * c + 3] = a3
-
-
 cdef inline void _taps_any(const in_t* tag, const char* base, Py_ssize_t n_out,
                            Py_ssize_t c, Py_ssize_t k, int64_t s_axis, const int64_t* idx,
                            const int64_t* w, int32_t* acc, int64_t n_in) noexcept nogil:
-    # _taps for 4 or 8 taps and pixels of 1 to 4 elements; uint8 pixels two taps per
-    # multiply-add of 16-bit pairs (rx_taps_px_u8; the planner keeps the weights in int16;
-    # n_in: the row's pixels)
+    # _short_rows of a dense table of 4 or 8 taps, pixels of 1 to 4 elements; uint8 pixels
+    # two taps per multiply-add of 16-bit pairs (rx_taps_px_u8; the planner keeps the
+    # weights in int16; n_in: the row's pixels)
     if in_t is uint8_t and rx_taps_px_u8(<const uint8_t*>base, n_out, <int>c, s_axis, <int>k,
                                          idx, w, acc, n_in):
         return
     if k == 4:
-        if c == 1:
-            _taps(tag, base, n_out, 1, 4, s_axis, idx, w, acc)
-        elif c == 2:
-            _taps(tag, base, n_out, 2, 4, s_axis, idx, w, acc)
-        elif c == 3:
-            _taps(tag, base, n_out, 3, 4, s_axis, idx, w, acc)
-        else:
-            _taps(tag, base, n_out, 4, 4, s_axis, idx, w, acc)
-    elif c == 1:
-        _taps(tag, base, n_out, 1, 8, s_axis, idx, w, acc)
-    elif c == 2:
-        _taps(tag, base, n_out, 2, 8, s_axis, idx, w, acc)
-    elif c == 3:
-        _taps(tag, base, n_out, 3, 8, s_axis, idx, w, acc)
+        _short_any(tag, base, n_out, c, s_axis, NULL, idx, w, acc, 4)
     else:
-        _taps(tag, base, n_out, 4, 8, s_axis, idx, w, acc)
+        _short_any(tag, base, n_out, c, s_axis, NULL, idx, w, acc, 8)
 
 
 cdef inline void _sum_row(const in_t* tag, const PassDesc* p, const char* base,
@@ -440,16 +402,16 @@ cdef inline void _sum_row(const in_t* tag, const PassDesc* p, const char* base,
         else:
             _short_up2_k4(tag, base, p, n_out, 4, s_axis, ptr, idx, w, acc)
     elif in_t is uint8_t and p.phase == PHASE_DOWN2 and inner <= 4:
-        _short_any(tag, base, p.lo, inner, s_axis, ptr, idx, w, acc)
+        _short_any(tag, base, p.lo, inner, s_axis, ptr, idx, w, acc, 0)
         _down2_row(<const uint8_t*>base, p, inner, planes, acc)
         _short_any(tag, base, n_out - p.hi, inner, s_axis, ptr + p.hi, idx, w,
-                   acc + p.hi * inner)
+                   acc + p.hi * inner, 0)
     elif dense == 2 and inner <= 4:
         _pairs_any(tag, base, n_out, inner, s_axis, idx, w, acc, p.n_in)
     elif (dense == 4 or dense == 8) and 1 <= inner <= 4:
         _taps_any(tag, base, n_out, inner, dense, s_axis, idx, w, acc, p.n_in)
     elif 1 <= inner <= 4:
-        _short_any(tag, base, n_out, inner, s_axis, ptr, idx, w, acc)
+        _short_any(tag, base, n_out, inner, s_axis, ptr, idx, w, acc, 0)
     else:
         for o in range(n_out):
             a = acc + o * inner
