@@ -716,16 +716,17 @@ def _program(plan: "Plan", dtype: np.dtype) -> tuple[Any, dict[str, Any] | None]
     if fused is not None:
         return _exec.Program([fused[0]], [], fused[1]), fused[0]
     fused = _float_fused(plan, dtype, steps)
-    if fused is not None and (fused[0].get("phase") or fused[0]["channels"] > 1
-                              or fused[0]["shape"][1] < plan.in_shape[steps[1][0][0]]):
+    if fused is not None and (fused[0].get("phase") or fused[0]["channels"] > 1 or (
+            fused[0]["k"] > 0 and fused[0]["shape"][1] < plan.in_shape[steps[1][0][0]])):
         # The fused sweep makes only the first-pass rows the second pass reads, each once,
         # into a band that stays in cache; the core's two whole passes make every input row
         # and write an intermediate array. Measured against the core (float32 and float64,
         # linear, 1 thread): up to 10x faster where the second pass reduces (a 1171-row image
         # to 94 rows reads 188 of its rows), 1.1-2x at enlargements of pixels of 3 or 4
-        # elements, faster at x2 (its even/odd phase rows); single-element rows enlarged at
-        # other ratios read the first pass's table as lists of taps, where the core's
-        # vector rows are up to 1.8x faster: those keep the core.
+        # elements, faster at x2 (its even/odd phase rows). Single-element rows keep the
+        # core's program unless the second pass reduces and the first pass's table is dense
+        # (rx_dense2_f32 and its kind): read as lists of taps (an enlarged row's last outputs
+        # have one tap) they were up to 3x slower than the core's vector rows.
         return _exec.Program([fused[0]], [], fused[1]), fused[0]
     core = _core_program(plan, dtype, steps)
     if core is not None:
