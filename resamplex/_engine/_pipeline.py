@@ -986,15 +986,16 @@ def in_place(plan: "Plan", x: np.ndarray) -> Any:
     return program
 
 
-def run(plan: "Plan", x: np.ndarray, out: np.ndarray, threads: int | None) -> None:
+def run(plan: "Plan", x: np.ndarray, out: np.ndarray, threads: int | None,
+        program: Any = None) -> None:
     """Execute ``plan.passes`` on ``x`` into ``out`` (shapes and dtypes already checked): one
     executor program, made once per plan and input dtype (``prepare``, kept in
     ``plan._prepared``); the input is made C-contiguous and native first (a copy only when
-    it is not), and the last pass writes into ``out`` when it is C-contiguous, native and of
+    it is not, nor read in place: ``in_place``, or its ``program`` given by the caller that
+    asked it), and the last pass writes into ``out`` when it is C-contiguous, native and of
     the last pass's type, else into a scratch array copied into it."""
     cur = x
-    program = None
-    if not (x.flags.c_contiguous and x.dtype.isnative):
+    if program is None and not (x.flags.c_contiguous and x.dtype.isnative):
         program = in_place(plan, x)
         if program is None:
             cur = np.ascontiguousarray(x.astype(x.dtype.newbyteorder("="), copy=False))

@@ -791,10 +791,8 @@ class Plan:
             if threads is not None:
                 threads = check_threads(threads)
             result = new_array(self.out_shape, x.dtype)
-            if not x.flags.c_contiguous and x.dtype.isnative \
-                    and _pipeline.in_place(self, x) is None:
-                x = contiguous(x, threads)
-            _pipeline.run(self, x, result, threads)
+            x, program = self._passes_input(x, threads)
+            _pipeline.run(self, x, result, threads, program)
             return result
         x, threads, result = self._checked_call(x, out, threads, like_input=False)
         if result.size == 0:
@@ -802,10 +800,19 @@ class Plan:
         if all(t is None for t in self.tables):
             np.copyto(result, x)
             return result
-        if not x.flags.c_contiguous and x.dtype.isnative and _pipeline.in_place(self, x) is None:
-            x = contiguous(x, threads)  # the passes read C-contiguous input (or whole rows)
-        _pipeline.run(self, x, result, threads)
+        x, program = self._passes_input(x, threads)
+        _pipeline.run(self, x, result, threads, program)
         return result
+
+    def _passes_input(self, x: np.ndarray, threads: int | None) -> tuple[np.ndarray, Any]:
+        """``x`` as the passes read it, and the program that reads it there: a native view
+        whose rows the program reads in place (``_pipeline.in_place``) with its own
+        program; else a C-contiguous copy (threaded) where it is not C-contiguous, and None
+        (``_pipeline.run`` takes the plan's program, or copies a non-native input itself)."""
+        if x.flags.c_contiguous or not x.dtype.isnative:
+            return x, None
+        program = _pipeline.in_place(self, x)
+        return (x, program) if program is not None else (contiguous(x, threads), None)
 
     def _call_tiled(self, x: Any, out: np.ndarray | None, threads: int | None,
                     rounding: str, dtype: np.dtype | None = None,
