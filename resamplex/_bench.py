@@ -138,7 +138,7 @@ class Workload:
 
     name: str
     targets: list[Target]
-    make: Callable[[], dict[str, Runner]]  # -> {"resamplex": runner, "floor": ..., peer: ...}
+    make: Callable[[], dict[str, Runner]] = dict  # -> {"resamplex": runner, "floor": ...}
     results: dict[str, float] = field(default_factory=dict)  # runner -> median seconds
     results_1t: dict[str, float] = field(default_factory=dict)  # the same, on one thread
     calls: Callable[[], list[dict[str, Runner]]] | None = None
@@ -758,30 +758,29 @@ def _arbitrary_size_workloads(threads: int, quick: bool, cv2: Any, torch: Any,
                                                       interpolation=getattr(cv2, flag)))
         return run
 
-    unused: Callable[[], dict[str, Runner]] = dict
     items: list[Workload] = []
     flags = ("INTER_LINEAR",) if quick else ("INTER_LINEAR", "INTER_CUBIC", "INTER_AREA",
                                              "INTER_NEAREST")
     for flag in flags:
         for dtype, kind in ((np.uint8, "u8"), (np.float32, "f32")):
             items.append(Workload(f"compat.cv2 {flag} {kind} random sizes",
-                                  per_call_targets("opencv"), unused,
+                                  per_call_targets("opencv"),
                                   calls=cv2_calls(flag, dtype)))
     if not quick:
         for mode, flag in (("linear", "INTER_LINEAR"), ("cubic", "INTER_CUBIC")):
             for dtype, kind in ((np.uint8, "u8"), (np.float32, "f32")):
                 items.append(Workload(f"rx.resize {mode} {kind} random sizes",
-                                      per_call_targets("opencv"), unused,
+                                      per_call_targets("opencv"),
                                       calls=cv2_calls(flag, dtype, core=mode)))
         for name in ("BILINEAR", "BICUBIC", "LANCZOS"):
             items.append(Workload(f"compat.pil {name} random sizes",
-                                  per_call_targets("pillow"), unused,
+                                  per_call_targets("pillow"),
                                   calls=lambda name=name: pil_calls(name)))
         for mode in ("bilinear", "bicubic"):
             for aa in (False, True):
                 items.append(Workload(
                     f"compat.torch u8 {mode}{' antialias' if aa else ''} random sizes",
-                    per_call_targets("torch"), unused,
+                    per_call_targets("torch"),
                     calls=lambda mode=mode, aa=aa: torch_calls(mode, aa)))
     for flag in ("INTER_LINEAR",) if quick else ("INTER_LINEAR", "INTER_CUBIC", "INTER_AREA"):
         items.append(Workload(f"compat.cv2 {flag} 20 random crops -> 224x224 (new shapes)",

@@ -32,6 +32,24 @@ TRANSFORMS = tuple(t.name.removeprefix("T_").lower() for t in Transform)
 NEAREST_MODES = tuple(n.name.removeprefix("N_").lower() for n in NearestRule)
 
 
+def consecutive_taps(first: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The CSR pointers and input indices of outputs that each read a run of consecutive
+    inputs: output ``o`` reads ``first[o], first[o] + 1, ..., first[o] + counts[o] - 1``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> ptr, idx = consecutive_taps(np.array([0, 2, 5]), np.array([2, 3, 1]))
+    >>> ptr.tolist(), idx.tolist()
+    ([0, 2, 5, 6], [0, 1, 2, 3, 4, 5])
+    """
+    ptr = np.zeros(counts.shape[0] + 1, dtype=np.int64)
+    np.cumsum(counts, out=ptr[1:])
+    idx = np.repeat(first, counts) + (np.arange(ptr[-1], dtype=np.int64)
+                                      - np.repeat(ptr[:-1], counts))
+    return ptr, idx.astype(np.int64, copy=False)
+
+
 @dataclass(frozen=True, eq=False)
 class AxisTable:
     """Taps of one resampled axis (see the module docstring)."""

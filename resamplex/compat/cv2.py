@@ -45,7 +45,7 @@ from .._engine._pipeline import (
 from .._engine._exec import call_key
 from .._engine.plan import PLANS, CallMemo, Plan
 from .._errors import ResamplexError, UnsupportedError, bad_value
-from .._tables import AxisTable, block_mean_table
+from .._tables import AxisTable, block_mean_table, consecutive_taps
 
 __all__ = [
     "INTER_AREA", "INTER_CUBIC", "INTER_LANCZOS4", "INTER_LINEAR", "INTER_LINEAR_EXACT",
@@ -320,12 +320,8 @@ def area_table(n_in: int, n_out: int, scale: float) -> AxisTable:
     right = fsx2 - sx2 > 1e-3
     whole = (sx2 - sx1).astype(np.int64)
     counts = left + whole + right
-    ptr = np.zeros(n_out + 1, dtype=np.int64)
-    np.cumsum(counts, out=ptr[1:])
     # each output's taps: the left partial cell, the whole cells, the right partial cell
-    first = np.where(left, sx1 - 1, sx1).astype(np.int64)
-    rank = np.arange(ptr[-1], dtype=np.int64) - np.repeat(ptr[:-1], counts)
-    idx = np.repeat(first, counts) + rank
+    ptr, idx = consecutive_taps(np.where(left, sx1 - 1, sx1).astype(np.int64), counts)
     w = np.repeat((1.0 / cell).astype(F32), counts).astype(np.float64)
     at_left = ptr[:-1][left]
     w[at_left] = ((sx1 - fsx1)[left] / cell[left]).astype(F32)
@@ -337,10 +333,7 @@ def area_table(n_in: int, n_out: int, scale: float) -> AxisTable:
 def _block_table(n_in: int, n_out: int, step: int) -> AxisTable:
     """Integer-factor area: output ``o`` covers ``[o * step, min(o * step + step, n_in))``."""
     start = np.arange(n_out, dtype=np.int64) * step
-    counts = np.minimum(start + step, n_in) - start
-    ptr = np.zeros(n_out + 1, dtype=np.int64)
-    np.cumsum(counts, out=ptr[1:])
-    idx = np.repeat(start, counts) + (np.arange(ptr[-1]) - np.repeat(ptr[:-1], counts))
+    ptr, idx = consecutive_taps(start, np.minimum(start + step, n_in) - start)
     return AxisTable(n_in, n_out, ptr, idx, np.ones(ptr[-1]))
 
 

@@ -48,7 +48,7 @@ from .._engine import _alpha
 from .._engine._exec import call_key, threads_for
 from .._engine.plan import PLANS, CallMemo, Plan
 from .._errors import ResamplexError, UnsupportedError, bad_value
-from .._tables import AxisTable, block_mean_table
+from .._tables import AxisTable, block_mean_table, consecutive_taps
 
 __all__ = [
     "NEAREST", "LANCZOS", "BILINEAR", "BICUBIC", "BOX", "HAMMING", "MKS2013", "MKS2021",
@@ -433,10 +433,7 @@ def _reduce_plan(shape: tuple[int, ...], dtype: str, fx: int, fy: int,
 
     def blocks(start: int, length: int, n_in: int, step: int, n_out: int) -> AxisTable:
         first = start + np.arange(n_out, dtype=np.int64) * step
-        counts = np.minimum(first + step, start + length) - first
-        ptr = np.zeros(n_out + 1, dtype=np.int64)
-        np.cumsum(counts, out=ptr[1:])
-        idx = np.repeat(first, counts) + (np.arange(ptr[-1]) - np.repeat(ptr[:-1], counts))
+        ptr, idx = consecutive_taps(first, np.minimum(first + step, start + length) - first)
         return AxisTable(n_in, n_out, ptr, idx, np.ones(ptr[-1]))
 
     tables: list[AxisTable | None] = [None] * len(shape)
