@@ -9,6 +9,7 @@ try:
     from ._engine.plan import clear_cache as clear_plan_cache
     from ._engine.plan import set_cache_limit as set_plan_cache_limit
     from ._errors import ResamplexError, UnsupportedError
+    from ._patch import patch, patch_report, patched, unpatch
     from ._resize import Resampler, get_num_threads, resize, resize_adjoint, set_num_threads
 except ImportError:
     # Python's own message for missing compiled kernels ("cannot import name '_taps' from
@@ -27,10 +28,14 @@ __all__ = [
     "UnsupportedError",
     "clear_plan_cache",
     "get_num_threads",
+    "patch",
+    "patch_report",
+    "patched",
     "plan_cache_info",
     "resize",
     "resize_adjoint",
     "set_num_threads",
     "set_plan_cache_limit",
+    "unpatch",
     "show_config",
 ]

@@ -1,0 +1,104 @@
+"""``cv2.resize`` -> ``resamplex.compat.cv2.resize`` where the door gives OpenCV's bits.
+
+Covered: NumPy arrays (any strides) of the dtypes and interpolations the door takes, 1 to
+``MAX_CHANNELS`` channels, a valid ``dsize`` or ``fx``/``fy``, no ``dst`` or a ``dst`` that
+OpenCV would write in place, on x86-64 (OpenCV's float paths on aarch64 fuse multiply-adds).
+Not covered, so OpenCV's own: ``cv2.UMat`` and anything else that is not an ndarray, the
+cases where Intel IPP changes OpenCV's bits while ``cv2.ipp.useIPP()`` is true (the default;
+docs/cv2.md "What IPP changes"), and calls so small that OpenCV is faster (:data:`SMALL`).
+"""
+
+from __future__ import annotations
+
+import math
+import platform
+from typing import Any, Callable
+
+import numpy as np
+
+from . import Fall, Target, bind, is_int, is_real
+
+_NAMES = ("src", "dsize", "dst", "fx", "fy", "interpolation")
+
+#: (interpolation, dtype name) -> IPP runs it (and gives other bits) when ``useIPP()``.
+_IPP = {(1, "uint16"), (1, "int16"), (1, "float32"), (1, "float64"),
+        (5, "float32"), (5, "float64"),
+        (2, "uint8"), (2, "uint16"), (2, "int16"), (2, "float32")}
+
+#: Calls with fewer output elements than this go to OpenCV, which is faster there (its call
+#: costs a few microseconds; the door's checks and plan lookup more). Per interpolation;
+#: measured by ``python -m resamplex bench --patch`` (docs/patch.md, "Never slower").
+SMALL = {0: 4096, 6: 4096, 1: 6144, 5: 6144, 2: 6144, 3: 6144, 4: 4096}
+
+NOT_ARRAY = Fall("src is not a numpy.ndarray (a cv2.UMat, a list, a subclass)")
+BAD_ARGS = Fall("arguments OpenCV refuses (its error is OpenCV's)")
+DTYPE = Fall("a dtype, byte order or channel count the door does not take")
+INTERP = Fall("an interpolation flag outside INTER_NEAREST..INTER_NEAREST_EXACT")
+IPP = Fall("Intel IPP computes this case (cv2.ipp.useIPP() is true): other bits")
+DST = Fall("a dst OpenCV would reallocate or that is not C-contiguous")
+SMALL_CALL = Fall("small call: OpenCV is faster")
+ARCH = Fall("not x86-64: OpenCV's own kernels there differ")
+
+
+def _route(original: Callable[..., Any]) -> Callable[..., Any]:
+    import cv2
+
+    from ..compat import cv2 as door
+
+    use_ipp = cv2.ipp.useIPP
+    x86 = platform.machine().lower() in ("x86_64", "amd64")
+    dtypes = {mode: frozenset(names) for mode, names in door.DTYPES.items()}
+    max_channels = door.MAX_CHANNELS
+
+    def resize(*args: Any, **kwargs: Any) -> Any:
+        v = bind(args, kwargs, _NAMES, (None, 0, 0, door.INTER_LINEAR))
+        if v is None:
+            return BAD_ARGS
+        src, dsize, dst, fx, fy, interpolation = v
+        if type(src) is not np.ndarray:
+            return NOT_ARRAY
+        if not x86:
+            return ARCH
+        if not is_int(interpolation) or not 0 <= interpolation <= 6:
+            return INTERP
+        mode = int(interpolation)
+        dt = src.dtype
+        if not dt.isnative or dt.name not in dtypes[mode] or src.ndim not in (2, 3) or \
+                (src.ndim == 3 and not 1 <= src.shape[2] <= max_channels):
+            return DTYPE
+        H, W = src.shape[0], src.shape[1]
+        if H == 0 or W == 0 or not is_real(fx) or not is_real(fy):
+            return BAD_ARGS
+        if dsize is None:
+            dw = dh = 0
+        else:
+            if type(dsize) not in (tuple, list) or len(dsize) != 2 \
+                    or not is_int(dsize[0]) or not is_int(dsize[1]):
+                return BAD_ARGS
+            dw, dh = int(dsize[0]), int(dsize[1])
+        if dw <= 0 or dh <= 0:
+            if not (fx > 0 and fy > 0 and math.isfinite(fx) and math.isfinite(fy)) \
+                    or max(W * fx, H * fy) >= 2.0**31:
+                return BAD_ARGS
+            dw, dh = door.cv_round(W * fx), door.cv_round(H * fy)
+            if dw <= 0 or dh <= 0:
+                return BAD_ARGS
+        elif dw >= 2**31 or dh >= 2**31:
+            return BAD_ARGS
+        if (mode, dt.name) in _IPP and use_ipp():
+            return IPP
+        c = src.shape[2] if src.ndim == 3 else 1
+        if dw * dh * c < SMALL[mode]:
+            return SMALL_CALL
+        if dst is not None:
+            shape = (dh, dw) if c == 1 else (dh, dw, c)
+            if type(dst) is not np.ndarray or dst.shape != shape or dst.dtype != dt \
+                    or not dst.flags.c_contiguous or not dst.flags.writeable \
+                    or np.may_share_memory(dst, src):
+                return DST
+        return door.resize(src, dsize, dst, fx, fy, mode)
+
+    return resize
+
+
+TARGETS = [Target("cv2", "resize", _route)]
