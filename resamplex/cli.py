@@ -925,6 +925,103 @@ workloads: float32 NCHW (8, 64, 128, 128) x2 nearest and linear (also channels-l
 
 
 # ----------------------------------------------------------------------------------------------
+# run: a script or module with patch mode on
+
+RUN_DESCRIPTION = """\
+Run a Python script (or a module, with -m, as `python -m` does) with patch mode on: the
+originals' own resize functions (cv2.resize, PIL's Image.resize and reduce, scipy.ndimage.zoom
+and its spline filters, skimage.transform's resize, rescale and downscale_local_mean, torch's
+interpolate) take resamplex's exact doors wherever those give the original's bits and are not
+slower, and the original everywhere else. The script sees its own sys.argv; its exit status is
+this command's."""
+
+RUN_EXAMPLES = """\
+examples:
+  resamplex run train.py --epochs 3
+  resamplex run --only cv2,pil --report augment.py
+  python -m resamplex run -m pytest tests/"""
+
+
+def _run_options(argv: Sequence[str]) -> tuple[tuple[str, ...], bool, str | None, list[str]]:
+    """``(libraries, report, module, [target, args...])`` from ``run``'s arguments; options
+    end at the script (or at ``-m MODULE``), whose own arguments follow untouched."""
+    from ._patch import LIBRARIES
+
+    only: tuple[str, ...] = ()
+    report = False
+    i = 0
+    argv = list(argv)
+    while i < len(argv):
+        a = argv[i]
+        if a == "--report":
+            report = True
+        elif a == "--only" or a.startswith("--only="):
+            if a == "--only":
+                i += 1
+                if i == len(argv):
+                    raise UsageError("run: --only needs a comma-separated list of libraries")
+                value = argv[i]
+            else:
+                value = a[len("--only="):]
+            only = tuple(v.strip() for v in value.split(",") if v.strip())
+            unknown = [v for v in only if v not in LIBRARIES]
+            if unknown or not only:
+                raise UsageError(f"run: --only takes {', '.join(LIBRARIES)}; got {value!r}")
+        elif a == "-m":
+            if i + 1 == len(argv):
+                raise UsageError("run: -m needs a module name")
+            return only, report, argv[i + 1], argv[i + 1:]
+        elif a == "--":
+            i += 1
+            break
+        elif a.startswith("-"):
+            raise UsageError(f"run: unknown option {a!r} (before the script: --only LIBS, "
+                             "--report, -m MODULE)")
+        else:
+            break
+        i += 1
+    if i >= len(argv):
+        raise UsageError("run: expected a script to run (or -m MODULE)")
+    return only, report, None, argv[i:]
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    import runpy
+
+    from ._patch import format_report, patch
+
+    only, report, module, argv = _run_options(args.argv)
+    if module is None and not Path(argv[0]).is_file():
+        raise UsageError(f"run: no such script: {argv[0]!r}")
+    patch(*only)
+    saved_argv, saved_path0 = sys.argv, sys.path[0] if sys.path else None
+    sys.argv = list(argv)
+    status = 0
+    try:
+        if module is not None:
+            sys.path.insert(0, os.getcwd())
+            runpy.run_module(module, run_name="__main__", alter_sys=True)
+        else:
+            sys.path.insert(0, str(Path(argv[0]).resolve().parent))
+            runpy.run_path(argv[0], run_name="__main__")
+    except SystemExit as exc:   # the script's own exit, with Python's meaning of its code
+        if exc.code is None:
+            status = 0
+        elif isinstance(exc.code, int):
+            status = exc.code
+        else:
+            print(exc.code, file=sys.stderr)
+            status = 1
+    finally:
+        sys.argv = saved_argv
+        if saved_path0 is not None and sys.path and sys.path[0] != saved_path0:
+            sys.path.pop(0)
+        if report:
+            sys.stderr.write(format_report())
+    return status
+
+
+# ----------------------------------------------------------------------------------------------
 # entry point
 
 def build_parser() -> argparse.ArgumentParser:
@@ -1016,6 +1113,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--threads", type=int, default=None, metavar="N",
                    help="threads for resamplex and every peer (default: the library default)")
     p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser("run", help="run a script or module with patch mode on (same bits, "
+                       "faster resizes)", description=RUN_DESCRIPTION, epilog=RUN_EXAMPLES,
+                       formatter_class=argparse.RawDescriptionHelpFormatter,
+                       usage=f"{PROG} run [--only LIBS] [--report] (script.py | -m MODULE) "
+                       "[args ...]")
+    p.add_argument("argv", nargs=argparse.REMAINDER, metavar="...",
+                   help="--only cv2,pil,scipy,skimage,torch (default: every one installed); "
+                   "--report (print which calls took the doors, and why the others did not, "
+                   "on stderr at the end); then the script and its arguments, or -m MODULE")
+    p.set_defaults(func=cmd_run)
     return parser
 
 
@@ -1033,7 +1141,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     0
     """
     parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
     try:
+        if argv[:1] == ["run"] and argv[1:2] not in (["-h"], ["--help"]):
+            # run's options end where the script's begin: argparse would read the script's
+            # options (and its own, given before the script) as unknown ones of this command.
+            return cmd_run(argparse.Namespace(argv=argv[1:]))
         args = parser.parse_args(argv)
         if args.version:
             print(f"resamplex {rx.__version__}")

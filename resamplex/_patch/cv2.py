@@ -16,7 +16,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from . import Fall, Target, bind, is_int, is_real
+from . import Fall, Target, bind, settings, is_int, is_real
 
 _NAMES = ("src", "dsize", "dst", "fx", "fy", "interpolation")
 
@@ -88,7 +88,7 @@ def _route(original: Callable[..., Any]) -> Callable[..., Any]:
         if (mode, dt.name) in _IPP and use_ipp():
             return IPP
         c = src.shape[2] if src.ndim == 3 else 1
-        if dw * dh * c < SMALL[mode]:
+        if dw * dh * c < SMALL[mode] and settings.small:
             return SMALL_CALL
         if dst is not None:
             shape = (dh, dw) if c == 1 else (dh, dw, c)

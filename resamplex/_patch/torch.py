@@ -1,0 +1,112 @@
+"""``torch.nn.functional.interpolate`` -> ``resamplex.compat.torch.interpolate`` where the door
+gives torch's bits (torchvision's tensor resize and ``nn.Upsample`` call it, so they route too).
+
+Covered (docs/pytorch.md, "What differs from torch, and why"): plain CPU tensors in torch's
+standard layout, without autograd, tracing, ``torch.compile`` or ``__torch_function__``
+overrides, for the modes whose bits the door reproduces: ``nearest`` (every dtype),
+``nearest-exact`` and float 1-D ``linear`` on torch's ``DEFAULT`` CPU build only (its AVX2 and
+AVX-512 builds contract a multiply-add), and uint8 ``bilinear``/``bicubic`` with and without
+antialias (except an output width of 1 with more than 4 channels, where torch's separable
+kernel returns row 0). Everything else -- float ``bilinear``/``bicubic``/``trilinear``/
+``area`` and float antialias, whose sums torch nests in another order (values within a few
+ulp, not its bits), channels-last tensors (torch keeps their layout), CUDA and other devices,
+tensors that require grad, small calls (:data:`SMALL`) -- goes to torch.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from . import Fall, Target, bind, settings
+
+#: Calls with fewer output elements than this go to torch, faster there (measured by
+#: ``python -m resamplex bench --patch``; docs/patch.md, "Never slower").
+SMALL = 4096
+
+NOT_TENSOR = Fall("input is not a plain torch.Tensor (a subclass, a NumPy array, ...)")
+DEVICE = Fall("a tensor on another device, sparse or quantized")
+GRAD = Fall("input requires grad (the door's gradient is not torch's bit for bit)")
+TRACED = Fall("tracing, torch.compile, a functorch transform or a __torch_function__ mode")
+LAYOUT = Fall("a channels-last tensor (torch returns channels-last; the door contiguous)")
+FLOAT_SUMS = Fall("float linear/bilinear/bicubic/trilinear/area or antialias: torch nests "
+                  "its sums (values within a few ulp, not its bits)")
+FMA_BUILD = Fall("nearest-exact or float linear on torch's AVX2/AVX-512 build, which fuses "
+                 "a multiply-add into the coordinate")
+WIDTH_ONE = Fall("uint8 output width 1 with more than 4 channels: torch returns row 0")
+BAD_ARGS = Fall("arguments torch refuses (its error is torch's)")
+SMALL_CALL = Fall("small call: torch is faster")
+
+_NAMES = ("input", "size", "scale_factor", "mode", "align_corners", "recompute_scale_factor",
+          "antialias")
+
+
+def _route(original: Callable[..., Any]) -> Callable[..., Any]:
+    import torch
+
+    from ..compat import torch as door
+
+    Tensor = torch.Tensor
+    strided = torch.strided
+    uint8 = torch.uint8
+    floats = {torch.float16, torch.bfloat16, torch.float32, torch.float64}
+    channels_last = {4: torch.channels_last, 5: torch.channels_last_3d}
+    default_build = torch.backends.cpu.get_cpu_capability() == "DEFAULT"
+    grad_enabled = torch.is_grad_enabled
+    tracing = torch._C._get_tracing_state
+    compiling = torch.compiler.is_compiling
+    wrapped = torch._C._functorch.is_functorch_wrapped_tensor
+    function_mode = torch._C._is_torch_function_mode_enabled
+    sizes_of = door._output_sizes
+
+    def interpolate(*args: Any, **kwargs: Any) -> Any:
+        v = bind(args, kwargs, _NAMES, (None, None, "nearest", None, None, False))
+        if v is None:
+            return BAD_ARGS
+        x, size, scale_factor, mode, align_corners, recompute, antialias = v
+        if type(x) is not Tensor:
+            return NOT_TENSOR
+        if x.device.type != "cpu" or x.layout is not strided or x.is_quantized:
+            return DEVICE
+        if x.requires_grad and grad_enabled():
+            return GRAD
+        if tracing() is not None or compiling() or function_mode() or wrapped(x):
+            return TRACED
+        if type(mode) is not str or type(antialias) is not bool:
+            return BAD_ARGS
+        dt = x.dtype
+        if mode == "nearest":
+            if dt is not uint8 and dt not in floats:
+                return BAD_ARGS
+        elif mode == "nearest-exact" or (mode == "linear" and dt in floats):
+            if not default_build:
+                return FMA_BUILD
+        elif mode in ("bilinear", "bicubic") and dt is uint8:
+            pass
+        elif mode in door.MODES:
+            return FLOAT_SUMS
+        else:
+            return BAD_ARGS
+        nd = x.dim()
+        if nd in channels_last and not x.is_contiguous() \
+                and x.is_contiguous(memory_format=channels_last[nd]):
+            return LAYOUT
+        if nd not in (3, 4, 5):
+            return BAD_ARGS
+        try:
+            sizes, _ = sizes_of(x, size, scale_factor, mode, recompute)
+        except Exception:
+            return BAD_ARGS
+        n = x.shape[0] * x.shape[1]
+        for s in sizes:
+            n *= s
+        if n < SMALL and settings.small:
+            return SMALL_CALL
+        if dt is uint8 and mode != "nearest" and sizes[-1] == 1 and x.shape[1] > 4:
+            return WIDTH_ONE
+        return door.interpolate(x, size, scale_factor, mode, align_corners, recompute,
+                                antialias)
+
+    return interpolate
+
+
+TARGETS = [Target("torch.nn.functional", "interpolate", _route, ("torch.",))]
