@@ -25,10 +25,14 @@ _IPP = {(1, "uint16"), (1, "int16"), (1, "float32"), (1, "float64"),
         (5, "float32"), (5, "float64"),
         (2, "uint8"), (2, "uint16"), (2, "int16"), (2, "float32")}
 
-#: Calls with fewer output elements than this go to OpenCV, which is faster there (its call
-#: costs a few microseconds; the door's checks and plan lookup more). Per interpolation;
-#: measured by ``python -m resamplex bench --patch`` (docs/patch.md, "Never slower").
-SMALL = {0: 4096, 6: 4096, 1: 6144, 5: 6144, 2: 6144, 3: 6144, 4: 4096}
+#: Calls with fewer output elements than this go to OpenCV, which is faster there (its
+#: call costs a few microseconds; the door's checks, plan lookup and thread start more): per
+#: interpolation, from per-call medians of patched against original in one process,
+#: (s, s, 1 or 3) uint8 and (s, s, 3) float32 images, s = 16 to 128, x0.75 and x1.5, 2
+#: threads, IPP off (the 2-core EPYC VM; docs/patch.md, "Never slower"). The door won from
+#: about 6e4 outputs (linear, nearest: uint8 one-channel images later), 1.6e4 (cubic),
+#: 4e3-9e3 (Lanczos-4); area lost below 1e5 when enlarging.
+SMALL = {0: 131072, 1: 81920, 2: 20736, 3: 131072, 4: 9216, 5: 65536, 6: 131072}
 
 NOT_ARRAY = Fall("src is not a numpy.ndarray (a cv2.UMat, a list, a subclass)")
 BAD_ARGS = Fall("arguments OpenCV refuses (its error is OpenCV's)")
@@ -36,7 +40,7 @@ DTYPE = Fall("a dtype, byte order or channel count the door does not take")
 INTERP = Fall("an interpolation flag outside INTER_NEAREST..INTER_NEAREST_EXACT")
 IPP = Fall("Intel IPP computes this case (cv2.ipp.useIPP() is true): other bits")
 DST = Fall("a dst OpenCV would reallocate or that is not C-contiguous")
-SMALL_CALL = Fall("small call: OpenCV is faster")
+SMALL_CALL = Fall("small call: OpenCV is faster (measured; same bits either way)")
 ARCH = Fall("not x86-64: OpenCV's own kernels there differ")
 
 

@@ -10,7 +10,7 @@ antialias (except an output width of 1 with more than 4 channels, where torch's 
 kernel returns row 0). Everything else -- float ``bilinear``/``bicubic``/``trilinear``/
 ``area`` and float antialias, whose sums torch nests in another order (values within a few
 ulp, not its bits), channels-last tensors (torch keeps their layout), CUDA and other devices,
-tensors that require grad, small calls (:data:`SMALL`) -- goes to torch.
+tensors that require grad, and sizes where torch is faster (:data:`SMALL`) -- goes to torch.
 """
 
 from __future__ import annotations
@@ -19,9 +19,21 @@ from typing import Any, Callable
 
 from . import Fall, Target, bind, settings
 
-#: Calls with fewer output elements than this go to torch, faster there (measured by
-#: ``python -m resamplex bench --patch``; docs/patch.md, "Never slower").
-SMALL = 4096
+#: Where torch is faster, the call goes to torch (the bits are the same either way): per
+#: (mode, dtype kind, enlarging), the fewest output elements from which the door wins, or
+#: None where it did not win at any size measured. Set from per-call medians, patched
+#: against torch in one process, (1, 3, s, 16 s / 9) tensors, s = 16 to 1080, x0.5/0.75
+#: and x1.5, 2 threads each (the 2-core EPYC VM; docs/patch.md, "Never slower"): uint8
+#: bilinear/bicubic won from about 2e5 outputs when shrinking and lost to torch's AVX2
+#: kernels at every enlargement (0.6-0.9x); nearest won from 5e4 (uint8) and from 4e5
+#: (float) outputs when enlarging, float nearest lost when shrinking (0.25-0.8x).
+SMALL = {("nearest", "u", False): 32768, ("nearest", "u", True): 32768,
+         ("nearest", "f", False): None, ("nearest", "f", True): 65536,
+         ("linear", "f", False): 65536, ("linear", "f", True): 65536,
+         ("nearest-exact", "u", False): 32768, ("nearest-exact", "u", True): 32768,
+         ("nearest-exact", "f", False): None, ("nearest-exact", "f", True): 65536,
+         ("bilinear", "u", False): 131072, ("bilinear", "u", True): None,
+         ("bicubic", "u", False): 131072, ("bicubic", "u", True): None}
 
 NOT_TENSOR = Fall("input is not a plain torch.Tensor (a subclass, a NumPy array, ...)")
 DEVICE = Fall("a tensor on another device, sparse or quantized")
@@ -34,7 +46,7 @@ FMA_BUILD = Fall("nearest-exact or float linear on torch's AVX2/AVX-512 build, w
                  "a multiply-add into the coordinate")
 WIDTH_ONE = Fall("uint8 output width 1 with more than 4 channels: torch returns row 0")
 BAD_ARGS = Fall("arguments torch refuses (its error is torch's)")
-SMALL_CALL = Fall("small call: torch is faster")
+SMALL_CALL = Fall("torch is faster at this size and mode (measured; same bits either way)")
 
 _NAMES = ("input", "size", "scale_factor", "mode", "align_corners", "recompute_scale_factor",
           "antialias")
@@ -99,8 +111,10 @@ def _route(original: Callable[..., Any]) -> Callable[..., Any]:
         n = x.shape[0] * x.shape[1]
         for s in sizes:
             n *= s
-        if n < SMALL and settings.small:
-            return SMALL_CALL
+        if settings.small:
+            least = SMALL[mode, "u" if dt is uint8 else "f", n > x.numel()]
+            if least is None or n < least:
+                return SMALL_CALL
         if dt is uint8 and mode != "nearest" and sizes[-1] == 1 and x.shape[1] > 4:
             return WIDTH_ONE
         return door.interpolate(x, size, scale_factor, mode, align_corners, recompute,
