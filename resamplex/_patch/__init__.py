@@ -443,10 +443,16 @@ def bind(args: tuple, kwargs: dict, names: tuple[str, ...], defaults: tuple,
 
 
 def is_int(v: Any) -> bool:
-    """A Python or NumPy integer, not a bool."""
-    return isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_))
+    """A Python or NumPy integer, not a bool (plain ints first: the ABC check is slow)."""
+    t = type(v)
+    if t is int:
+        return True
+    return t is not bool and isinstance(v, numbers.Integral) and not isinstance(v, np.bool_)
 
 
 def is_real(v: Any) -> bool:
     """A Python or NumPy real number, not a bool."""
-    return isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_))
+    t = type(v)
+    if t is float or t is int:
+        return True
+    return t is not bool and isinstance(v, numbers.Real) and not isinstance(v, np.bool_)

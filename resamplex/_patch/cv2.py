@@ -51,7 +51,9 @@ def _route(original: Callable[..., Any]) -> Callable[..., Any]:
 
     use_ipp = cv2.ipp.useIPP
     x86 = platform.machine().lower() in ("x86_64", "amd64")
-    dtypes = {mode: frozenset(names) for mode, names in door.DTYPES.items()}
+    # native dtypes only: a byte-swapped dtype is not equal to any of these
+    dtypes = {mode: frozenset(np.dtype(n) for n in names) for mode, names in door.DTYPES.items()}
+    ipp_cases = {(mode, np.dtype(name)) for mode, name in _IPP}
     max_channels = door.MAX_CHANNELS
 
     def resize(*args: Any, **kwargs: Any) -> Any:
@@ -67,7 +69,7 @@ def _route(original: Callable[..., Any]) -> Callable[..., Any]:
             return INTERP
         mode = int(interpolation)
         dt = src.dtype
-        if not dt.isnative or dt.name not in dtypes[mode] or src.ndim not in (2, 3) or \
+        if dt not in dtypes[mode] or src.ndim not in (2, 3) or \
                 (src.ndim == 3 and not 1 <= src.shape[2] <= max_channels):
             return DTYPE
         H, W = src.shape[0], src.shape[1]
@@ -89,7 +91,7 @@ def _route(original: Callable[..., Any]) -> Callable[..., Any]:
                 return BAD_ARGS
         elif dw >= 2**31 or dh >= 2**31:
             return BAD_ARGS
-        if (mode, dt.name) in _IPP and use_ipp():
+        if (mode, dt) in ipp_cases and use_ipp():
             return IPP
         c = src.shape[2] if src.ndim == 3 else 1
         if dw * dh * c < SMALL[mode] and settings.small:
