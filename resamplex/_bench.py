@@ -112,6 +112,7 @@ FLOAT32_PER_BYTE = "resamplex float32"
 NUMPY_CHAIN = "numpy chain"
 #: ``rx.resize`` alone on the same input (no conversion): what a fused store may add to.
 RESIZE_ALONE = "rx.resize alone"
+DOOR_ALONE = "door"  # patch mode rows: the door called directly, no cover check
 
 
 def times(r: float) -> str:
@@ -665,6 +666,88 @@ def _door_workloads(threads: int, quick: bool, rng: np.random.Generator, cv2: An
     items.append(Workload("compat.torch u8 (1,3,1080,1920) -> 540x960 bicubic antialias",
                           [faster_than("torch", 1)], torch_door((540, 960))))
     items += _arbitrary_size_workloads(threads, quick, cv2, torch, Image)
+    items += _patched_workloads(threads, rng, cv2, torch, Image)
+    return items
+
+
+def _patched(library: str, get: Callable[[], Any]) -> Any:
+    """The patched function of ``library`` (``get`` reads it), left unpatched afterwards: the
+    other rows time the originals."""
+    from ._patch import patch, unpatch
+
+    was = patch(library)
+    try:
+        return get()
+    finally:
+        if was:
+            unpatch(library)
+
+
+def _patched_workloads(threads: int, rng: np.random.Generator, cv2: Any, torch: Any,
+                       Image: Any) -> list[Workload]:
+    """Patch mode (SPEC §9): a patched call against the original (a small call, which falls
+    through, and a 1080p one, which takes the door) and against the door alone; OpenCV with
+    IPP on, as it runs by default. Pillow's rows include the image conversions."""
+    from .compat import cv2 as rcv
+    from .compat import pil as rpil
+    from .compat import torch as rtorch
+
+    items: list[Workload] = []
+    door_cost = Target(DOOR_ALONE, 1.05, "the door's time + a few us (within 5%)",
+                       label="the door alone")
+
+    def cv2_row(shape: tuple[int, int, int], out_hw: tuple[int, int]) -> Callable[[], dict]:
+        def make() -> dict:
+            x = rng.integers(0, 256, shape, dtype=np.uint8)
+            wh = out_hw[::-1]
+            cv2.ipp.setUseIPP(True)
+            patched = _patched("cv2", lambda: cv2.resize)
+            return {"resamplex": lambda: patched(x, wh), "opencv": lambda: cv2.resize(x, wh),
+                    DOOR_ALONE: lambda: rcv.resize(x, wh, threads=threads)}
+        return make
+
+    def pil_row(hw: tuple[int, int], out_hw: tuple[int, int]) -> Callable[[], dict]:
+        def make() -> dict:
+            im = Image.fromarray(rng.integers(0, 256, hw + (3,), dtype=np.uint8))
+            wh = out_hw[::-1]
+            patched = _patched("pil", lambda: Image.Image.resize)
+            bicubic = Image.Resampling.BICUBIC
+
+            def door() -> Any:
+                a = rpil.resize(np.asarray(im), wh, rpil.BICUBIC, threads=threads)
+                return Image.fromarray(a)
+            return {"resamplex": lambda: patched(im, wh, bicubic),
+                    "pillow": lambda: im.resize(wh, bicubic), DOOR_ALONE: door}
+        return make
+
+    def torch_row() -> dict:
+        t = torch.from_numpy(rng.integers(0, 256, (1, 3, 1080, 1920), dtype=np.uint8))
+        patched = _patched("torch", lambda: torch.nn.functional.interpolate)
+        kw = dict(size=(540, 960), mode="bilinear", antialias=True)
+        return {"resamplex": lambda: patched(t, **kw),
+                "torch": lambda: torch.nn.functional.interpolate(t, **kw),
+                DOOR_ALONE: lambda: rtorch.interpolate(t, **kw, threads=threads)}
+
+    if cv2 is not None:
+        items.append(Workload("patched cv2.resize u8 (64,64,3) -> 32x32 linear (falls "
+                              "through: small)", [Target("opencv", 3.0, "within 3x of "
+                                                         "opencv (the original + the ~2 us "
+                                                         "check)")],
+                              cv2_row((64, 64, 3), (32, 32))))
+        items.append(Workload("patched cv2.resize u8 1080x1920x3 -> 540x960 linear (IPP on)",
+                              [faster_than("opencv", 1), door_cost],
+                              cv2_row((1080, 1920, 3), (540, 960))))
+    if Image is not None:
+        items.append(Workload("patched Image.resize RGB 64x64 -> 32x32 bicubic",
+                              [Target("pillow", 1.2, "within 1.2x of pillow (falls "
+                                                     "through: small)")],
+                              pil_row((64, 64), (32, 32))))
+        items.append(Workload("patched Image.resize RGB 1080x1920 -> 540x960 bicubic",
+                              [faster_than("pillow", 1.5, 1), door_cost],
+                              pil_row((1080, 1920), (540, 960))))
+    if torch is not None:
+        items.append(Workload("patched interpolate u8 (1,3,1080,1920) -> 540x960 bilinear "
+                              "antialias", [faster_than("torch", 1), door_cost], torch_row))
     return items
 
 

@@ -1104,8 +1104,9 @@ def build_parser() -> argparse.ArgumentParser:
                        "compat.skimage.resize, compat.cv2, compat.pil, compat.torch) against "
                        "their originals, also at arbitrary sizes (seeded random source and "
                        "target sizes; per-call median and minimum) and on random crops to "
-                       "224x224 with a new shape every call. Print the medians and each "
-                       "target, met or missed.")
+                       "224x224 with a new shape every call, and patch mode's patched calls "
+                       "against the originals and the doors alone. Print the medians and "
+                       "each target, met or missed.")
     p.add_argument("--quick", action="store_true", help="fewer repeats (under a minute)")
     p.add_argument("--plot", metavar="FILE.png",
                    help="also write a bar chart (needs matplotlib: the bench extra, "

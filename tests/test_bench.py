@@ -72,10 +72,11 @@ def test_every_workload_has_targets_of_spec_9():
             versus = t.versus.split(", per-call ")[0]
             assert versus in ("torch", "opencv", "pillow", "scipy", "scikit-image",
                               "floor", _bench.FLOAT32_PER_BYTE, _bench.NUMPY_CHAIN,
-                              _bench.RESIZE_ALONE)
+                              _bench.RESIZE_ALONE, _bench.DOOR_ALONE)
             assert t.versus in (versus, _bench.per_call(versus, "median"),
                                 _bench.per_call(versus, "minimum"))
     assert any(w.name.startswith("compat.scipy.zoom") for w in items)
+    assert any(w.name.startswith("patched ") for w in items)        # SPEC §9's patch mode row
     assert not any("SPEC" in w.name for w in items)
     # SPEC §9's arbitrary sizes and new shapes: rows of many calls, median and minimum
     sized = [w for w in items if w.name.endswith("random sizes")]

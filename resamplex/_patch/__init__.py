@@ -421,9 +421,13 @@ def bind(args: tuple, kwargs: dict, names: tuple[str, ...], defaults: tuple,
     by position), or None where the call does not fit (too many, unknown or repeated
     arguments, a required one missing): such a call is the original's to refuse."""
     n = len(names)
-    if len(args) > (n if positional is None else positional):
+    given = len(args)
+    if given > (n if positional is None else positional):
         return None
-    values = list(args) + [_MISSING] * (n - len(args))
+    first_default = n - len(defaults)
+    if not kwargs:                      # the common call: positional arguments only
+        return None if given < first_default else [*args, *defaults[given - first_default:]]
+    values = list(args) + [_MISSING] * (n - given)
     if kwargs:
         for key, value in kwargs.items():
             try:
@@ -433,8 +437,7 @@ def bind(args: tuple, kwargs: dict, names: tuple[str, ...], defaults: tuple,
             if values[i] is not _MISSING:
                 return None
             values[i] = value
-    first_default = n - len(defaults)
-    for i in range(len(args), n):
+    for i in range(given, n):
         if values[i] is _MISSING:
             if i < first_default:
                 return None
