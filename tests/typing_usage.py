@@ -100,6 +100,16 @@ def facades() -> None:
                 coordinate_transformation_mode="asymmetric")
 
 
+def patch_mode() -> None:
+    assert_type(rx.patch("cv2", "pil"), list[str])
+    with rx.patched("scipy") as done:
+        assert_type(done, list[str])
+    assert_type(rx.unpatch(), list[str])
+    report = rx.patch_report(reset=True)
+    assert_type(report, dict[str, dict[str, Any]])
+
+
 if __name__ == "__main__":
     core()
     facades()
+    patch_mode()

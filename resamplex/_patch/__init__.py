@@ -208,7 +208,7 @@ def _on_import(module_name: str) -> None:
                     _apply(library, target)
 
 
-class _LoaderProxy:
+class _LoaderProxy(importlib.abc.Loader):
     """The real loader, whose ``exec_module`` patches the module's targets once it ran."""
 
     def __init__(self, loader: Any) -> None:
@@ -414,8 +414,8 @@ def format_report(report: dict[str, dict[str, Any]] | None = None) -> str:
 _MISSING = object()
 
 
-def bind(args: tuple, kwargs: dict, names: tuple[str, ...], defaults: tuple,
-         positional: int | None = None) -> list | None:
+def bind(args: tuple[Any, ...], kwargs: dict[str, Any], names: tuple[str, ...],
+         defaults: tuple[Any, ...], positional: int | None = None) -> list[Any] | None:
     """The values of ``names`` as a call with ``args`` and ``kwargs`` gives them (the last
     ``len(defaults)`` names have those defaults; only the first ``positional`` may be given
     by position), or None where the call does not fit (too many, unknown or repeated

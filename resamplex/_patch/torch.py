@@ -15,7 +15,7 @@ tensors that require grad, and sizes where torch is faster (:data:`SMALL`) -- go
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 from . import Fall, Target, bind, settings
 
@@ -105,7 +105,7 @@ def _route(original: Callable[..., Any]) -> Callable[..., Any]:
         if nd not in (3, 4, 5):
             return BAD_ARGS
         try:
-            sizes, _ = sizes_of(x, size, scale_factor, mode, recompute)
+            sizes, _ = sizes_of(cast(Any, x), size, scale_factor, mode, recompute)
         except Exception:
             return BAD_ARGS
         n = x.shape[0] * x.shape[1]
@@ -117,7 +117,7 @@ def _route(original: Callable[..., Any]) -> Callable[..., Any]:
                 return SMALL_CALL
         if dt is uint8 and mode != "nearest" and sizes[-1] == 1 and x.shape[1] > 4:
             return WIDTH_ONE
-        return door.interpolate(x, size, scale_factor, mode, align_corners, recompute,
+        return door.interpolate(cast(Any, x), size, scale_factor, mode, align_corners, recompute,
                                 antialias)
 
     return interpolate
