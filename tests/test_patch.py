@@ -445,3 +445,15 @@ def test_run_a_module_and_usage_errors(tmp_path):
         out = subprocess.run([sys.executable, "-m", "resamplex", *args], capture_output=True,
                              text=True, cwd=tmp_path)
         assert out.returncode == 2 and msg in out.stderr, (args, out.stderr)
+
+
+def test_other_architectures_run_the_originals(monkeypatch):
+    cv2 = pytest.importorskip("cv2")
+    original = cv2.resize
+    monkeypatch.setattr(_patch, "X86_64", False)
+    x = np.random.default_rng(8).integers(0, 256, (300, 400, 3), dtype=np.uint8)
+    want = original(x, (250, 120))
+    rx.patch("cv2")
+    assert cv2.resize(x, (250, 120)).tobytes() == want.tobytes()
+    assert rx.patch_report()["cv2.resize"] == {
+        "routed": 0, "original": 1, "reasons": {_patch.NOT_X86_64.reason: 1}}

@@ -34,6 +34,7 @@ import importlib.util
 import itertools
 import numbers
 import os
+import platform
 import sys
 import threading
 from dataclasses import dataclass, field
@@ -158,8 +159,19 @@ def _resolve(target: Target) -> tuple[Any, str]:
     return owner, attr
 
 
+#: The doors are checked bit for bit against the originals' x86-64 builds; elsewhere (aarch64
+#: wheels, whose C compilers fuse multiply-adds, OpenCV's and Pillow's other kernels there)
+#: every call goes to the original.
+X86_64 = platform.machine().lower() in ("x86_64", "amd64")
+NOT_X86_64 = Fall("not x86-64: the original's build here is not the one the door reproduces")
+
+
+def _elsewhere(*args: Any, **kwargs: Any) -> Fall:
+    return NOT_X86_64
+
+
 def _wrap(target: Target, original: Callable[..., Any]) -> Callable[..., Any]:
-    route = target.route(original)
+    route = target.route(original) if X86_64 else _elsewhere
     stats = _STATS.setdefault(target.name, _Stats())
 
     @functools.wraps(original)

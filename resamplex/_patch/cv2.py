@@ -2,7 +2,8 @@
 
 Covered: NumPy arrays (any strides) of the dtypes and interpolations the door takes, 1 to
 ``MAX_CHANNELS`` channels, a valid ``dsize`` or ``fx``/``fy``, no ``dst`` or a ``dst`` that
-OpenCV would write in place, on x86-64 (OpenCV's float paths on aarch64 fuse multiply-adds).
+OpenCV would write in place (on x86-64, as every route: OpenCV's float paths on aarch64
+fuse multiply-adds).
 Not covered, so OpenCV's own: ``cv2.UMat`` and anything else that is not an ndarray, the
 cases where Intel IPP changes OpenCV's bits while ``cv2.ipp.useIPP()`` is true (the default;
 docs/cv2.md "What IPP changes"), and calls so small that OpenCV is faster (:data:`SMALL`).
@@ -11,7 +12,6 @@ docs/cv2.md "What IPP changes"), and calls so small that OpenCV is faster (:data
 from __future__ import annotations
 
 import math
-import platform
 from typing import Any, Callable
 
 import numpy as np
@@ -41,7 +41,6 @@ INTERP = Fall("an interpolation flag outside INTER_NEAREST..INTER_NEAREST_EXACT"
 IPP = Fall("Intel IPP computes this case (cv2.ipp.useIPP() is true): other bits")
 DST = Fall("a dst OpenCV would reallocate or that is not C-contiguous")
 SMALL_CALL = Fall("small call: OpenCV is faster (measured; same bits either way)")
-ARCH = Fall("not x86-64: OpenCV's own kernels there differ")
 
 
 def _route(original: Callable[..., Any]) -> Callable[..., Any]:
@@ -50,7 +49,6 @@ def _route(original: Callable[..., Any]) -> Callable[..., Any]:
     from ..compat import cv2 as door
 
     use_ipp = cv2.ipp.useIPP
-    x86 = platform.machine().lower() in ("x86_64", "amd64")
     # native dtypes only: a byte-swapped dtype is not equal to any of these
     dtypes = {mode: frozenset(np.dtype(n) for n in names) for mode, names in door.DTYPES.items()}
     ipp_cases = {(mode, np.dtype(name)) for mode, name in _IPP}
@@ -63,8 +61,6 @@ def _route(original: Callable[..., Any]) -> Callable[..., Any]:
         src, dsize, dst, fx, fy, interpolation = v
         if type(src) is not np.ndarray:
             return NOT_ARRAY
-        if not x86:
-            return ARCH
         if not is_int(interpolation) or not 0 <= interpolation <= 6:
             return INTERP
         mode = int(interpolation)
