@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import operator
 import os
 from functools import lru_cache
 from typing import Any, Sequence
@@ -31,6 +32,28 @@ def is_int(v: Any) -> bool:
 def is_real(v: Any) -> bool:
     """A real number, not a bool."""
     return isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_))
+
+
+def c_index(value: Any) -> int | None:
+    """``value`` as CPython's integer argument formats read it (``"i"``: ``__index__``, so
+    ints, bools and NumPy integers, not floats, strings or NumPy bools), or None where they
+    refuse it (a ``TypeError`` in the original)."""
+    try:
+        return operator.index(value)
+    except TypeError:
+        return None
+
+
+def c_double(value: Any) -> float | None:
+    """``value`` as CPython's ``"d"`` and ``"f"`` formats read it (``PyFloat_AsDouble``:
+    anything with ``__float__`` or ``__index__``, never a string), or None where they refuse
+    it (a ``TypeError`` in the original)."""
+    if isinstance(value, (str, bytes, bytearray)):
+        return None
+    try:
+        return float(value)
+    except TypeError:
+        return None
 
 
 def flag(name: str, value: Any, accepted: str = "True or False", *,

@@ -36,6 +36,24 @@ class UnsupportedError(ResamplexError, TypeError):
     """
 
 
+class ResamplexTypeError(ResamplexError, TypeError):
+    """An argument of a type the original library refuses with ``TypeError`` (a float where
+    it takes an integer, a string where it takes a number): the front doors raise it where
+    the original raises ``TypeError``, and it is a ``ResamplexError`` as well.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from resamplex._errors import ResamplexTypeError
+    >>> from resamplex.compat import pil
+    >>> try:
+    ...     pil.reduce(np.zeros((4, 4), np.uint8), 1.5)    # Pillow: TypeError
+    ... except TypeError as exc:
+    ...     print(isinstance(exc, ResamplexTypeError), isinstance(exc, ValueError))
+    True True
+    """
+
+
 def _show(value: Any) -> str:
     text = repr(value)
     return text if len(text) <= 80 else text[:77] + "..."
@@ -44,6 +62,11 @@ def _show(value: Any) -> str:
 def bad_value(name: str, value: Any, accepted: str) -> ResamplexError:
     """``name``: expected ``accepted``, got ``value``."""
     return ResamplexError(f"{name}: expected {accepted}, got {_show(value)}")
+
+
+def bad_type(name: str, value: Any, accepted: str) -> ResamplexTypeError:
+    """``name``: expected ``accepted``, got ``value`` (of a type the original refuses)."""
+    return ResamplexTypeError(f"{name}: expected {accepted}, got {_show(value)}")
 
 
 def bad_choice(name: str, value: Any, choices: Iterable[str]) -> ResamplexError:

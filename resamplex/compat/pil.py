@@ -42,12 +42,12 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .._checks import as_array, check_allocation, check_threads
+from .._checks import as_array, c_double, c_index, check_allocation, check_threads
 from .._engine._pipeline import BlockPass, FloatPass, pair_groups
 from .._engine import _alpha
 from .._engine._exec import call_key, threads_for
 from .._engine.plan import PLANS, CallMemo, Plan
-from .._errors import ResamplexError, UnsupportedError, bad_value
+from .._errors import UnsupportedError, bad_type, bad_value
 from .._tables import AxisTable, block_mean_table, consecutive_taps
 
 __all__ = [
@@ -241,6 +241,13 @@ def nearest_indices(n_in: int, in0: float, in1: float, n_out: int, *,
 
 
 # ------------------------------------------------------------------------------ arguments
+#
+# Pillow checks a few arguments in Python (the filter, ``reducing_gap``, a resize to the same
+# size, a reduce by 1) and hands the rest to its C functions, whose argument formats refuse
+# what is not an integer (``size``, ``factor``, the reduce box) or a number (the resize box)
+# with TypeError, and whose checks refuse bad values with ValueError. The checks below raise
+# the same types (``ResamplexTypeError``, ``ResamplexError``) and take what those formats
+# take: ``True`` is 1 (an integer to CPython), a NumPy bool is a number but not an integer.
 
 def _is_int(v: Any) -> bool:
     return isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_))
@@ -267,21 +274,34 @@ def _check_image(a: Any, mode: Any) -> tuple[np.ndarray, str]:
         want = "(H, W)" if chans == 0 else f"(H, W, {chans})"
         raise UnsupportedError(f"a: mode {mode!r} is a {want} {dtype} array; got shape "
                                f"{a.shape} dtype {a.dtype}")
-    if a.shape[0] == 0 or a.shape[1] == 0:
-        raise ResamplexError(f"a: empty image; got shape {a.shape}")
     if not a.dtype.isnative:
         a = a.astype(a.dtype.newbyteorder("="))
     return a, mode
 
 
-def _check_size(size: Any) -> tuple[int, int]:
+def _sequence(name: str, value: Any, n: int | None, accepted: str) -> tuple[Any, ...]:
+    """``value`` as a tuple (of ``n`` entries unless None), as Pillow's ``tuple(size)`` and
+    its ``"(ii)"``-style formats read it: anything else is a TypeError."""
     try:
-        pair = tuple(size)
+        vals = tuple(value)
     except TypeError:
-        raise bad_value("size", size, "a (width, height) pair of integers") from None
-    if len(pair) != 2 or not all(_is_int(v) for v in pair):
-        raise bad_value("size", size, "a (width, height) pair of integers")
-    w, h = int(pair[0]), int(pair[1])
+        raise bad_type(name, value, accepted) from None
+    if n is not None and len(vals) != n:
+        raise bad_type(name, value, accepted)
+    return vals
+
+
+def _integers(name: str, value: Any, n: int, what: str) -> tuple[int, ...]:
+    """``n`` integers as Pillow's C argument formats read them (``__index__``)."""
+    vals = _sequence(name, value, n, what)
+    ints = tuple(c_index(v) for v in vals)
+    if any(v is None for v in ints):
+        raise bad_type(name, value, what)
+    return tuple(int(v) for v in ints)  # type: ignore[arg-type]
+
+
+def _check_size(size: tuple[Any, ...]) -> tuple[int, int]:
+    w, h = _integers("size", size, 2, "a (width, height) pair of integers")
     if w < 1 or h < 1:
         raise bad_value("size", size, "height and width > 0")
     return w, h
@@ -291,13 +311,10 @@ def _check_box(box: Any, W: int, H: int) -> tuple[float, float, float, float]:
     """Pillow's checks, on the box as float32 (how its C code reads it)."""
     if box is None:
         return (0.0, 0.0, float(W), float(H))
-    try:
-        vals = tuple(box)
-    except TypeError:
-        raise bad_value("box", box, "a (x0, y0, x1, y1) tuple of numbers") from None
-    if len(vals) != 4 or not all(isinstance(v, numbers.Real) and not isinstance(v, bool)
-                                 for v in vals):
-        raise bad_value("box", box, "a (x0, y0, x1, y1) tuple of numbers")
+    what = "a (x0, y0, x1, y1) tuple of numbers"
+    vals = tuple(c_double(v) for v in _sequence("box", box, 4, what))
+    if any(v is None for v in vals):
+        raise bad_type("box", box, what)
     b = tuple(float(np.float32(v)) for v in vals)
     if not all(math.isfinite(v) for v in b):
         raise bad_value("box", box, "finite numbers")
@@ -310,16 +327,43 @@ def _check_box(box: Any, W: int, H: int) -> tuple[float, float, float, float]:
     return b  # type: ignore[return-value]
 
 
-def _check_filter(resample: Any) -> int:
+_FILTERS_ACCEPTED = ("one of NEAREST (0), LANCZOS (1), BILINEAR (2), BICUBIC (3), BOX (4), "
+                     "HAMMING (5)")
+
+
+def _check_filter(resample: Any) -> Any:
+    """``Image.resize``'s check: a filter equal to one of Pillow's (ValueError), as given
+    (its C code reads it as an integer: :func:`_filter_index`)."""
     if resample is None:
         return BICUBIC
-    if not _is_int(resample) or int(resample) not in _NAMES:
-        raise bad_value("resample", resample, "one of NEAREST (0), LANCZOS (1), BILINEAR (2), "
-                        "BICUBIC (3), BOX (4), HAMMING (5)")
-    if int(resample) in (MKS2013, MKS2021):
-        raise UnsupportedError(f"resample: {_NAMES[int(resample)]} (Pillow 13) is not "
-                               "reproduced by resamplex yet")
-    return int(resample)
+    if resample not in tuple(_NAMES):
+        raise bad_value("resample", resample, _FILTERS_ACCEPTED)
+    return resample
+
+
+def _filter_index(resample: Any) -> int:
+    """The filter as Pillow's C code reads it (``__index__``: ``2.0`` is a TypeError)."""
+    f = c_index(resample)
+    if f is None:
+        raise bad_type("resample", resample, _FILTERS_ACCEPTED)
+    if f in (MKS2013, MKS2021):
+        raise UnsupportedError(f"resample: {_NAMES[f]} (Pillow 13) is not reproduced by "
+                               "resamplex yet")
+    return int(f)
+
+
+def _check_gap(reducing_gap: Any) -> float | None:
+    """``if reducing_gap is not None and reducing_gap < 1.0: raise ValueError`` (what does
+    not compare with 1.0 is Pillow's TypeError)."""
+    if reducing_gap is None:
+        return None
+    try:
+        small = not reducing_gap >= 1.0
+    except TypeError:
+        raise bad_type("reducing_gap", reducing_gap, "None or a number >= 1.0") from None
+    if small:
+        raise bad_value("reducing_gap", reducing_gap, "None or a number >= 1.0")
+    return float(reducing_gap)
 
 
 # ------------------------------------------------------------------------------ alpha
@@ -547,45 +591,63 @@ def _reduce(a: np.ndarray, mode: str, factor: tuple[int, int], box: Any,
             version: tuple[int, int], threads: int | None) -> np.ndarray:
     H, W = a.shape[:2]
     if factor == (1, 1):
-        if version < (13, 0) or box is None:
+        if version < (13, 0):
             return a.copy()
-        return _crop(a, _check_int_box(box, W, H))
+        return _crop_box(a, box)
     dtype, _, alpha = MODES[mode]
     if dtype == "uint16":
         raise UnsupportedError("a: Pillow cannot reduce I;16 images (its 'image has wrong "
                                "mode' ValueError)")
     ibox = (0, 0, W, H) if box is None else _check_int_box(box, W, H)
+    if ibox[2] - ibox[0] <= 0 or ibox[3] - ibox[1] <= 0:
+        raise bad_value("box", box, "a box that is not empty")
     if alpha:
         pre = _premultiply(a, threads)
         return _unpremultiply(_reduce(pre, {"LA": "La", "RGBA": "RGBa"}[mode], factor, ibox,
                                       version, threads), threads)
-    if ibox[2] - ibox[0] <= 0 or ibox[3] - ibox[1] <= 0:
-        raise bad_value("box", box, "a box that is not empty")
     plan = PLANS.get_or_build(("pil.reduce", a.shape, dtype, factor, ibox),
                               lambda: _reduce_plan(a.shape, dtype, factor[0], factor[1], ibox))
     return plan(a, threads=threads)
 
 
 def _check_int_box(box: Any, W: int, H: int) -> tuple[int, int, int, int]:
-    try:
-        vals = tuple(box)
-    except TypeError:
-        raise bad_value("box", box, "a (x0, y0, x1, y1) tuple of integers") from None
-    if len(vals) != 4 or not all(_is_int(v) for v in vals):
-        raise bad_value("box", box, "a (x0, y0, x1, y1) tuple of integers")
-    b = tuple(int(v) for v in vals)
+    b = _integers("box", box, 4, "a (x0, y0, x1, y1) tuple of integers")
     if b[0] < 0 or b[1] < 0 or b[2] > W or b[3] > H:
         raise bad_value("box", box, f"a box inside the {W} x {H} image")
     return b  # type: ignore[return-value]
 
 
-def _check_factor(factor: Any) -> tuple[int, int]:
-    pair = tuple(factor) if isinstance(factor, (list, tuple)) else (factor, factor)
-    if len(pair) != 2 or not all(_is_int(v) for v in pair):
-        raise bad_value("factor", factor, "an integer or a pair of integers")
-    if pair[0] < 1 or pair[1] < 1:
+def _check_factor(factor: tuple[Any, ...]) -> tuple[int, int]:
+    fx, fy = _integers("factor", factor, 2, "an integer or a pair of integers")
+    if fx < 1 or fy < 1:
         raise bad_value("factor", factor, "factors > 0")
-    return int(pair[0]), int(pair[1])
+    return fx, fy
+
+
+def _crop_box(a: np.ndarray, box: Any) -> np.ndarray:
+    """``Image.crop(box)``, which Pillow 13's ``reduce`` by 1 returns: the box's entries
+    compared as given (right < left, lower < upper: ValueError), rounded by Python's
+    ``round`` (half to even), pixels outside the image 0."""
+    H, W = a.shape[:2]
+    if box is None:
+        return a.copy()
+    what = "a (x0, y0, x1, y1) tuple of numbers"
+    vals = _sequence("box", box, 4, what)
+    try:
+        if vals[2] < vals[0] or vals[3] < vals[1]:
+            raise bad_value("box", box, "right >= left and lower >= upper")
+        x0, y0, x1, y1 = (int(round(v)) for v in vals)
+    except TypeError:
+        raise bad_type("box", box, what) from None
+    except ValueError:   # NaN
+        raise bad_value("box", box, what) from None
+    check_allocation((x1 - x0) * (y1 - y0) * (a.shape[2] if a.ndim == 3 else 1)
+                     * a.dtype.itemsize, "box")
+    out = np.zeros((y1 - y0, x1 - x0) + a.shape[2:], a.dtype)
+    ys, xs = slice(max(y0, 0), min(y1, H)), slice(max(x0, 0), min(x1, W))
+    if ys.start < ys.stop and xs.start < xs.stop:
+        out[ys.start - y0:ys.stop - y0, xs.start - x0:xs.stop - x0] = a[ys, xs]
+    return out
 
 
 def resize(a: Any, size: Any, resample: int | None = BICUBIC, box: Any = None,
@@ -637,21 +699,23 @@ def resize(a: Any, size: Any, resample: int | None = BICUBIC, box: Any = None,
             return plan(a, threads=threads)
     given = a
     a, mode = _check_image(a, mode)
-    size_t = _check_size(size)
-    f = _check_filter(resample)
+    resample = _check_filter(resample)
     v = _check_version(version)
     if threads is not None:
         check_threads(threads)
-    if reducing_gap is not None:
-        if isinstance(reducing_gap, (bool, np.bool_)) or not isinstance(reducing_gap,
-                                                                         numbers.Real):
-            raise bad_value("reducing_gap", reducing_gap, "None or a number >= 1.0")
-        if not reducing_gap >= 1.0:
-            raise bad_value("reducing_gap", reducing_gap, "None or a number >= 1.0")
+    gap = _check_gap(reducing_gap)
     H, W = a.shape[:2]
+    pair = _sequence("size", size, None, "a (width, height) pair of integers")
+    if _equal(pair, (W, H)) and (box is None or isinstance(box, tuple)
+                                 and _equal(box, (0, 0, W, H))):
+        return a.copy()   # Pillow's copy, before its C code reads size and resample
+    size_t = _check_size(pair)
+    f = _filter_index(resample)
     _check_box(box, W, H)
-    return _resize(a, mode, size_t, f, box, None if reducing_gap is None
-                   else float(reducing_gap), v, threads, raw if a is given else None)
+    if a.size == 0:
+        # an empty image: nothing to read, and Pillow's result is zeros
+        return np.zeros((size_t[1], size_t[0]) + a.shape[2:], a.dtype)
+    return _resize(a, mode, size_t, f, box, gap, v, threads, raw if a is given else None)
 
 
 def reduce(a: Any, factor: Any, box: Any = None, *, mode: str | None = None,
@@ -670,11 +734,22 @@ def reduce(a: Any, factor: Any, box: Any = None, *, mode: str | None = None,
            [ 8, 10, 11]], dtype=uint8)
     """
     a, mode = _check_image(a, mode)
-    fac = _check_factor(factor)
     v = _check_version(version)
     if threads is not None:
         check_threads(threads)
+    pair = tuple(factor) if isinstance(factor, (list, tuple)) else (factor, factor)
+    # Pillow compares before its C code reads the factor: (1.0, True) is a reduce by 1 too
+    fac = (1, 1) if _equal(pair, (1, 1)) else _check_factor(pair)
     return _reduce(a, mode, fac, box, v, threads)
+
+
+def _equal(value: tuple[Any, ...], target: tuple[int, ...]) -> bool:
+    """``value == target`` as Pillow's Python code compares them (False where entries do
+    not compare to a truth value, arrays among them: the checks after refuse them)."""
+    try:
+        return bool(value == target)
+    except (TypeError, ValueError):
+        return False
 
 
 _CALLS = CallMemo()  # raw arguments of resize seen before -> plan key
