@@ -30,8 +30,8 @@ from typing import Any, Sequence
 import numpy as np
 import numpy.typing as npt
 
-from .._checks import check_allocation, check_threads, out_is_distinct
-from .._errors import ResamplexError, UnsupportedError
+from .._checks import c_double, c_index, check_allocation, check_threads, out_is_distinct
+from .._errors import ResamplexError, UnsupportedError, bad_type, bad_value
 from .._tables import AxisTable
 from .._engine import _exec
 from .._engine.plan import PLANS, Plan, new_array
@@ -81,17 +81,39 @@ class ScipyOverflowError(ResamplexError, OverflowError):
     """An infinite zoom (SciPy: ``OverflowError``); also a ``ResamplexError``."""
 
 
-# ------------------------------------------------------------------------------ validation
+class ScipyAxisError(ResamplexError, np.exceptions.AxisError):
+    """An axis out of range (SciPy: NumPy's ``AxisError``, a ``ValueError`` and an
+    ``IndexError``); also a ``ResamplexError``. Made as ``AxisError`` is:
+    ``ScipyAxisError(axis, ndim)``."""
 
-def _check_order(order: Any, low: int = 0) -> int:
+
+# ------------------------------------------------------------------------------ validation
+#
+# SciPy checks its arguments in Python, in this order, and hands the rest to its C functions,
+# which parse ``order``, ``cval`` and ``grid_mode`` (TypeError) and then refuse the array types
+# they do not take (RuntimeError). The checks below follow that order, so that each call
+# raises what SciPy raises, and accept what SciPy accepts on the paths that never reach C
+# (orders 0 and 1 of ``spline_filter1d``, 0-d arrays in ``spline_filter``, a zoom of 1).
+
+def _check_order_range(order: Any, low: int = 0) -> None:
+    """``if order < low or order > 5: raise RuntimeError``; an order that does not compare
+    with integers is SciPy's TypeError. A non-integer inside the range passes here (SciPy's
+    C code refuses it: :func:`_check_order`)."""
     try:
-        value = operator.index(order)
+        outside = order < low or order > 5
     except TypeError:
-        value = None
-    if value is None or not low <= value <= 5:
+        raise bad_type("order", order, f"an integer from {low} to 5") from None
+    if outside:
         raise ScipyRuntimeError(f"order: expected an integer from {low} to 5 (spline order "
                                 f"not supported); got {order!r}")
-    return int(value)
+
+
+def _check_order(order: Any) -> int:
+    """The order as the C functions parse it (``"i"``): an integer, else TypeError."""
+    v = c_index(order)
+    if v is None:
+        raise bad_type("order", order, "an integer from 0 to 5")
+    return int(v)
 
 
 def _check_mode(mode: Any) -> str:
@@ -102,18 +124,47 @@ def _check_mode(mode: Any) -> str:
     return mode
 
 
-def _check_input(input: Any) -> np.ndarray:
-    x = np.asarray(input)
+def _check_dtype(x: np.ndarray) -> np.ndarray:
+    """The input's dtype, as SciPy's C functions check it (RuntimeError), natively ordered."""
     if x.dtype.kind not in "biufc" or (x.dtype.kind != "c" and x.dtype.name not in ELEMS) \
             or (x.dtype.kind == "c" and x.dtype.name not in ("complex64", "complex128")):
-        raise ScipyUnsupportedError(f"input: SciPy's ndimage takes bool, integer, float32/float64 "
-                               f"and complex arrays; got dtype {x.dtype}")
-    if x.ndim < 1:
-        raise ScipyRuntimeError("input: expected an array of rank > 0 (input and output "
-                                "rank must be > 0); got a 0-d array")
+        raise ScipyUnsupportedError(f"input: SciPy's ndimage takes bool, integer, "
+                                    f"float32/float64 and complex arrays; got dtype {x.dtype}")
     if not (x.dtype.isnative and x.flags.aligned):
         x = x.astype(x.dtype.newbyteorder("="))
     return x
+
+
+def _c_double(name: str, value: Any) -> float:
+    """``value`` as SciPy's C functions parse a double (``"d"``): TypeError for what has no
+    ``__float__``, ValueError where it fails (a 0-d array of a string)."""
+    try:
+        v = c_double(value)
+    except ValueError:
+        raise bad_value(name, value, "a real number") from None
+    if v is None:
+        raise bad_type(name, value, "a real number")
+    return v
+
+
+def _c_int(name: str, value: Any) -> int:
+    """``value`` as SciPy's C functions parse an int (``"i"``; bools too), else TypeError."""
+    v = c_index(value)
+    if v is None:
+        raise bad_type(name, value, "True, False or an integer")
+    return int(v)
+
+
+def _copy(out: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """``out[...] = x``, SciPy's copies (NumPy's casts); what NumPy cannot cast (strings,
+    objects) is its TypeError or ValueError."""
+    try:
+        out[...] = x
+    except TypeError:
+        raise bad_type("input", x.dtype, f"values that cast to {out.dtype}") from None
+    except ValueError as exc:
+        raise ResamplexError(f"output: {exc}") from None
+    return out
 
 
 def _per_axis(zoom: Any, ndim: int) -> list[Any]:
@@ -129,18 +180,20 @@ def _per_axis(zoom: Any, ndim: int) -> list[Any]:
 
 
 def _output_shape(shape: Sequence[int], zooms: Sequence[Any]) -> tuple[int, ...]:
+    """``int(round(n * z))`` per axis, with SciPy's errors: TypeError where the product or
+    its ``round`` is not defined (a string, None, a complex factor), ValueError for NaN or a
+    negative length, OverflowError for an infinite factor."""
     out = []
     for n, z in zip(shape, zooms):
         try:
-            v = n * z
-            zf = float(z)
-        except (TypeError, ValueError):
-            raise ResamplexError(f"zoom: expected real factors; got {z!r}") from None
-        if np.isnan(zf):
-            raise ResamplexError(f"zoom: expected finite factors > 0; got {z!r}")
-        if np.isinf(zf):
-            raise ScipyOverflowError(f"zoom: expected finite factors > 0; got {z!r}")
-        size = int(round(v))   # SciPy: int(round(ii * jj)), half to even
+            size = int(round(n * z))   # half to even, as SciPy's int(round(ii * jj))
+        except TypeError:
+            raise bad_type("zoom", z, "real factors") from None
+        except ValueError:
+            raise ResamplexError(f"zoom: expected finite factors > 0; got {z!r}") from None
+        except OverflowError:
+            raise ScipyOverflowError(f"zoom: expected finite factors > 0; got {z!r}") \
+                from None
         if size < 0:
             raise ResamplexError(f"zoom: expected factors > 0 (negative dimensions are not "
                                  f"allowed); got {z!r}")
@@ -151,25 +204,31 @@ def _output_shape(shape: Sequence[int], zooms: Sequence[Any]) -> tuple[int, ...]
 def _output_array(output: Any, x: np.ndarray, shape: tuple[int, ...],
                   complex_output: bool) -> np.ndarray:
     """ndimage's ``_get_output``: a new array (of ``x``'s dtype, or the dtype given) or the
-    array given, checked."""
+    array given, checked as SciPy checks it there (its dtype is checked later, where SciPy's
+    C code checks it: :func:`_output_dtype`)."""
     if output is None:
-        dtype = np.promote_types(x.dtype, np.complex64) if complex_output else x.dtype
+        # SciPy: np.zeros(shape, dtype=input.dtype.name), natively ordered
+        try:
+            dtype = np.promote_types(x.dtype, np.complex64) if complex_output else \
+                np.dtype(x.dtype.name)
+        except TypeError:
+            raise bad_type("input", x.dtype, "an array of numbers") from None
         return new_array(shape, dtype)  # every element is written
     if isinstance(output, (type, np.dtype)):
-        dtype = np.dtype(output)
+        dtype = _dtype(output)
         if complex_output and dtype.kind != "c":
             warnings.warn("promoting specified output dtype to complex", stacklevel=4)
             dtype = np.promote_types(dtype, np.complex64)
-        return new_array(shape, _output_dtype(dtype))
+        return new_array(shape, dtype)
     if isinstance(output, str):
-        dtype = np.dtype(output)
+        dtype = _dtype(output)
         if complex_output and dtype.kind != "c":
             raise ScipyRuntimeError(f"output: expected a complex dtype for complex input "
                                     f"(output must have complex dtype); got {output!r}")
         if not issubclass(dtype.type, np.number):
             raise ScipyRuntimeError(f"output: expected a numeric dtype (output must have "
                                     f"numeric dtype); got {output!r}")
-        return new_array(shape, _output_dtype(dtype))
+        return new_array(shape, dtype)
     out = np.asarray(output)
     if out.shape != shape:
         raise ScipyRuntimeError(f"output: expected shape {shape} (output shape not correct); "
@@ -177,10 +236,17 @@ def _output_array(output: Any, x: np.ndarray, shape: tuple[int, ...],
     if complex_output and out.dtype.kind != "c":
         raise ScipyRuntimeError(f"output: expected a complex array for complex input (output "
                                 f"must have complex dtype); got dtype {out.dtype}")
-    _output_dtype(out.dtype)
     if not out.flags.writeable:
         raise ResamplexError("output: expected a writeable array; got a read-only one")
     return out
+
+
+def _dtype(output: Any) -> np.dtype:
+    """``np.dtype(output)``, NumPy's TypeError for a name it does not know."""
+    try:
+        return np.dtype(output)
+    except TypeError:
+        raise bad_type("output", output, "an array or a NumPy dtype") from None
 
 
 def _output_dtype(dtype: np.dtype) -> np.dtype:
@@ -475,8 +541,13 @@ def zoom(input: npt.ArrayLike, zoom: Any, output: Any = None, order: int = 3,
     RuntimeError
         (``ScipyRuntimeError``) where SciPy raises it: an order outside 0-5, an unknown mode,
         a 0-d input, a wrong number of factors, an ``output`` of the wrong shape or dtype.
+    TypeError
+        (``ResamplexTypeError``) where SciPy raises it: an order, ``cval`` or ``grid_mode``
+        its C code cannot parse (a float order, a string), a factor that is not a number.
     ValueError
         (``ResamplexError``) a negative or NaN factor.
+    OverflowError
+        (``ScipyOverflowError``) an infinite factor.
 
     Examples
     --------
@@ -490,31 +561,40 @@ def zoom(input: npt.ArrayLike, zoom: Any, output: Any = None, order: int = 3,
     >>> ndi.zoom(np.arange(7, dtype=np.uint8), 0.5, order=0).tolist()
     [0, 2, 4, 6]
     """
-    order = _check_order(order)
-    x = _check_input(input)
-    zooms = _per_axis(zoom, x.ndim)
-    out_shape = _output_shape(x.shape, zooms)
-    mode = _check_mode(mode)
+    _check_order_range(order)
+    x = np.asarray(input)
+    if x.ndim < 1:
+        raise ScipyRuntimeError("input: expected an array of rank > 0 (input and output "
+                                "rank must be > 0); got a 0-d array")
     if threads is not None:
         threads = check_threads(threads)
+    zooms = _per_axis(zoom, x.ndim)
+    out_shape = _output_shape(x.shape, zooms)
     complex_output = x.dtype.kind == "c"
     check_allocation(int(np.prod(out_shape, dtype=np.float64)) *
-                     (np.dtype(output).itemsize if isinstance(output, (type, np.dtype, str))
+                     (_dtype(output).itemsize if isinstance(output, (type, np.dtype, str))
                       else x.dtype.itemsize), "output")
     out = _output_array(output, x, out_shape, complex_output)
     if all(z == 1 for z in zooms) and prefilter:
         # SciPy returns the input unchanged (gh-20999): a copy into the output
-        out[...] = x
-        return out
+        return _copy(out, x)
     if complex_output:
         # SciPy zooms the real and imaginary parts apart, and passes neither cval's type nor
         # grid_mode on: the parts are zoomed with grid_mode=False
         kw = dict(order=order, mode=mode, prefilter=prefilter, threads=threads)
-        c = complex(cval)
         zoom_parts = globals()["zoom"]
-        zoom_parts(x.real, zooms, output=out.real, cval=c.real, **kw)
-        zoom_parts(x.imag, zooms, output=out.imag, cval=c.imag, **kw)
+        zoom_parts(x.real, zooms, output=out.real, cval=np.real(cval), **kw)
+        zoom_parts(x.imag, zooms, output=out.imag, cval=np.imag(cval), **kw)
         return out
+    if prefilter and 1 < order < 2:
+        raise ScipyRuntimeError(f"order: expected an integer from 0 to 5 (the prefilter's "
+                                f"spline_filter: spline order not supported); got {order!r}")
+    mode = _check_mode(mode)
+    order = _check_order(order)
+    x = _check_dtype(x)
+    cval = _c_double("cval", cval)
+    grid_mode = bool(_c_int("grid_mode", grid_mode))
+    _output_dtype(out.dtype)
     if out.dtype.kind == "c":
         raise ScipyRuntimeError(f"output: complex output for real input is not supported "
                                 f"(data type not supported); got {out.dtype}")
@@ -523,10 +603,9 @@ def zoom(input: npt.ArrayLike, zoom: Any, output: Any = None, order: int = 3,
         suggest = "grid-constant" if mode == "constant" else "grid-wrap"
         warnings.warn(f"It is recommended to use mode = {suggest} instead of {mode} when "
                       f"grid_mode is True.", stacklevel=2)
-    factors = zoom_factors(x.shape, out_shape, bool(grid_mode))
+    factors = zoom_factors(x.shape, out_shape, grid_mode)
     if out.size == 0 or x.size == 0:
         return out
-    cval = float(cval)
     if npad:
         x = np.pad(x, npad, mode="edge") if mode == "nearest" else \
             np.pad(x, npad, mode="constant", constant_values=cval)
@@ -536,14 +615,14 @@ def zoom(input: npt.ArrayLike, zoom: Any, output: Any = None, order: int = 3,
     # evaluation follows it)
     if order == 0 and out.dtype == x.dtype and _copies_elements(x) \
             and out_is_distinct(out):
-        gather = _gather_plan(x.shape, tuple(out_shape), tuple(factors), mode, bool(grid_mode))
+        gather = _gather_plan(x.shape, tuple(out_shape), tuple(factors), mode, grid_mode)
         if gather is not None:
             return _write(out, lambda dst: gather(x, out=dst, threads=threads))
     perm = _kept_axes_first(x.shape, out_shape, order)
     x = x.transpose(perm)
     args = (tuple(x.shape[a] - 2 * npad for a in range(x.ndim)),
             tuple(out_shape[a] for a in perm), tuple(factors[a] for a in perm),
-            order, mode, cval, bool(prefilter), bool(grid_mode), npad)
+            order, mode, cval, bool(prefilter), grid_mode, npad)
     lead = lead_axes(x.shape, args[1], order, cval) \
         if x.dtype.kind in "biu" or out.dtype.kind == "f" else 0
     if lead:
@@ -596,32 +675,37 @@ def spline_filter1d(input: npt.ArrayLike, order: int = 3, axis: int = -1,
     >>> ndi.spline_filter1d(np.array([0., 0., 6., 0., 0.]), order=3)
     array([ 1.5, -3. , 10.5, -3. ,  1.5])
     """
-    order = _check_order(order)
-    x = _check_input(input)
-    mode = _check_mode(mode)
+    _check_order_range(order)
+    x = np.asarray(input)
     if threads is not None:
         threads = check_threads(threads)
-    try:
-        ax = operator.index(axis)
-    except TypeError:
-        raise ResamplexError(f"axis: expected an integer; got {axis!r}") from None
-    if not -x.ndim <= ax < x.ndim:
-        raise np.exceptions.AxisError(ax, x.ndim)
-    ax %= x.ndim
     complex_output = x.dtype.kind == "c"
     out = _output_array(output, x, x.shape, complex_output)
     if complex_output:
-        spline_filter1d(x.real, order, ax, out.real, mode, threads=threads)
-        spline_filter1d(x.imag, order, ax, out.imag, mode, threads=threads)
+        spline_filter1d(x.real, order, axis, out.real, mode, threads=threads)
+        spline_filter1d(x.imag, order, axis, out.imag, mode, threads=threads)
         return out
     if order in (0, 1):
-        out[...] = np.array(x)
-        return out
+        # a copy, as SciPy makes it: no mode, axis or dtype is looked at (a 0-d array too)
+        return _copy(out, x)
+    mode = _check_mode(mode)
+    try:
+        ax = operator.index(axis)   # SciPy: normalize_axis_index(axis, input.ndim)
+    except TypeError:
+        raise bad_type("axis", axis, "an integer") from None
+    if not -x.ndim <= ax < x.ndim:
+        raise ScipyAxisError(ax, x.ndim)
+    ax %= x.ndim
     return _filter(x, out, order, mode, (ax,), threads)
 
 
-def _filter(x: np.ndarray, out: np.ndarray, order: int, mode: str, axes: Sequence[int],
+def _filter(x: np.ndarray, out: np.ndarray, order: Any, mode: str, axes: Sequence[int],
             threads: int | None) -> np.ndarray:
+    """The recursive filter along ``axes`` (SciPy's C ``spline_filter1d`` on each), after
+    the checks of its C code: an integer order, the input's and the output's dtypes."""
+    order = _check_order(order)
+    x = _check_dtype(x)
+    _output_dtype(out.dtype)
     if out.dtype.kind == "c":
         raise ScipyRuntimeError(f"output: complex output for real input is not supported "
                                 f"(data type not supported); got {out.dtype}")
@@ -664,9 +748,8 @@ def spline_filter(input: npt.ArrayLike, order: int = 3, output: Any = np.float64
            [-1.125,  2.375, -1.125],
            [ 0.486, -1.125,  2.264]])
     """
-    order = _check_order(order, low=2)
-    x = _check_input(input)
-    mode = _check_mode(mode)
+    _check_order_range(order, low=2)
+    x = np.asarray(input)
     if threads is not None:
         threads = check_threads(threads)
     complex_output = x.dtype.kind == "c"
@@ -675,4 +758,7 @@ def spline_filter(input: npt.ArrayLike, order: int = 3, output: Any = np.float64
         spline_filter(x.real, order, out.real, mode, threads=threads)
         spline_filter(x.imag, order, out.imag, mode, threads=threads)
         return out
-    return _filter(x, out, order, mode, tuple(range(x.ndim)), threads)
+    if x.ndim == 0:
+        # SciPy copies a 0-d array into the output (it has no axis to filter)
+        return _copy(out, x)
+    return _filter(x, out, order, _check_mode(mode), tuple(range(x.ndim)), threads)
