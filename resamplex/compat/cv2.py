@@ -34,17 +34,18 @@ from __future__ import annotations
 
 import math
 import numbers
+import sys
 from typing import Any
 
 import numpy as np
 
-from .._checks import as_array, check_allocation, check_threads
+from .._checks import check_allocation, check_threads
 from .._engine._pipeline import (
     BlockPass, FloatPass, IntPass, SplitPass, row_major_groups,
 )
 from .._engine._exec import call_key
 from .._engine.plan import PLANS, CallMemo, Plan
-from .._errors import ResamplexError, UnsupportedError, bad_value
+from .._errors import ResamplexError, UnsupportedError, bad_type, bad_value
 from .._tables import AxisTable, block_mean_table, consecutive_taps
 
 __all__ = [
@@ -374,11 +375,13 @@ def _is_int(v: Any) -> bool:
 
 
 def _check_src(src: Any) -> np.ndarray:
-    src = as_array(src, "src")
+    if not isinstance(src, np.ndarray):   # OpenCV's binding takes arrays, not lists
+        raise bad_type("src", type(src).__name__, "a numpy.ndarray")
     if src.dtype.hasobject or src.dtype.names is not None:
         raise UnsupportedError(f"src: OpenCV takes numeric arrays; got dtype {src.dtype}")
-    if src.ndim == 1:
-        src = src.reshape(src.shape[0], 1)  # OpenCV reads a 1-d array as one column
+    if src.ndim < 2:
+        # OpenCV reads a 1-d array as one column, a 0-d array as one pixel
+        src = src.reshape(src.size, 1)
     if src.ndim not in (2, 3):
         raise UnsupportedError(f"src: expected a 2-d (H, W) or 3-d (H, W, C) array; got "
                                f"{src.ndim}-d shape {src.shape}")
@@ -391,36 +394,106 @@ def _check_src(src: Any) -> np.ndarray:
     return src
 
 
+_INTERPOLATIONS = ("one of INTER_NEAREST (0), INTER_LINEAR (1), INTER_CUBIC (2), "
+                   "INTER_AREA (3), INTER_LANCZOS4 (4), INTER_LINEAR_EXACT (5), "
+                   "INTER_NEAREST_EXACT (6)")
+
+
 def _check_interpolation(interpolation: Any) -> int:
-    if not _is_int(interpolation) or int(interpolation) not in _NAMES:
-        raise bad_value("interpolation", interpolation,
-                        "one of INTER_NEAREST (0), INTER_LINEAR (1), INTER_CUBIC (2), "
-                        "INTER_AREA (3), INTER_LANCZOS4 (4), INTER_LINEAR_EXACT (5), "
-                        "INTER_NEAREST_EXACT (6)")
+    """The flag as OpenCV's binding reads it (an int; None is the default, INTER_LINEAR);
+    which flags it takes is checked after the same-size copy (:func:`_known_interpolation`)."""
+    if interpolation is None:
+        return INTER_LINEAR
+    if not _is_int(interpolation) or not -2**31 <= interpolation < 2**31:
+        raise bad_type("interpolation", interpolation, _INTERPOLATIONS)
     return int(interpolation)
+
+
+def _known_interpolation(mode: int) -> int:
+    if mode not in _NAMES:
+        raise bad_value("interpolation", mode, _INTERPOLATIONS)
+    return mode
 
 
 def _real(name: str, v: Any) -> float:
     if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Real):
-        raise bad_value(name, v, "a number")
+        raise bad_type(name, v, "a number")
     return float(v)
+
+
+#: dtypes OpenCV's binding writes into as they are (``dst``): its depths, in native byte
+#: order; others it refuses.
+_DST_DTYPES = frozenset(np.dtype(name) for name in (*_DEPTH, "uint64"))
+
+
+def _check_dst(dst: Any) -> None:
+    """``dst`` as OpenCV's binding takes an output array: None, or a writeable ndarray of an
+    OpenCV depth whose layout is a ``cv::Mat``'s (the last axis contiguous, strides not
+    growing towards it, interleaved channels); anything else is refused before OpenCV looks
+    at its shape (which only decides whether it is written or replaced)."""
+    if dst is None:
+        return
+    if not isinstance(dst, np.ndarray):
+        raise bad_type("dst", type(dst).__name__, "None or a numpy.ndarray")
+    if not dst.flags.writeable:
+        raise ResamplexError("dst: expected a writeable array; got a read-only one")
+    if dst.dtype not in _DST_DTYPES:
+        names = ", ".join(sorted(d.name for d in _DST_DTYPES))
+        raise UnsupportedError(f"dst: OpenCV writes {names} (native byte order); got "
+                               f"{dst.dtype}")
+    if dst.ndim == 3 and dst.shape[2] > MAX_CHANNELS:
+        raise UnsupportedError(f"dst: OpenCV takes 1 to {MAX_CHANNELS} channels; got shape "
+                               f"{dst.shape}")
+    if dst.flags.c_contiguous:
+        return
+    last = dst.ndim - 1
+    bad = any(n > 1 and (dst.strides[i] != dst.itemsize if i == last
+                         else dst.strides[i] < dst.strides[i + 1])
+              for i, n in enumerate(dst.shape))
+    if dst.ndim == 3 and dst.strides[1] != dst.itemsize * dst.shape[2]:
+        bad = True
+    if bad:
+        raise ResamplexError(f"dst: its layout is not a cv::Mat's (strides {dst.strides} "
+                             f"for shape {dst.shape}); give a C-contiguous array, rows may "
+                             "be padded")
+
+
+#: ``ResamplexError`` classes -> their twins that are ``cv2.error``s too (:func:`_as_cv2_error`).
+_CV2_ERRORS: dict[tuple[type, type], type] = {}
+
+
+def _as_cv2_error(exc: ResamplexError) -> ResamplexError:
+    """``exc`` as an instance of ``cv2.error`` as well (OpenCV raises ``cv2.error`` for every
+    argument it refuses), where cv2 is imported: nothing else can catch ``cv2.error``. The
+    class is ``exc``'s own subclassed with ``cv2.error``, made once per class."""
+    error = getattr(sys.modules.get("cv2"), "error", None)
+    if not (isinstance(error, type) and issubclass(error, Exception)) \
+            or isinstance(exc, error):
+        return exc
+    kind = _CV2_ERRORS.get((type(exc), error))
+    if kind is None:
+        kind = type(type(exc).__name__, (type(exc), error), {"__module__": __name__})
+        _CV2_ERRORS[(type(exc), error)] = kind
+    return kind(*exc.args).with_traceback(exc.__traceback__)
 
 
 def _geometry(shape: tuple[int, int], dsize: Any, fx: Any,
               fy: Any) -> tuple[int, int, float, float]:
-    """``(dw, dh, inv_scale_x, inv_scale_y)`` by ``cv::resize``'s rules."""
+    """``(dw, dh, inv_scale_x, inv_scale_y)`` by ``cv::resize``'s rules (None, as OpenCV's
+    binding reads it, is the default: an empty ``dsize``, ``fx = fy = 0``)."""
     H, W = shape
-    fxv, fyv = _real("fx", fx), _real("fy", fy)
+    fxv = 0.0 if fx is None else _real("fx", fx)
+    fyv = 0.0 if fy is None else _real("fy", fy)
     if dsize is None:
         dw = dh = 0
     else:
         try:
             pair = tuple(dsize)
         except TypeError:
-            raise bad_value("dsize", dsize, "None or a (width, height) pair of integers") \
+            raise bad_type("dsize", dsize, "None or a (width, height) pair of integers") \
                 from None
         if len(pair) != 2 or not all(_is_int(v) for v in pair):
-            raise bad_value("dsize", dsize, "None or a (width, height) pair of integers")
+            raise bad_type("dsize", dsize, "None or a (width, height) pair of integers")
         dw, dh = int(pair[0]), int(pair[1])
     if dw <= 0 or dh <= 0:
         if not (fxv > 0 and fyv > 0) or not (math.isfinite(fxv) and math.isfinite(fyv)):
@@ -602,6 +675,16 @@ def resize(src: Any, dsize: Any, dst: np.ndarray | None = None, fx: float = 0, f
     >>> rcv.resize(s, (8, 1), interpolation=rcv.INTER_CUBIC)
     array([[  0,  12,  43,  81, 102, 164, 228, 255]], dtype=uint8)
     """
+    try:
+        return _resize(src, dsize, dst, fx, fy, interpolation, threads)
+    except ResamplexError as exc:
+        raise _as_cv2_error(exc) from None
+
+
+def _resize(src: Any, dsize: Any, dst: np.ndarray | None, fx: Any, fy: Any,
+            interpolation: Any, threads: int | None) -> np.ndarray:
+    """:func:`resize`, in the order OpenCV checks: its binding (types, ``dst``), the sizes,
+    the same-size copy (any depth, any flag), then the flag and the depth."""
     raw = None
     if type(src) is np.ndarray and dst is None:
         # Arguments seen before: their plan in one lookup (the plan checks the array again).
@@ -614,22 +697,14 @@ def resize(src: Any, dsize: Any, dst: np.ndarray | None = None, fx: float = 0, f
     given = src
     src = _check_src(src)
     mode = _check_interpolation(interpolation)
+    _check_dst(dst)
     if threads is not None:
         check_threads(threads)
     name = src.dtype.name if src.dtype.isnative or src.dtype.itemsize == 1 else src.dtype.str
     native = src.dtype.newbyteorder("=")
-    allowed = DTYPES[INTER_LINEAR_EXACT if mode == INTER_LINEAR_EXACT else mode]
-    if mode == INTER_LINEAR_EXACT and native.name == "int32":
-        allowed = allowed + ("int32",)
-    if native.name not in allowed and not (native.name in DTYPES[INTER_NEAREST]
-                                           and mode in (INTER_NEAREST, INTER_NEAREST_EXACT)):
-        depth = _DEPTH.get(native.name)
-        if depth is None:
-            raise UnsupportedError(f"src: OpenCV has no depth for dtype {name}")
-        raise UnsupportedError(f"src: {_NAMES[mode]} does not take {depth} ({name}) data in "
-                               f"OpenCV; it takes {', '.join(allowed)}")
-    if mode == INTER_LINEAR_EXACT and native.name in ("float32", "float64"):
-        mode = INTER_LINEAR
+    depth = _DEPTH.get(native.name)
+    if depth is None:
+        raise UnsupportedError(f"src: OpenCV has no depth for dtype {name}")
     H, W = src.shape[:2]
     dw, dh, inv_x, inv_y = _geometry((H, W), dsize, fx, fy)
     out_shape = (dh, dw) + src.shape[2:]
@@ -640,13 +715,25 @@ def resize(src: Any, dsize: Any, dst: np.ndarray | None = None, fx: float = 0, f
     # output may come with or without its channel axis), else it allocates a new array.
     fits = {result_shape, out_shape} | ({(dh, dw, 1)} if len(result_shape) == 2 else set())
     use_dst = (isinstance(dst, np.ndarray) and dst.shape in fits
-               and dst.dtype == src.dtype and dst.flags.writeable)
+               and dst.dtype == src.dtype)
     out = dst.reshape(out_shape) if use_dst and dst is not None else None  # a view
     if (dh, dw) == (H, W):
+        # OpenCV copies, whatever the flag and the depth
         result = np.array(src, copy=True) if out is None else out
         if out is not None:
             np.copyto(out, src)
     else:
+        mode = _known_interpolation(mode)
+        allowed = DTYPES[INTER_LINEAR_EXACT if mode == INTER_LINEAR_EXACT else mode]
+        if mode == INTER_LINEAR_EXACT and native.name == "int32":
+            allowed = allowed + ("int32",)
+        if native.name not in allowed and not (native.name in DTYPES[INTER_NEAREST]
+                                               and mode in (INTER_NEAREST,
+                                                            INTER_NEAREST_EXACT)):
+            raise UnsupportedError(f"src: {_NAMES[mode]} does not take {depth} ({name}) data "
+                                   f"in OpenCV; it takes {', '.join(allowed)}")
+        if mode == INTER_LINEAR_EXACT and native.name in ("float32", "float64"):
+            mode = INTER_LINEAR
         key = ("cv2.resize", src.shape, native, dw, dh, inv_x, inv_y, mode)
         plan = PLANS.get_or_build(key, lambda: _plan(src.shape, native, dw, dh, inv_x, inv_y,
                                                      mode))
