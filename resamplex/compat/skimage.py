@@ -6,6 +6,9 @@ package; each lives in one small function below:
 
 - **Output shape** (:func:`_output_shape`): a shape one shorter than the image keeps the last
   axis (channels); a longer one appends length-1 axes to the image; a shorter one is an error.
+  Lengths are real numbers; the output's are SciPy's ``round(n * (1 / (n / length)))``, so
+  one that rounds to 0 gives an empty axis (a length of 0 with anti-aliasing is an infinite
+  Gaussian: scikit-image's ``OverflowError``).
 - **Order** (:func:`_order`): default 0 for bool images, 1 otherwise; 0..5; bool images take
   only order 0.
 - **Anti-aliasing** (:func:`_anti_aliasing`): on by default when some axis shrinks, unless
@@ -45,21 +48,52 @@ from typing import Any
 
 import numpy as np
 
-from .._checks import as_array, check_allocation, is_int, is_real
+from .._checks import as_array, c_double, c_index, check_allocation, is_int
 from .._engine import _pipeline
 from .._engine._pipeline import BlockPass, FloatPass
 from .._engine._reduce import int_range
 from .._engine.plan import PLANS, Plan, new_array
 from .._resize import get_num_threads
-from .._errors import ResamplexError, UnsupportedError, bad_value
+from .._errors import ResamplexError, UnsupportedError, bad_type, bad_value
 from .._tables import AxisTable
 from . import _gaussian
+from .scipy import ScipyRuntimeError
 
 __all__ = ["resize", "rescale", "downscale_local_mean", "MODES"]
 
 #: scikit-image's (``numpy.pad``) mode names and the ndimage modes they become.
 MODES = {"constant": "grid-constant", "edge": "nearest", "symmetric": "reflect",
          "reflect": "mirror", "wrap": "grid-wrap"}
+
+
+# ------------------------------------------------------------------------------ errors
+#
+# scikit-image checks few arguments itself: most errors are those of what it calls (NumPy's
+# arithmetic, ``np.moveaxis``, SciPy's ``zoom`` and ``gaussian_filter``). The door raises the
+# same types, each a ResamplexError as well.
+
+class SkimageAttributeError(ResamplexError, AttributeError):
+    """An image that is not an array (scikit-image reads ``image.shape``, ``image.ndim``:
+    ``AttributeError``); also a ``ResamplexError``."""
+
+
+class SkimageOverflowError(ResamplexError, OverflowError):
+    """An infinite output length, or an infinite Gaussian (its radius, as SciPy's
+    ``gaussian_filter`` takes it: ``OverflowError``); also a ``ResamplexError``."""
+
+
+class SkimageAxisError(ResamplexError, np.exceptions.AxisError):
+    """A ``channel_axis`` out of range (``np.moveaxis``: NumPy's ``AxisError``); also a
+    ``ResamplexError``. Made as ``AxisError`` is: ``SkimageAxisError(axis, ndim, prefix)``."""
+
+
+def _image(image: Any, attribute: str) -> np.ndarray:
+    """``image`` as an array; scikit-image reads its ``attribute`` first, so what has none
+    (a list, None) is refused as it refuses it."""
+    if not hasattr(image, attribute):
+        raise SkimageAttributeError(f"image: expected a numpy.ndarray (scikit-image reads "
+                                    f"image.{attribute}); got {type(image).__name__}")
+    return as_array(image, "image")
 
 
 # ------------------------------------------------------------------------------ the rules
@@ -69,7 +103,7 @@ def _output_shape(image: np.ndarray, output_shape: Any) -> tuple[np.ndarray, tup
     try:
         shape = tuple(output_shape)
     except TypeError:
-        raise bad_value("output_shape", output_shape, "an iterable of lengths") from None
+        raise bad_type("output_shape", output_shape, "an iterable of lengths") from None
     if len(shape) > image.ndim:
         image = image.reshape(image.shape + (1,) * (len(shape) - image.ndim))
     elif len(shape) == image.ndim - 1:
@@ -78,8 +112,16 @@ def _output_shape(image: np.ndarray, output_shape: Any) -> tuple[np.ndarray, tup
         raise ResamplexError(f"output_shape: its length cannot be smaller than the image's "
                              f"number of dimensions ({image.ndim}) less one; got {len(shape)}")
     for n in shape:
-        if not is_real(n) or not math.isfinite(float(n)) or round(float(n)) < 1:
-            raise bad_value("output_shape", output_shape, "lengths >= 1")
+        # what NumPy divides (bools too); the lengths are SciPy's round(n_in * (1 / factor)):
+        # one that rounds to 0 gives an empty axis, a negative one SciPy's ValueError
+        if not isinstance(n, (numbers.Real, np.bool_)):
+            raise bad_type("output_shape", output_shape, "real lengths")
+        if math.isnan(n):
+            raise bad_value("output_shape", output_shape, "lengths that are not NaN")
+        if math.isinf(n):
+            raise SkimageOverflowError(f"output_shape: expected finite lengths (SciPy's zoom "
+                                       f"cannot convert float infinity to integer); got "
+                                       f"{output_shape!r}")
     return image, shape
 
 
@@ -87,20 +129,37 @@ def _order(dtype: np.dtype, order: Any) -> int:
     """``_validate_interpolation_order``."""
     if order is None:
         return 0 if dtype == bool else 1
-    if not is_int(order) or not 0 <= order <= 5:
-        raise bad_value("order", order, "the spline interpolation order, 0 to 5")
+    accepted = "the spline interpolation order, 0 to 5"
+    try:
+        outside = order < 0 or order > 5
+    except TypeError:
+        raise bad_type("order", order, accepted) from None
+    if outside:
+        raise bad_value("order", order, accepted)
     if dtype == bool and order != 0:
         raise ResamplexError("order: the image is bool; interpolation (order > 0) is not "
                              "defined for bool data. Set order=0 or cast the image to "
                              f"another dtype; got order={order}")
-    return int(order)
+    index = c_index(order)
+    if index is None:
+        # SciPy's zoom refuses it: its prefilter's range check between 1 and 2
+        # (RuntimeError), its C code's parse of the order elsewhere (TypeError)
+        if 1 < order < 2:
+            raise ScipyRuntimeError(f"order: expected {accepted} (SciPy's spline_filter: "
+                                    f"spline order not supported); got {order!r}")
+        raise bad_type("order", order, accepted)
+    return int(index)
 
 
 def _ndimage_mode(mode: Any) -> str:
     """``_to_ndimage_mode``, with the grid variants of constant and wrap."""
-    if not isinstance(mode, str) or mode not in MODES:
-        raise ResamplexError(f"mode: expected one of {', '.join(map(repr, MODES))} (numpy.pad "
-                             f"names); got {mode!r}")
+    try:
+        known = mode in MODES
+    except TypeError:   # unhashable: scikit-image's dict lookup refuses it so
+        known = None
+    if not known:
+        accepted = f"one of {', '.join(map(repr, MODES))} (numpy.pad names)"
+        raise (bad_value if known is False else bad_type)("mode", mode, accepted)
     return MODES[mode]
 
 
@@ -150,21 +209,30 @@ def _sigma(sigma: Any, factors: np.ndarray) -> np.ndarray:
     """The Gaussian's standard deviation per axis (scikit-image's default, or the one
     given broadcast to every axis; checked as scikit-image checks it)."""
     if sigma is None:
-        return np.maximum(0, (factors - 1) / 2)
-    try:
-        sigmas = np.atleast_1d(np.asarray(sigma, dtype=np.float64)) * np.ones_like(factors)
-    except (TypeError, ValueError):
-        raise bad_value("anti_aliasing_sigma", sigma,
-                        f"a number or one per axis ({factors.size})") from None
-    if sigmas.ndim != 1 or np.isnan(sigmas).any():
-        raise bad_value("anti_aliasing_sigma", sigma, f"a number or one per axis "
-                        f"({factors.size})")
-    if np.any(sigmas < 0):
-        raise ResamplexError("anti_aliasing_sigma: the anti-aliasing standard deviation must "
-                             f"be greater than or equal to zero; got {sigma!r}")
-    if np.any((sigmas > 0) & (factors <= 1)):
-        warnings.warn("Anti-aliasing standard deviation greater than zero but not "
-                      "down-sampling along all axes", UserWarning, stacklevel=4)
+        sigmas = np.maximum(0, (factors - 1) / 2)
+    else:
+        accepted = f"a number or one per axis ({factors.size})"
+        given = np.atleast_1d(sigma)
+        if given.dtype.kind not in "biuf":   # strings, None, complex: NumPy's TypeError
+            raise bad_type("anti_aliasing_sigma", sigma, accepted)
+        try:
+            sigmas = given.astype(np.float64) * np.ones_like(factors)
+        except ValueError:
+            raise bad_value("anti_aliasing_sigma", sigma, accepted) from None
+        if sigmas.ndim != 1:
+            raise bad_value("anti_aliasing_sigma", sigma, accepted)
+        if np.any(sigmas < 0):
+            raise ResamplexError("anti_aliasing_sigma: the anti-aliasing standard deviation "
+                                 f"must be greater than or equal to zero; got {sigma!r}")
+        if np.any((sigmas > 0) & (factors <= 1)):
+            warnings.warn("Anti-aliasing standard deviation greater than zero but not "
+                          "down-sampling along all axes", UserWarning, stacklevel=4)
+        # SciPy's gaussian_filter leaves an axis whose sigma is not > 1e-15 (NaN too) as it is
+        sigmas = np.where(np.isnan(sigmas), 0.0, sigmas)
+    if math.inf in sigmas.tolist():
+        raise SkimageOverflowError(f"anti_aliasing_sigma: an infinite Gaussian (its radius "
+                                   f"cannot be converted to an integer); got {sigmas.tolist()} "
+                                   "(an output length of 0 gives one)")
     return sigmas
 
 
@@ -430,7 +498,7 @@ def resize(image: Any, output_shape: Any, order: int | None = None, mode: str = 
     array([[ 80, 112],
            [208, 240]], dtype=uint8)
     """
-    image = as_array(image, "image")
+    image = _image(image, "shape")
     if image.dtype.kind not in "biuf":
         raise UnsupportedError(f"image: expected bool, integer or float data; got "
                                f"{image.dtype}")
@@ -440,17 +508,21 @@ def resize(image: Any, output_shape: Any, order: int | None = None, mode: str = 
     if in_type == np.float16:
         image = image.astype(np.float32)
     anti_aliasing = _anti_aliasing(anti_aliasing, in_type, order, in_shape, shape)
-    factors = np.divide(in_shape, shape)
+    if any(n == 0 for n in shape):
+        with np.errstate(divide="ignore"):   # an infinite factor, as in scikit-image
+            factors = np.divide(in_shape, shape)
+    else:
+        factors = np.divide(in_shape, shape)
     order = _order(in_type, order)
     source = None
     ndi_mode = _ndimage_mode(mode)
-    if not is_real(cval):
-        raise bad_value("cval", cval, "a real number")
-    check_allocation(math.prod(round(float(n)) for n in shape) * 8, "output_shape")
+    check_allocation(math.prod(max(0, round(float(n))) for n in shape) * 8, "output_shape")
     sigmas = _sigma(anti_aliasing_sigma, factors) if anti_aliasing else None
+    cval = _cval(cval, sigmas, factors, clip and mode == "constant")
     if order > 0:
         source = image if image.dtype.kind in "biu" else None
-        if sigmas is not None and _banded(image, order, ndi_mode):
+        if sigmas is not None and _banded(image, order, ndi_mode) \
+                and all(float(n) >= 1 for n in shape):
             # no cval in these modes: the range is the input's alone, each band clipped
             bounds = _clip_range(image if source is None else None,
                                  _float_type(image.dtype), source, bool(preserve_range))
@@ -468,18 +540,40 @@ def resize(image: Any, output_shape: Any, order: int | None = None, mode: str = 
     return out
 
 
+def _cval(cval: Any, sigmas: np.ndarray | None, factors: np.ndarray,
+          compared: bool) -> Any:
+    """``cval`` as a float, where the call reads it as SciPy's C code parses a double (a
+    string or None is a TypeError there): the Gaussian of an axis that is smoothed, a zoom
+    that is not 1 (SciPy's zoom returns the input before it reads ``cval`` otherwise), the
+    clip in ``constant`` mode (``compared``). A call that never reads it takes anything."""
+    value = c_double(cval)
+    if value is not None:
+        return value
+    smoothed = sigmas is not None and bool((sigmas > 1e-15).any())
+    if smoothed or compared or any(1 / f != 1 for f in factors):
+        raise bad_type("cval", cval, "a real number")
+    return cval
+
+
 def _channel_axis(channel_axis: Any, ndim: int) -> int | None:
-    """``channel_as_last_axis``: None, or one axis (an int or a 1-tuple) of the image."""
+    """``channel_as_last_axis``: None, or one axis (an int or a 1-tuple) of the image, with
+    the errors of ``np.moveaxis`` (TypeError, AxisError)."""
     if channel_axis is None:
         return None
+    accepted = "one axis (an integer or a 1-tuple) or None"
     axes: Any = (channel_axis,) if np.isscalar(channel_axis) else channel_axis
-    if not isinstance(axes, (tuple, list)) or len(axes) != 1 or not is_int(axes[0]):
-        raise bad_value("channel_axis", channel_axis,
-                        "one axis (an integer or a 1-tuple) or None")
-    if not -ndim <= axes[0] < ndim:
-        raise ResamplexError(f"channel_axis: axis {axes[0]} is out of range for {ndim} "
-                             f"dimensions")
-    return int(axes[0])
+    try:
+        count = len(axes)
+    except TypeError:
+        raise bad_type("channel_axis", channel_axis, accepted) from None
+    if count != 1:
+        raise bad_value("channel_axis", channel_axis, accepted)
+    axis = c_index(axes[0])
+    if axis is None:
+        raise bad_type("channel_axis", channel_axis, accepted)
+    if not -ndim <= axis < ndim:
+        raise SkimageAxisError(axis, ndim, "channel_axis")
+    return int(axis)
 
 
 def rescale(image: Any, scale: Any, order: int | None = None, mode: str = "reflect",
@@ -516,17 +610,20 @@ def rescale(image: Any, scale: Any, order: int | None = None, mode: str = "refle
     >>> rescale(np.zeros((10, 20, 3), np.uint8), 0.5, channel_axis=-1).shape
     (5, 10, 3)
     """
-    image = as_array(image, "image")
+    image = _image(image, "shape")
     axis = _channel_axis(channel_axis, image.ndim)
     if axis is not None:
         if axis != -1:
             image = np.moveaxis(image, axis, -1)
-    try:
-        scales = np.atleast_1d(np.asarray(scale, dtype=np.float64))
-    except (TypeError, ValueError):
-        raise bad_value("scale", scale, "a number or one per spatial axis") from None
-    if scales.ndim != 1 or not np.isfinite(scales).all():
-        raise bad_value("scale", scale, "finite numbers, one or one per spatial axis")
+    given = np.atleast_1d(scale)
+    if given.dtype.kind not in "biuf":   # strings, None, complex: NumPy's TypeError
+        raise bad_type("scale", scale, "a number or one per spatial axis")
+    scales = given.astype(np.float64)
+    if scales.ndim != 1 or np.isnan(scales).any():
+        raise bad_value("scale", scale, "numbers, one or one per spatial axis")
+    if np.isinf(scales).any():
+        raise SkimageOverflowError(f"scale: expected finite numbers (SciPy's zoom cannot "
+                                   f"convert float infinity to integer); got {scale!r}")
     if len(scales) > 1:
         spatial = image.ndim - (axis is not None)
         if len(scales) != spatial:
@@ -616,6 +713,27 @@ def _mean_plan(shape: tuple[int, ...], factors: tuple[int, ...], compute: str,
     return PLANS.get_or_build(("skimage.block_mean", shape, factors, compute, store), build)
 
 
+def _pad_value(cval: Any, dtype: np.dtype) -> np.ndarray:
+    """``cval`` as ``numpy.pad(..., constant_values=cval)`` writes it into an array of
+    ``dtype``: NumPy's scalar of it, assigned (None is NaN in floats; NaN, infinities and
+    overflows are errors in signed integers, wrap in unsigned ones). A 0-d array."""
+    accepted = "a number (numpy.pad's constant_values)"
+    value = np.array(cval)
+    if value.size != 1:   # before/after pairs: numpy.pad's, not reproduced here
+        raise bad_value("cval", cval, accepted)
+    fill = np.empty(1, dtype)
+    try:
+        fill[:] = value.ravel()[0]
+    except TypeError:
+        raise bad_type("cval", cval, accepted) from None
+    except ValueError:
+        raise bad_value("cval", cval, accepted) from None
+    except OverflowError:
+        raise SkimageOverflowError(f"cval: expected {accepted} that fits the image's type "
+                                   f"{dtype}; got {cval!r}") from None
+    return fill.reshape(())
+
+
 def downscale_local_mean(image: Any, factors: Any, cval: float = 0,
                          clip: bool = True) -> np.ndarray:
     """Block means: ``skimage.transform.downscale_local_mean``.
@@ -654,12 +772,10 @@ def downscale_local_mean(image: Any, factors: Any, cval: float = 0,
     array([[3.5, 4. ],
            [5.5, 4.5]])
     """
-    image = as_array(image, "image")
+    image = _image(image, "ndim")
     if image.dtype.kind not in "biuf":
         raise UnsupportedError(f"image: expected bool, integer or float data; got "
                                f"{image.dtype}")
-    if image.ndim == 0:
-        raise ResamplexError("image: 0-d arrays have no axis to reduce; got shape ()")
     if np.isscalar(factors):
         factors = (factors,) * image.ndim
     elif not isinstance(factors, tuple):
@@ -668,19 +784,23 @@ def downscale_local_mean(image: Any, factors: Any, cval: float = 0,
     if len(factors) != image.ndim:
         raise ResamplexError(f"factors: expected a scalar or one per axis ({image.ndim}); got "
                              f"{len(factors)}")
-    for f in factors:
-        if not isinstance(f, numbers.Integral) or isinstance(f, (bool, np.bool_)):
-            raise bad_value("factors", factors, "integers >= 1")
-        if f < 1:
+    if image.ndim == 0:
+        return np.mean(image, axis=())   # scikit-image's block mean of no axis
+    accepted = "integers >= 1"
+    for f in factors:   # scikit-image compares every factor with 1 first
+        try:
+            small = f < 1
+        except TypeError:
+            raise bad_type("factors", factors, accepted) from None
+        if small:
             raise ResamplexError("factors: down-sampling factors must be >= 1 (use resize to "
                                  f"up-sample an image); got {factors!r}")
+    if not all(is_int(f) for f in factors):   # NumPy's pad and strides take integers only
+        raise bad_type("factors", factors, accepted)
     facs = tuple(int(f) for f in factors)
-    if not is_real(cval):
-        raise bad_value("cval", cval, "a real number")
     x = image
     if any(n % f for n, f in zip(image.shape, facs)):
-        fill = np.empty((), image.dtype)
-        fill[...] = cval                     # numpy.pad's cast of constant_values
+        fill = _pad_value(cval, image.dtype)
         if fill != 0 or _mean_steps(facs)[1] == "block":   # a block pass takes whole blocks
             x = np.pad(image, [(0, -n % f) for n, f in zip(image.shape, facs)],
                        constant_values=fill)
