@@ -266,6 +266,9 @@ BAD_BY_KIND: dict[str, Callable[[], list[Bad]]] = {
     "bool": _bad_bool,
     "bool01": lambda: _bad_bool(int01_ok=True),
     "bool01-none": lambda: _bad_bool(none_ok=True, int01_ok=True),
+    "bool-none": lambda: _bad_bool(none_ok=True) + [Bad("zero", 0)],
+    # torch reads antialias and recompute_scale_factor as truth values: only what has none
+    "truth": lambda: [Bad("array", np.array([True, False]))],
     "threads": _bad_threads,
     "real": _bad_real,
     # lanczos_a: an integer from 1 to 2**20 (SPEC §2: lobes), refused for any mode
@@ -791,8 +794,8 @@ def _torch() -> Function:
         "torch.interpolate", rtorch.interpolate,
         lambda: dict(input=_f32(*_DML4), size=(8, 3), mode="bilinear"),
         dict(input="array", size="sizes", scale_factor="scales", mode="name",
-             align_corners="bool01-none", recompute_scale_factor="bool01-none",
-             antialias="bool01", out="out", threads="threads"),
+             align_corners="bool-none", recompute_scale_factor="truth",
+             antialias="truth", out="out", threads="threads"),
         array_bad=bads, extra=extra, template=dict(scale_factor=[2.0, 0.5]),
         companion=dict(scale_factor=dict(size=None)))
 

@@ -42,7 +42,7 @@ from typing import Any, Callable, Mapping, Sequence, overload
 import numpy as np
 
 from .. import _dtypes
-from .._errors import ResamplexError, UnsupportedError, bad_value
+from .._errors import ResamplexError, UnsupportedError, bad_type
 from .._checks import as_array as _as_array, check_allocation, check_out_early
 from .._checks import check_threads as _check_threads
 from .._engine._exec import call_key
@@ -52,6 +52,9 @@ from .._tables import AxisTable
 __all__ = [
     "DTYPES",
     "MODES",
+    "TorchNotImplementedError",
+    "TorchOverflowError",
+    "TorchRuntimeError",
     "antialias_taps",
     "area_table",
     "cubic_table",
@@ -513,6 +516,27 @@ def _build_plan(in_shape: tuple[int, ...], dtype: str, mode: str, sizes: tuple[i
 
 
 # ------------------------------------------------------------------------------ validation
+#
+# torch's errors, by type: ValueError for the argument rules of ``interpolate`` itself,
+# TypeError where its C bindings refuse an argument's type (sizes that are not ints, scales
+# that are not numbers, an ``align_corners`` that is not a bool), RuntimeError for the
+# kernels' size checks, NotImplementedError for a mode, rank or dtype without a kernel. Each
+# door class below is also a ResamplexError.
+
+
+class TorchRuntimeError(ResamplexError, RuntimeError):
+    """What torch's kernels refuse with ``RuntimeError`` (output sizes <= 0, an empty
+    tensor, a size that overflows int64); also a ``ResamplexError``."""
+
+
+class TorchNotImplementedError(UnsupportedError, NotImplementedError):
+    """A mode, rank or dtype torch has no CPU kernel for (torch: ``NotImplementedError``);
+    also an ``UnsupportedError``."""
+
+
+class TorchOverflowError(ResamplexError, OverflowError):
+    """An infinite ``scale_factor`` where torch computes the size in Python (``area``,
+    ``recompute_scale_factor``: ``int(inf)``); also a ``ResamplexError``."""
 
 
 def _is_int(v: Any) -> bool:
@@ -520,16 +544,29 @@ def _is_int(v: Any) -> bool:
 
 
 def _is_real(v: Any) -> bool:
-    return isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_))
+    """A number torch's bindings take as a float (bools too)."""
+    return isinstance(v, (numbers.Real, np.bool_))
 
 
-def _flag(name: str, value: Any, allow_none: bool) -> bool | None:
-    """A boolean argument (torch also takes 0 and 1 here)."""
-    if value is None and allow_none:
-        return None
-    if isinstance(value, (bool, np.bool_)) or (_is_int(value) and value in (0, 1)):
+def _truth(name: str, value: Any) -> bool:
+    """``value`` as torch reads ``antialias`` and ``recompute_scale_factor``: its truth value
+    (an array of several elements has none: ValueError, as in torch)."""
+    try:
         return bool(value)
-    raise bad_value(name, value, "True or False" + (" or None" if allow_none else ""))
+    except ValueError as exc:
+        raise ResamplexError(f"{name}: expected a truth value; got {type(value).__name__} "
+                             f"({exc})") from None
+    except TypeError as exc:
+        raise bad_type(name, type(value).__name__, f"a truth value ({exc})") from None
+
+
+def _align_corners(value: Any) -> bool:
+    """torch's binding takes a Python bool only (0, 1 and NumPy bools are TypeErrors)."""
+    if value is None:
+        return False
+    if not isinstance(value, bool):
+        raise bad_type("align_corners", value, "True, False or None")
+    return value
 
 
 def _sequence(value: Any) -> tuple[Any, ...] | None:
@@ -562,9 +599,9 @@ def _output_sizes(x: np.ndarray, size: Any, scale_factor: Any, mode: str,
                 "in (o1, o2, ...,oK) format.")
         seq = (size,) * dim if seq is None else seq
         if not all(_is_int(v) for v in seq):
-            raise bad_value("size", size, f"an int or a sequence of {dim} ints (torch: expected "
-                            "size to be one of int or Tuple[int] or Tuple[int, int] or "
-                            "Tuple[int, int, int])")
+            raise bad_type("size", size, f"an int or a sequence of {dim} ints (torch: expected "
+                           "size to be one of int or Tuple[int] or Tuple[int, int] or "
+                           "Tuple[int, int, int])")
         if recompute:
             raise ResamplexError("recompute_scale_factor: recompute_scale_factor is not "
                                  "meaningful with an explicit size.")
@@ -578,16 +615,19 @@ def _output_sizes(x: np.ndarray, size: Any, scale_factor: Any, mode: str,
             "format and scale_factor in (s1, s2, ...,sK) format.")
     seq = (scale_factor,) * dim if seq is None else seq
     if not all(_is_real(v) for v in seq):
-        raise bad_value("scale_factor", scale_factor, f"a number or a sequence of {dim} numbers")
+        raise bad_type("scale_factor", scale_factor, f"a number or a sequence of {dim} numbers")
     if mode == "area" or recompute:
         # Python: output_size = int(in * s) (a NumPy float32 scale multiplies in float32, as
         # in torch's front end); the scales are dropped.
         sizes = []
         for n_in, s in zip(x.shape[2:], seq):
             prod = n_in * s
-            if not math.isfinite(float(prod)):
+            if math.isnan(float(prod)):
                 raise ResamplexError(f"scale_factor: cannot convert float {prod} to integer "
                                      f"(input length {n_in} times {s!r})")
+            if math.isinf(float(prod)):
+                raise TorchOverflowError(f"scale_factor: cannot convert float {prod} to "
+                                         f"integer (input length {n_in} times {s!r})")
             sizes.append(int(prod))
         return tuple(sizes), (None,) * dim
     # C++ upsample::compute_output_size: int64(double(in) * s); the scales reach the kernel.
@@ -595,8 +635,8 @@ def _output_sizes(x: np.ndarray, size: Any, scale_factor: Any, mode: str,
     for n_in, s in zip(x.shape[2:], seq):
         prod = float(n_in) * float(s)
         if not math.isfinite(prod) or abs(prod) >= 2.0**63:
-            raise ResamplexError("scale_factor: value cannot be converted to type int64_t "
-                                 f"without overflow (input length {n_in} times {s!r})")
+            raise TorchRuntimeError("scale_factor: value cannot be converted to type int64_t "
+                                    f"without overflow (input length {n_in} times {s!r})")
         sizes.append(int(prod))
     return tuple(sizes), tuple(float(s) for s in seq)
 
@@ -610,12 +650,12 @@ def _check_sizes(x: np.ndarray, mode: str, sizes: Sequence[int]) -> None:
         pool = f"adaptive_avg_pool{max(dim, 2)}d"
         if any(n < 0 for n in sizes):
             got = ", ".join(str(n) for n in ((1,) * (dim == 1) + tuple(sizes)))
-            raise ResamplexError(f"size: {pool}: elements of output_size must be greater than "
-                                 f"or equal to 0 but received {{{got}}}")
+            raise TorchRuntimeError(f"size: {pool}: elements of output_size must be greater "
+                                    f"than or equal to 0 but received {{{got}}}")
         first = 1 if dim == 3 else 2
         for d in range(first, x.ndim):
             if x.shape[d] == 0:
-                raise ResamplexError(
+                raise TorchRuntimeError(
                     f"input: {pool}(): Expected input to have non-zero size for non-batch "
                     f"dimensions, but input has sizes {list(x.shape)} with dimension {d} "
                     "being empty")
@@ -624,11 +664,11 @@ def _check_sizes(x: np.ndarray, mode: str, sizes: Sequence[int]) -> None:
         ins = ", ".join(f"{nm}: {n}" for nm, n in zip(names, x.shape[2:]))
         outs = ", ".join(f"{nm}: {n}" for nm, n in zip(names, sizes))
         joint = ") and output (" if dim == 1 else ") output ("
-        raise ResamplexError(f"size: Input and output sizes should be greater than 0, but got "
-                             f"input ({ins}{joint}{outs})")
+        raise TorchRuntimeError(f"size: Input and output sizes should be greater than 0, but "
+                                f"got input ({ins}{joint}{outs})")
     if x.size == 0 and x.shape[1] == 0:
-        raise ResamplexError(f"input: Non-empty {x.ndim}D data tensor expected but got a tensor "
-                             f"with sizes {list(x.shape)}")
+        raise TorchRuntimeError(f"input: Non-empty {x.ndim}D data tensor expected but got a "
+                                f"tensor with sizes {list(x.shape)}")
 
 
 def _check_dtype(x: np.ndarray, mode: str, antialias: bool) -> str:
@@ -638,7 +678,7 @@ def _check_dtype(x: np.ndarray, mode: str, antialias: bool) -> str:
     if name not in accepted:
         torch_name = _TORCH_DTYPE.get(name, name)
         what = f"mode {mode!r}" + (" with antialias=True" if antialias else "")
-        raise UnsupportedError(
+        raise TorchNotImplementedError(
             f"input: torch's CPU interpolate with {what} supports {', '.join(accepted)}; got "
             f"{name} (torch raises \"not implemented for '{torch_name}'\")")
     return name
@@ -871,20 +911,22 @@ def _interpolate_array(input: Any, size: Any = None, scale_factor: Any = None,
     if not isinstance(mode, str) or mode not in MODES:
         shown = f"{mode!r}" + (" (torch 2.13's 'lanczos' is not implemented here)"
                                if mode == "lanczos" else "")
-        raise UnsupportedError(f"mode: expected one of {_MODE_LIST}; got {shown}")
+        raise TorchNotImplementedError(f"mode: expected one of {_MODE_LIST}; got {shown}")
     if mode in ("nearest", "area", "nearest-exact"):
         if align_corners is not None:
             raise ResamplexError("align_corners: align_corners option can only be set with the "
                                  "interpolating modes: linear | bilinear | bicubic | trilinear")
         ac = False
     else:
-        ac = bool(_flag("align_corners", align_corners, True))
+        ac = _align_corners(align_corners)
     if x.ndim not in (3, 4, 5):
-        raise UnsupportedError(
+        raise TorchNotImplementedError(
             f"input: Input Error: Only 3D, 4D and 5D input Tensors supported (got {x.ndim}D) "
             f"for the modes: {_MODE_LIST} (got {mode})")
-    recompute = _flag("recompute_scale_factor", recompute_scale_factor, True)
-    aa = bool(_flag("antialias", antialias, False))
+    # torch reads these two as truth values (None: not given)
+    recompute = None if recompute_scale_factor is None else \
+        _truth("recompute_scale_factor", recompute_scale_factor)
+    aa = _truth("antialias", antialias)
     sizes, scales = _output_sizes(x, size, scale_factor, mode, recompute)
     if aa and not (mode in ("bilinear", "bicubic") and x.ndim == 4):
         raise ResamplexError("antialias: Anti-alias option is restricted to bilinear, bicubic, "
@@ -896,7 +938,7 @@ def _interpolate_array(input: Any, size: Any = None, scale_factor: Any = None,
         else:
             msg = (f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {x.ndim}D) "
                    f"for the modes: {_MODE_LIST} (got {mode})")
-        raise UnsupportedError(f"input: {msg}")
+        raise TorchNotImplementedError(f"input: {msg}")
     _check_sizes(x, mode, sizes)
     dtype = _check_dtype(x, mode, aa)
     shape = (*x.shape[:2], *sizes)
