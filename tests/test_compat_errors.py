@@ -3,8 +3,8 @@ door accepts. Each case calls the installed original and the door with the same 
 where the original raises, the door raises an instance of the original's exception type
 (``TypeError``, ``ValueError``, SciPy's ``RuntimeError``, NumPy's ``AxisError``, torch's
 ``NotImplementedError``, ``cv2.error``) that is a ``ResamplexError`` as well; where the original
-returns, the door returns the same array (dtype, shape and values). ``KNOWN_REFUSALS`` are the
-calls the original takes and the door refuses (each door's page in docs/ says why)."""
+returns, the door returns the same array (dtype, shape and values). ``test_known_refusals``
+lists the calls the original takes and the door refuses (each door's page in docs/ says why)."""
 
 from __future__ import annotations
 
