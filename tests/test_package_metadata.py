@@ -83,3 +83,15 @@ def test_installed_metadata_has_them_too():
     project = _project()
     assert meta["Author"] == project["authors"][0]["name"]
     assert f"Homepage, {project['urls']['Homepage']}" in (meta.get_all("Project-URL") or [])
+
+
+def test_every_package_folder_is_installed():
+    # pyproject lists the packages by name: a new subpackage left out of the list imports from
+    # the source tree and is missing from every installed copy (CI failed that way once)
+    with open(ROOT / "pyproject.toml", "rb") as fh:
+        listed = set(tomllib.load(fh)["tool"]["setuptools"]["packages"])
+    folders = {
+        ".".join(init.parent.relative_to(ROOT).parts)
+        for init in (ROOT / "resamplex").rglob("__init__.py")
+    }
+    assert folders == listed
