@@ -12,8 +12,8 @@ What is compared, and how strictly:
   ``ATEN_CPU_CAPABILITY=default`` (a subprocess) the match is exact.
 - uint8 ``bilinear``/``bicubic``, antialias on and off: **bit-exact** on hundreds of random
   sizes up and down, C in {1, 3, 4} (torch's AVX2 kernel) and {5, 7} (its separable fallback),
-  NCHW and NHWC. Skipped: output width 1 with a changing height on the fallback path, where
-  torch returns row 0 for every row (a torch bug, not copied).
+  NCHW and NHWC, output width 1 included (where torch's separable kernel repeats row 0, and so
+  does the door: ``repeats_first_row``).
 - float modes (``linear``, ``bilinear``, ``bicubic``, ``trilinear``, ``area``, antialias):
   torch evaluates 2-D/3-D sums nested and, on AVX builds, with FMA; the engine is separable.
   Tolerances relative to ``max |x|``: float32 1e-5 (the coordinate ``r * (o + 0.5) - 0.5`` under
@@ -508,11 +508,9 @@ def test_uint8_bit_exact_against_torch(mode, antialias):
         got = rxt.interpolate(x, mode=mode, antialias=antialias, align_corners=ac, **kw)
         ref = t_interp(x, mode=mode, antialias=antialias, align_corners=ac, **kw)
         assert got.shape == ref.shape and got.dtype == np.uint8
-        oh, ow = got.shape[2:]
-        if ow == 1 and oh != h and not np.array_equal(got, ref):
-            # torch's separable fallback returns row 0 for every row when the output width
-            # is 1 (C > 4, or any C without AVX2); the per-channel AVX2 kernel agrees with us.
-            assert all(np.array_equal(ref[:, :, i], ref[:, :, 0]) for i in range(oh))
+        if got.shape[3] == 1 and c <= 4 and torch_capability() == "DEFAULT":
+            # width 1: the door follows the AVX2 build, where 1-4 channels take the AVX2 kernel
+            # (right rows), not the separable kernel's row 0 (compat.torch.repeats_first_row)
             continue
         np.testing.assert_array_equal(got, ref, err_msg=f"{x.shape} {kw} ac={ac}")
         compared += 1
@@ -581,11 +579,6 @@ def test_float_antialias_against_torch(mode):
         got = rxt.interpolate(x, mode=mode, antialias=True, align_corners=ac, **kw)
         ref = t_interp(x, mode=mode, antialias=True, align_corners=ac, **kw)
         assert got.shape == ref.shape
-        oh, ow = got.shape[2:]
-        if ow == 1 and oh != h:
-            # torch's separable kernel repeats row 0 when the output width is 1 (torch bug)
-            assert all(np.array_equal(ref[:, :, i], ref[:, :, 0]) for i in range(oh))
-            continue
         err = np.max(np.abs(got - ref)) / np.max(np.abs(x))
         assert err <= (1e-12 if dtype == F64 else 1e-5), (x.shape, kw, ac, err)
 

@@ -19,8 +19,7 @@ torch is installed), and invariants that hold for every operator:
   refusal allocates nothing big first (tests/allocations.py).
 
 A refusal is accepted only where the test can say why in advance (``_too_big``,
-``_onnx_sizes_vanish``); ``torch_known_mismatch`` is the one documented exclusion from the
-comparison with torch.
+``_onnx_sizes_vanish``).
 
 Profiles: ``RESAMPLEX_FUZZ=quick`` (default; derandomized, so CI is reproducible; about 30 s in
 all) or ``RESAMPLEX_FUZZ=long`` (random, 25x the examples; run by ``ci/fuzz.sh``, which prints
@@ -610,26 +609,21 @@ def torch_calls(draw):
 TORCH_ULPS32 = {"bicubic": 32.0}
 
 
-def torch_known_mismatch(kw: dict, dtype, out_shape) -> bool:
-    """The one known difference with torch, excluded from the value comparison: torch's
-    antialiased *float* kernels with an output width of 1 give other values (reported in
-    issue 7): (1, 1, 4, 5) -> size (5, 1), bilinear, antialias: max difference 0.21 on U(0, 1)
-    data; (1, 1, 2, 1) -> (3, 1): torch [a, a, a], resamplex [a, (a+b)/2, b].
-    ``test_torch_antialias_width_one`` pins it as a strict xfail, so it shows in every run and
-    the exclusion goes once compat.torch matches torch."""
-    return bool(kw["antialias"]) and np.dtype(dtype) != np.uint8 and out_shape[-1] == 1
-
-
 def test_torch_antialias_width_one():
+    # torch's separable kernel gives every row the value of row 0 at output width 1 (its
+    # height pass reads the taps of its inner loop's first element): the door does the same
+    # (compat.torch.repeats_first_row); (1, 1, 2, 1) -> (3, 1) is torch's [a, a, a]
     pytest.importorskip("torch")
     x = np.random.default_rng(3).random((1, 1, 4, 5)).astype(np.float32)
     kw = dict(size=(5, 1), mode="bilinear", antialias=True, align_corners=False)
-    assert torch_known_mismatch(kw, x.dtype, (1, 1, 5, 1))
     got = rtorch.interpolate(x, **kw)
     want = peers.torch_interpolate(x, **kw)
-    if np.allclose(got, want, rtol=0, atol=1e-5):
-        pytest.fail("compat.torch now matches torch here: remove torch_known_mismatch")
-    pytest.xfail("known: torch's antialiased float kernels differ at output width 1")
+    peers.assert_close_to_peer(got, want, _finite_max(x), "against torch")
+    two = np.array([[[[1.0], [5.0]]]], np.float32)
+    kw = dict(size=(3, 1), mode="bilinear", antialias=True)
+    got = rtorch.interpolate(two, **kw)
+    np.testing.assert_array_equal(got, peers.torch_interpolate(two, **kw))
+    assert (got == got[:, :, :1]).all()
 
 
 @fuzz(EXAMPLES["torch"])
@@ -652,9 +646,6 @@ def test_fuzz_torch(call_, data):
         note(f"torch failed: {exc}")
         assume(False)
     assert got.shape == want.shape
-    if torch_known_mismatch(kw, dtype, got.shape):
-        note("torch_known_mismatch: values not compared")
-        return
     # index choices, and torch's uint8 fixed point, are bit-exact (SPEC §6); float results
     # within the evaluation errors of both (peers.assert_close_to_peer)
     peers.assert_close_to_peer(got, want, _finite_max(x), "against torch",

@@ -6,8 +6,8 @@ standard layout, without autograd, tracing, ``torch.compile`` or ``__torch_funct
 overrides, for the modes whose bits the door reproduces: ``nearest`` (every dtype),
 ``nearest-exact`` and float 1-D ``linear`` on torch's ``DEFAULT`` CPU build only (its AVX2 and
 AVX-512 builds contract a multiply-add), and uint8 ``bilinear``/``bicubic`` with and without
-antialias (except an output width of 1 with more than 4 channels, where torch's separable
-kernel returns row 0). Everything else -- float ``bilinear``/``bicubic``/``trilinear``/
+antialias (except an output width of 1 where torch's rows depend on its build or thread
+count, see :func:`resamplex.compat.torch.repeats_first_row`). Everything else -- float ``bilinear``/``bicubic``/``trilinear``/
 ``area`` and float antialias, whose sums torch nests in another order (values within a few
 ulp, not its bits), channels-last tensors (torch keeps their layout), CUDA and other devices,
 tensors that require grad, and sizes where torch is faster (:data:`SMALL`) -- goes to torch.
@@ -44,7 +44,8 @@ FLOAT_SUMS = Fall("float linear/bilinear/bicubic/trilinear/area or antialias: to
                   "its sums (values within a few ulp, not its bits)")
 FMA_BUILD = Fall("nearest-exact or float linear on torch's AVX2/AVX-512 build, which fuses "
                  "a multiply-add into the coordinate")
-WIDTH_ONE = Fall("uint8 output width 1 with more than 4 channels: torch returns row 0")
+WIDTH_ONE = Fall("uint8 bilinear/bicubic to width 1 where torch's row-0 rows depend on its "
+                 "build or thread count (DEFAULT build; 32768+ outputs on several threads)")
 BAD_ARGS = Fall("arguments torch refuses (its error is torch's)")
 SMALL_CALL = Fall("torch is faster at this size and mode (measured; same bits either way)")
 
@@ -69,6 +70,7 @@ def _route(original: Callable[..., Any]) -> Callable[..., Any]:
     wrapped = torch._C._functorch.is_functorch_wrapped_tensor
     function_mode = torch._C._is_torch_function_mode_enabled
     sizes_of = door._output_sizes
+    threads = torch.get_num_threads
 
     def interpolate(*args: Any, **kwargs: Any) -> Any:
         v = bind(args, kwargs, _NAMES, (None, None, "nearest", None, None, False))
@@ -115,7 +117,12 @@ def _route(original: Callable[..., Any]) -> Callable[..., Any]:
             least = SMALL[mode, "u" if dt is uint8 else "f", n > x.numel()]
             if least is None or n < least:
                 return SMALL_CALL
-        if dt is uint8 and mode != "nearest" and sizes[-1] == 1 and x.shape[1] > 4:
+        if dt is uint8 and nd == 4 and sizes[1] == 1 and sizes[0] != x.shape[2] \
+                and mode in ("bilinear", "bicubic") \
+                and (default_build or (n >= 32768 and x.shape[1] > 4 and threads() > 1)):
+            # torch's generic separable kernel gives each row of a plane the value of the
+            # first row its thread's loop met (compat.torch.repeats_first_row): the door
+            # follows torch's AVX2 build (1-4 channels take the AVX2 kernel) on one chunk
             return WIDTH_ONE
         return door.interpolate(cast(Any, x), size, scale_factor, mode, align_corners, recompute,
                                 antialias)

@@ -463,17 +463,64 @@ def uses_channels_last_kernel(x: np.ndarray, out_sizes: Sequence[int]) -> bool:
     return channels_last
 
 
+def output_is_channels_last(x: np.ndarray) -> bool:
+    """Whether torch gives a 4-D ``x`` a channels-last output (``suggest_memory_format``:
+    c10's ``is_channels_last_strides_2d``, strides in elements, NCHW wherever it is
+    ambiguous)."""
+    if x.ndim != 4:
+        return False
+    strides = [s // x.itemsize for s in x.strides]
+    if strides[1] == 0:
+        return False
+    least = 0
+    for d in (1, 3, 2, 0):
+        if x.shape[d] == 0 or strides[d] < least:
+            return False
+        if d == 0 and least == strides[1]:
+            return False
+        least = strides[d] * (x.shape[d] if x.shape[d] > 1 else 1)
+    return True
+
+
+def repeats_first_row(x: np.ndarray, mode: str, dtype: str, sizes: Sequence[int],
+                      antialias: bool) -> bool:
+    """Whether torch's separable kernel gives every output row of a plane the value of its
+    row 0: an output width of 1, a height that changes, and torch's generic separable kernel
+    (float ``antialias``; uint8 ``bilinear``/``bicubic`` with more than 4 channels, where its
+    AVX2 kernel for 1-4 channels does not run) writing an NCHW output (channels-last with more
+    than one channel does not). There, torch's height pass (``basic_loop_aa_vertical``) reads
+    the first taps of its inner loop for every element of it, a loop that runs down the
+    height once the width of 1 is dropped, so every row gets row 0's taps (for outputs under
+    torch's grain of 32768 elements or one torch thread; with more, each thread's chunk
+    starts again from its own first row)."""
+    if x.ndim != 4 or mode not in ("bilinear", "bicubic") or sizes[1] != 1 \
+            or sizes[0] == x.shape[2]:
+        return False
+    if not (x.shape[1] > 4 if dtype == "uint8" else antialias):
+        return False
+    return not (x.shape[1] > 1 and output_is_channels_last(x))
+
+
+def _first_row_everywhere(t: AxisTable) -> AxisTable:
+    """``t`` with every output row given row 0's taps (:func:`repeats_first_row`)."""
+    k = int(t.ptr[1] - t.ptr[0])
+    ptr = np.arange(t.n_out + 1, dtype=np.int64) * k
+    return AxisTable(t.n_in, t.n_out, ptr, np.tile(t.idx[:k], t.n_out),
+                     np.tile(t.w[:k], t.n_out), shift=t.shift)
+
+
 def _plan(in_shape: tuple[int, ...], dtype: str, mode: str, sizes: tuple[int, ...],
           scales: tuple[float | None, ...], align_corners: bool, antialias: bool,
-          channels_last_kernel: bool) -> Plan:
+          channels_last_kernel: bool, first_row: bool = False) -> Plan:
     """The plan of validated arguments, from the shared plan cache."""
-    args = (in_shape, dtype, mode, sizes, scales, align_corners, antialias, channels_last_kernel)
+    args = (in_shape, dtype, mode, sizes, scales, align_corners, antialias, channels_last_kernel,
+            first_row)
     return PLANS.get_or_build(("torch",) + args, lambda: _build_plan(*args))
 
 
 def _build_plan(in_shape: tuple[int, ...], dtype: str, mode: str, sizes: tuple[int, ...],
                 scales: tuple[float | None, ...], align_corners: bool, antialias: bool,
-                channels_last_kernel: bool) -> Plan:
+                channels_last_kernel: bool, first_row: bool = False) -> Plan:
     ndim = len(in_shape)
     tables: list[AxisTable | None] = [None] * ndim
     axes = range(2, ndim)
@@ -492,18 +539,19 @@ def _build_plan(in_shape: tuple[int, ...], dtype: str, mode: str, sizes: tuple[i
     cubic = mode == "bicubic"
     # Separable kernels (uint8, antialias): only lengths that change, width pass first.
     separable_order = list(range(ndim - 1, 1, -1))
-    if dtype == "uint8":
+    if dtype == "uint8" or antialias:
         for a, n_out, s in zip(axes, sizes, scales):
-            if n_out != in_shape[a]:
-                tables[a] = fixed_table(in_shape[a], n_out, s, align_corners, cubic=cubic,
-                                        antialias=antialias)
-        return Plan(in_shape, tables, weighted=True, op=op, order=separable_order, fixed=True)
-    if antialias:
-        for a, n_out, s in zip(axes, sizes, scales):
-            if n_out != in_shape[a]:
-                tables[a] = antialias_table(in_shape[a], n_out, s, align_corners,
-                                            cubic=cubic, opmath=opmath)
-        return Plan(in_shape, tables, weighted=True, op=op, order=separable_order)
+            if n_out == in_shape[a]:
+                continue
+            if dtype == "uint8":
+                t = fixed_table(in_shape[a], n_out, s, align_corners, cubic=cubic,
+                                antialias=antialias)
+            else:
+                t = antialias_table(in_shape[a], n_out, s, align_corners, cubic=cubic,
+                                    opmath=opmath)
+            tables[a] = _first_row_everywhere(t) if first_row and a == ndim - 2 else t
+        return Plan(in_shape, tables, weighted=True, op=op, order=separable_order,
+                    fixed=dtype == "uint8")
     storage = _dtypes.as_dtype(dtype).type
     if channels_last_kernel:
         # cpu_upsample_linear_channels_last keeps the lambdas in opmath (no float16/bfloat16
@@ -950,7 +998,9 @@ def _interpolate_array(input: Any, size: Any = None, scale_factor: Any = None,
     check_allocation(_table_bytes(x.shape, mode, sizes, aa), "size")
     cl_kernel = mode in ("nearest", "nearest-exact", "bilinear", "trilinear") \
         and uses_channels_last_kernel(x, sizes)
-    plan = _plan(tuple(x.shape), dtype, mode, sizes, scales, ac, aa, cl_kernel)
-    _CALLS.remember(raw, ("torch", tuple(x.shape), dtype, mode, sizes, scales, ac, aa, cl_kernel))
+    first_row = repeats_first_row(x, mode, dtype, sizes, aa)
+    plan = _plan(tuple(x.shape), dtype, mode, sizes, scales, ac, aa, cl_kernel, first_row)
+    _CALLS.remember(raw, ("torch", tuple(x.shape), dtype, mode, sizes, scales, ac, aa, cl_kernel,
+                          first_row))
     y = plan(x, out=out, threads=threads)
     return (y, plan) if want_plan else y
