@@ -174,6 +174,24 @@ def test_gradients_equal_torchs_backward(case, dtype, up):
     _close(x.grad, x_torch.grad, 1e-12 if dtype == torch.float64 else 1e-5)
 
 
+@pytest.mark.parametrize("mode", ["bilinear", "bicubic"])
+def test_width_one_forward_and_backward_are_torchs(mode):
+    # at output width 1 torch's forward gives every row row 0's value
+    # (compat.torch.repeats_first_row) while its backward is the adjoint of the right rows:
+    # both are torch's here
+    x = _input(4, torch.float64, seed=6).requires_grad_()
+    x_torch = x.detach().clone().requires_grad_()
+    kw = dict(size=(x.shape[2] + 3, 1), mode=mode, antialias=True)
+    y = interpolate(x, **kw)
+    y_torch = F.interpolate(x_torch, **kw)
+    _close(y.detach(), y_torch.detach(), 1e-12)
+    weights = torch.rand(y_torch.shape, generator=torch.Generator().manual_seed(4),
+                         dtype=torch.float64)
+    (y * weights).sum().backward()
+    (y_torch * weights).sum().backward()
+    _close(x.grad, x_torch.grad, 1e-12)
+
+
 @pytest.mark.parametrize("mode, rank, kw", [
     ("nearest", 4, {}), ("bilinear", 4, {}), ("bicubic", 4, {"align_corners": True}),
     ("bilinear", 4, {"antialias": True}), ("trilinear", 5, {}), ("area", 3, {}),

@@ -953,7 +953,8 @@ def _interpolate_array(input: Any, size: Any = None, scale_factor: Any = None,
                        recompute_scale_factor: bool | None = None, antialias: bool = False, *,
                        out: np.ndarray | None = None, threads: int | None = None,
                        want_plan: bool = False, raw: Any = None) -> Any:
-    """:func:`interpolate` on NumPy arrays; with ``want_plan``, ``(result, plan)``. ``raw``:
+    """:func:`interpolate` on NumPy arrays; with ``want_plan``, ``(result, plan)``, the plan
+    whose adjoint is torch's backward (:func:`repeats_first_row` aside). ``raw``:
     the call's raw-argument key, remembered for the fast path."""
     x = _as_array(input, "input")
     if not isinstance(mode, str) or mode not in MODES:
@@ -1003,4 +1004,9 @@ def _interpolate_array(input: Any, size: Any = None, scale_factor: Any = None,
     _CALLS.remember(raw, ("torch", tuple(x.shape), dtype, mode, sizes, scales, ac, aa, cl_kernel,
                           first_row))
     y = plan(x, out=out, threads=threads)
-    return (y, plan) if want_plan else y
+    if not want_plan:
+        return y
+    if first_row:
+        # torch's backward is the adjoint of the right rows, not of its forward's row 0
+        plan = _plan(tuple(x.shape), dtype, mode, sizes, scales, ac, aa, cl_kernel)
+    return y, plan
