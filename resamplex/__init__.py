@@ -8,7 +8,7 @@ try:
     from ._engine.plan import cache_info as plan_cache_info
     from ._engine.plan import clear_cache as clear_plan_cache
     from ._engine.plan import set_cache_limit as set_plan_cache_limit
-    from ._errors import ResamplexError, UnsupportedError
+    from ._errors import ResamplexError, ResamplexTypeError, UnsupportedError
     from ._patch import patch, patch_report, patched, unpatch
     from ._resize import Resampler, get_num_threads, resize, resize_adjoint, set_num_threads
 except ImportError:
@@ -24,6 +24,7 @@ except ImportError:
 __all__ = [
     "__version__",
     "ResamplexError",
+    "ResamplexTypeError",
     "Resampler",
     "UnsupportedError",
     "clear_plan_cache",

@@ -43,13 +43,12 @@ class ResamplexTypeError(ResamplexError, TypeError):
 
     Examples
     --------
-    >>> import numpy as np
-    >>> from resamplex._errors import ResamplexTypeError
+    >>> import numpy as np, resamplex as rx
     >>> from resamplex.compat import pil
     >>> try:
     ...     pil.reduce(np.zeros((4, 4), np.uint8), 1.5)    # Pillow: TypeError
     ... except TypeError as exc:
-    ...     print(isinstance(exc, ResamplexTypeError), isinstance(exc, ValueError))
+    ...     print(isinstance(exc, rx.ResamplexTypeError), isinstance(exc, ValueError))
     True True
     """
 
