@@ -267,6 +267,19 @@ def _arrow_view(core: Any, mode: str, W: int, H: int) -> np.ndarray | None:
     return np.asarray(_Borrowed(capsule, interface))
 
 
+def _load(image: Any, mode: str, W: int, H: int) -> Fall | None:
+    """Load ``image`` (a lazy file's pixels) as Pillow's resize would; a reason to go to
+    Pillow if that fails or changes the image, else None."""
+    try:
+        image.load()
+    except Exception:
+        return LOAD_FAILED
+    core = image.im
+    if core is None or core.mode != mode or core.size != (W, H):
+        return LOADED
+    return None
+
+
 def _pixels(image: Any, mode: str, W: int, H: int,
             whole: bool) -> tuple[np.ndarray, str, bool] | None:
     """(the array the door takes for ``image`` (loaded), the door's ``mode=``, whether its
@@ -396,13 +409,9 @@ def _route_resize(original: Callable[..., Any]) -> Callable[..., Any]:
         least = small[group.get(mode, "8-bit")][f][0 if shrink else 1]
         if (n_in if shrink else n_out) < least and settings.small:
             return SLOWER if least == NEVER else SMALL_CALL
-        try:
-            self.load()
-        except Exception:
-            return LOAD_FAILED
-        core = self.im
-        if core is None or core.mode != mode or core.size != (W, H):
-            return LOADED
+        fell = _load(self, mode, W, H)
+        if fell is not None:
+            return fell
         if mode in _TWO:
             whole = f == NEAREST
         else:
@@ -467,13 +476,9 @@ def _route_reduce(original: Callable[..., Any]) -> Callable[..., Any]:
         least = small[group.get(mode, "8-bit")]["reduce"][0]
         if (x1 - x0) * (y1 - y0) < least and settings.small:
             return SLOWER if least == NEVER else SMALL_CALL
-        try:
-            self.load()
-        except Exception:
-            return LOAD_FAILED
-        core = self.im
-        if core is None or core.mode != mode or core.size != (W, H):
-            return LOADED
+        fell = _load(self, mode, W, H)
+        if fell is not None:
+            return fell
         got = _pixels(self, mode, W, H, True)
         if got is None:
             return LAB_BLOCKS
