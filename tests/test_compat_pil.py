@@ -95,6 +95,21 @@ def test_reduce_against_pillow(mode):
         assert np.array_equal(got, expected), (mode, a.shape, factor, box)
 
 
+@pytest.mark.parametrize("mode", ["L", "RGBA", "I", "F"])
+def test_reduce_by_factors_beyond_the_image(mode):
+    # one output along such an axis, the mean of the whole length as Pillow's corner code
+    # computes it; Pillow's own test_large_factor reduces by 2**31 - 1 (the door's tables
+    # once grew with the factor: 2**62 entries)
+    rng = np.random.default_rng(7)
+    for factor in [2**31 - 1, (2**31 - 1, 1), (1, 2**31 - 1), (3, 40), (40, 2), (12, 12)]:
+        H, W = (int(v) for v in rng.integers(1, 12, 2))
+        a = image(rng, mode, H, W)
+        expected = np.asarray(Image.fromarray(a).reduce(factor))
+        got = pil.reduce(a, factor)
+        assert got.shape == expected.shape
+        assert np.array_equal(got, expected), (mode, a.shape, factor)
+
+
 def test_reduce_factors_with_their_own_finishes():
     """1x2, 2x1, 2x2 and 4x4 divide by shifts, the others by Pillow's multiplier."""
     rng = np.random.default_rng(9)

@@ -305,6 +305,8 @@ def test_small_images_go_to_pillow_and_large_ones_take_the_door():
              ("tiny reduce", lambda: tiny.reduce(2)),
              ("big", lambda: big.resize((150, 150), Image.Resampling.BILINEAR)),
              ("big reduce", lambda: big.reduce(2)),
+             ("big blocks", lambda: big.reduce((20, 2))),
+             ("beyond the image", lambda: big.reduce(2**31 - 1)),
              ("I BILINEAR", lambda: i32.resize((150, 150), Image.Resampling.BILINEAR))])
     resize_routed, resize_reasons = counts(RESIZE)
     reduce_routed, reduce_reasons = counts(REDUCE)
@@ -312,6 +314,7 @@ def test_small_images_go_to_pillow_and_large_ones_take_the_door():
     assert resize_reasons[route.SMALL_CALL.reason] == 1
     assert resize_reasons[route.SLOWER.reason] == 1
     assert reduce_reasons[route.SMALL_CALL.reason] == 1
+    assert reduce_reasons[route.BIG_BLOCK.reason] == 2
 
 
 def test_thresholds_are_data_for_every_group_and_filter():

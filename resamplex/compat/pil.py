@@ -599,8 +599,14 @@ def _reduce(a: np.ndarray, mode: str, factor: tuple[int, int], box: Any,
         raise UnsupportedError("a: Pillow cannot reduce I;16 images (its 'image has wrong "
                                "mode' ValueError)")
     ibox = (0, 0, W, H) if box is None else _check_int_box(box, W, H)
-    if ibox[2] - ibox[0] <= 0 or ibox[3] - ibox[1] <= 0:
+    bw, bh = ibox[2] - ibox[0], ibox[3] - ibox[1]
+    if bw <= 0 or bh <= 0:
         raise bad_value("box", box, "a box that is not empty")
+    # A factor beyond the box's length gives one output along that axis, a partial block of
+    # the whole length (Pillow's ImagingReduceCorners, which divides by the pixels it read):
+    # every such factor computes the same, and the plan, whose tables grow with the block,
+    # takes the length + 1 (a factor of 2**31 - 1 was 2**62 table entries)
+    factor = (min(factor[0], bw + 1), min(factor[1], bh + 1))
     if alpha:
         pre = _premultiply(a, threads)
         return _unpremultiply(_reduce(pre, {"LA": "La", "RGBA": "RGBa"}[mode], factor, ibox,
