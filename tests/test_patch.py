@@ -330,6 +330,11 @@ def test_skimage_patched_gives_scikit_images_bits():
                       dict(channel_axis=-1 if x.ndim == 3 else None)))
         calls.append(("downscale_local_mean", (x, (2, 3) + (1,) * (x.ndim - 2)), {}))
     calls.append(("downscale_local_mean", (np.ones((16, 16), np.float32), (1, 8)), {}))
+    for i in range(60):  # float block means: random factors, beyond the image too
+        shape = tuple(int(v) for v in rng.integers(1, 40, 1 + i % 3))
+        x = rng.random(shape).astype([np.float32, np.float64][i % 2])
+        factors = tuple(int(f) for f in rng.choice([1, 2, 3, 5, 7, 9, 33, 60], len(shape)))
+        calls.append(("downscale_local_mean", (x, factors), {}))
     calls.append(("resize", (np.ones((8, 8)), (4,)), {}))
     with np.errstate(all="ignore"):
         import warnings

@@ -31,7 +31,8 @@ DTYPE = Fall("a dtype the door does not take")
 BAD_ARGS = Fall("arguments scikit-image refuses (its error is scikit-image's)")
 WIDE_INT = Fall("64-bit integers: NumPy's float64 block sums round beyond 2^53")
 MEAN_ORDER = Fall("float blocks NumPy sums in an order the door does not follow "
-                  "(not C-ordered, a last-axis factor of 8 or more, or reduced axes apart)")
+                  "(not C-ordered, a last-axis factor of 8 or more, one block across the "
+                  "last axis, or reduced axes apart)")
 SMALL_CALL = Fall("small call: scikit-image is faster (measured; same bits either way)")
 
 _RESIZE = ("image", "output_shape", "order", "mode", "cval", "clip", "preserve_range",
@@ -102,7 +103,10 @@ def _mean_covered(image: np.ndarray, factors: Any) -> Fall | None:
         return BAD_ARGS
     if min(facs) < 1:
         return BAD_ARGS
+    # One block across the last axis (of 2 or more): NumPy's reduction joins each block's
+    # rows into one run and sums it pairwise, which the door does not follow
     if not image.flags.c_contiguous or facs[-1] >= 8 \
+            or (image.ndim > 1 and image.shape[-1] <= facs[-1]) \
             or _mean_steps(facs)[1] == "separable":
         return MEAN_ORDER
     return None
