@@ -734,9 +734,9 @@ def _patched_workloads(threads: int, rng: np.random.Generator, cv2: Any, torch: 
                                                          "opencv (the original + the ~2 us "
                                                          "check)")],
                               cv2_row((64, 64, 3), (32, 32))))
-        items.append(Workload("patched cv2.resize u8 1080x1920x3 -> 540x960 linear (IPP on)",
+        items.append(Workload("patched cv2.resize u8 540x960x3 -> 1080x1920 linear (IPP on)",
                               [faster_than("opencv", 1), door_cost],
-                              cv2_row((1080, 1920, 3), (540, 960))))
+                              cv2_row((540, 960, 3), (1080, 1920))))
     if Image is not None:
         items.append(Workload("patched Image.resize RGB 64x64 -> 32x32 bicubic",
                               [Target("pillow", 1.2, "within 1.2x of pillow (falls "

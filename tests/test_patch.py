@@ -264,6 +264,22 @@ def test_cv2_patched_gives_opencvs_bits(ipp):
     assert (_patch.cv2.IPP.reason in row["reasons"]) == ipp
 
 
+def test_cv2_linear_takes_the_door_only_at_the_ratios_where_it_wins():
+    cv2 = pytest.importorskip("cv2")
+    original = cv2.resize
+    _patch.settings.small = True
+    x = np.random.default_rng(2).integers(0, 256, (300, 400, 3), dtype=np.uint8)
+    calls = [((600, 450), cv2.INTER_LINEAR), ((800, 600), cv2.INTER_LINEAR),
+             ((800, 600), cv2.INTER_AREA), ((500, 375), cv2.INTER_AREA),
+             ((300, 225), cv2.INTER_AREA)]
+    want = [original(x, d, interpolation=i) for d, i in calls]
+    rx.patch("cv2")
+    for (d, i), w in zip(calls, want):
+        np.testing.assert_array_equal(cv2.resize(x, d, interpolation=i), w)
+    row = rx.patch_report()["cv2.resize"]
+    assert row["routed"] == 3 and row["reasons"] == {_patch.cv2.RATIO.reason: 2}
+
+
 def test_cv2_dst_and_errors_are_opencvs():
     cv2 = pytest.importorskip("cv2")
     original = cv2.resize
