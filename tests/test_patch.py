@@ -436,6 +436,24 @@ def test_torch_patched_gives_torchs_bits_or_falls_through():
         assert reason.reason in row["reasons"]
 
 
+def test_torch_uint8_shrinks_take_the_door_only_where_it_wins():
+    torch = pytest.importorskip("torch")
+    import torch.nn.functional as F
+
+    original = F.interpolate
+    _patch.settings.small = True
+    x = torch.randint(0, 256, (1, 3, 600, 800), dtype=torch.uint8,
+                      generator=torch.Generator().manual_seed(3))
+    calls = [dict(size=(300, 400), mode="bicubic"), dict(size=(360, 480), mode="bicubic"),
+             dict(size=(300, 400), mode="bilinear", antialias=True)]
+    want = [original(x, **kw) for kw in calls]
+    rx.patch("torch")
+    for kw, w in zip(calls, want):
+        assert torch.equal(F.interpolate(x, **kw), w)
+    row = rx.patch_report()["torch.nn.functional.interpolate"]
+    assert row["routed"] == 2 and row["reasons"] == {_patch.torch.RATIO.reason: 1}
+
+
 # ------------------------------------------------------------------------------ run
 
 def test_run_a_script_with_its_arguments_exit_status_and_report(tmp_path):
