@@ -299,11 +299,11 @@ def test_subclass_with_its_own_reduce_goes_to_pillow():
 def test_small_images_go_to_pillow_and_large_ones_take_the_door():
     _patch.settings.small = True
     rng = np.random.default_rng(7)
-    tiny, big = image(rng, "RGB", 16, 16), image(rng, "RGB", 300, 300)
+    tiny, big = image(rng, "RGB", 16, 16), image(rng, "RGB", 400, 400)
     i32 = image(rng, "I", 300, 300)
     compare([("tiny", lambda: tiny.resize((8, 8), Image.Resampling.BILINEAR)),
              ("tiny reduce", lambda: tiny.reduce(2)),
-             ("big", lambda: big.resize((150, 150), Image.Resampling.BILINEAR)),
+             ("big", lambda: big.resize((200, 200), Image.Resampling.BILINEAR)),
              ("big reduce", lambda: big.reduce(2)),
              ("big blocks", lambda: big.reduce((20, 2))),
              ("beyond the image", lambda: big.reduce(2**31 - 1)),
