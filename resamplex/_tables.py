@@ -107,6 +107,11 @@ class AxisTable:
     def mean_taps(self) -> float:
         return self.nnz / self.n_out if self.n_out else 0.0
 
+    @cached_property
+    def max_taps(self) -> int:
+        """The most taps of any output (0 without outputs)."""
+        return int(np.diff(self.ptr).max(initial=0))
+
     @property
     def is_gather(self) -> bool:
         """Every output reads exactly one input with weight 1 (a pure copy of elements)."""

@@ -559,22 +559,16 @@ def test_core_nan_inf_against_reference(mode):
         _check_ref(x.astype(np.float32), [3, 11], mode=mode, coordinate_transform=transform)
 
 
-def _wide_area_float32(mode, dtype):
-    return pytest.param(mode, dtype, marks=pytest.mark.xfail(strict=True, reason=(
-        "SPEC §3 gap found by issue 15: a 10**6-tap area window summed in float32 errs by "
-        "~9e-6 of max|x| (4.4 at 5e5), beyond 4 ulp; needs a wider accumulator for wide "
-        "windows"))) if (mode, dtype) == ("area", np.float32) else pytest.param(mode, dtype)
-
-
 @pytest.mark.parametrize("mode,dtype", [
-    _wide_area_float32(m, d) for m in ("nearest", "linear", "cubic", "area")
-    for d in (np.float32, np.uint8)], ids=lambda v: v if isinstance(v, str) else np.dtype(v).name)
+    (m, d) for m in ("nearest", "linear", "cubic", "area") for d in (np.float32, np.uint8)],
+    ids=lambda v: v if isinstance(v, str) else np.dtype(v).name)
 def test_extreme_scales(mode, dtype):
     # a 1-element axis x 1e6: every output is that element
     one = np.array([77], dtype)
     up = rx.resize(one, scale=[1e6], mode=mode)
     assert up.shape == (10**6,) and (up == 77).all()
-    # a 1e6-element axis x 1e-6: one output
+    # a 1e6-element axis x 1e-6: one output (area: the mean of 10**6 taps, SPEC §3 however
+    # wide the window)
     x = np.arange(10**6).astype(dtype)
     down = rx.resize(x, scale=[1e-6], mode=mode)
     assert down.shape == (1,)
@@ -582,11 +576,25 @@ def test_extreme_scales(mode, dtype):
         want = np.array([x.astype(np.float64).mean()])
     else:
         want = ref.reference_resize(x, scale=[1e-6], mode=mode)
-    ref.assert_matches(down, want, dtype, mode, xmax=_xmax(x) * (1.5 if mode == "cubic" else 1))
-    # both in one call, through a plan and its adjoint
+    xmax = _xmax(x) * (1.5 if mode == "cubic" else 1)
+    ref.assert_matches(down, want, dtype, mode, xmax=xmax)
+    # both in one call, through a plan and its adjoint: every row is the 1-d result
     plan = rx.Resampler((1, 10**6), scale=[1e6, 1e-6], mode=mode)
     assert plan.out_shape == (10**6, 1)
-    assert plan.adjoint(np.ones((10**6, 1), np.float32)).shape == (1, 10**6)
+    both = plan(x.reshape(1, -1))
+    want_both = np.ascontiguousarray(np.broadcast_to(want, (10**6, 1)))
+    ref.assert_matches(both, want_both, dtype, mode, xmax=xmax)
+    # the adjoint sums 10**6 gradients into the one input row, then spreads them with the
+    # weights of the 1e6 -> 1 table: input j gets 10**6 g w_j
+    g = np.float32(0.7371)
+    got = plan.adjoint(np.full((10**6, 1), g))
+    assert got.shape == (1, 10**6)
+    taps, = ref.axis_table(10**6, 1, 1e-6, mode=mode)
+    want_adj = np.zeros(10**6)
+    for i, w in taps:
+        want_adj[i] += 10**6 * float(g) * w
+    ref.assert_matches(got[0], want_adj, np.float32, "linear",
+                       xmax=float(g) * 10**6 * max(abs(w) for _, w in taps))
 
 
 @pytest.mark.parametrize("transform", ref.TRANSFORMS)

@@ -47,7 +47,7 @@ from resamplex._engine._pass cimport (
     OP_SPLINE, OP_STORE, OP_TENSOR, OP_WEIGHTED,
     PAIRS_MAX, PassDesc, PHASE_DOWN2, PHASE_DOWN32, PHASE_NONE, PHASE_RUN, PHASE_UP2,
     ProductArgs, SHAPE_LAST,
-    SHAPE_LAST_CSR, SHAPE_MID, SHAPE_OUTER, TENSOR_ROWS2,
+    SHAPE_LAST_CSR, SHAPE_MID, SHAPE_OUTER, TENSOR_ROWS2, WIDE_TAPS,
 )
 
 cnp.import_array()
@@ -76,9 +76,11 @@ PHASES = {"none": PHASE_NONE, "up2": PHASE_UP2, "down2": PHASE_DOWN2,
           "down32": PHASE_DOWN32, "run": PHASE_RUN}
 #: Elements per block of the long-row loop shapes; longest row a pass loads into scratch;
 #: longest channels-last axis merged into the resampled one; most taps of one output the
-#: float pass sums by whole rows in SciPy's pairs order.
+#: float pass sums by whole rows in SciPy's pairs order; most taps of one output a weighted
+#: pass with float accumulators sums in float (more: in double, by the CSR, MID and OUTER
+#: loops only).
 LIMITS = {"block": BLOCK, "max_row": MAX_ROW, "max_channels": MAX_CHANNELS,
-          "pairs_max": PAIRS_MAX}
+          "pairs_max": PAIRS_MAX, "wide_taps": WIDE_TAPS}
 
 cdef enum:
     ALIGN = 64    # bytes: scratch arrays start on cache lines

@@ -671,7 +671,8 @@ def _core_program(plan: "Plan", dtype: np.dtype, steps: Sequence[Any]) -> Any:
     number of taps where the core reads a table densely (the innermost axis's, and the last
     pass's over pixels of several channels): it pads rows with fewer taps, and a padding tap
     (a zero product) would turn a sum of -0 into +0; elsewhere it reads the tap lists as they
-    are. Same bits, on the core's vector kernels.
+    are. Same bits, on the core's vector kernels. Not where a float32 output has more than
+    ``_exec.LIMITS["wide_taps"]`` taps: the core sums those in double.
     """
     if dtype not in (np.float32, np.float64) or not steps or not plan.keep_order:
         return None
@@ -688,6 +689,8 @@ def _core_program(plan: "Plan", dtype: np.dtype, steps: Sequence[Any]) -> Any:
         table = plan.tables[a]
         if table.n_out == 0 or not np.array_equal(table.w.astype(dtype), table.w):
             return None
+        if dtype == np.float32 and table.max_taps > _exec.LIMITS["wide_taps"]:
+            return None   # the core sums wide windows in double (_taps.pyx.tp)
         k = int(table.ptr[1] - table.ptr[0])
         dense = a == ndim - 1 or (a == ndim - 2 and a == order[-1])
         if dense and (k < 1 or not np.array_equal(table.ptr,

@@ -38,8 +38,8 @@ PHASE_NONE, PHASE_UP2, PHASE_DOWN2, PHASE_DOWN32 = (
     _exec.PHASES[k] for k in ("none", "up2", "down2", "down32"))
 SHAPE_LAST, SHAPE_MID, SHAPE_OUTER, SHAPE_LAST_CSR = (_exec.LOOPS[k] for k in
                                                       ("last", "mid", "outer", "last_csr"))
-BLOCK, MAX_ROW, MAX_MERGED_CHANNELS = (_exec.LIMITS[k] for k in
-                                       ("block", "max_row", "max_channels"))
+BLOCK, MAX_ROW, MAX_MERGED_CHANNELS, WIDE_TAPS = (
+    _exec.LIMITS[k] for k in ("block", "max_row", "max_channels", "wide_taps"))
 # Programs kept per plan (one per memory layout met; a layout is dtype, strides, rounding).
 MAX_PROGRAMS = 16
 # Per-channel affines of at most this many elements (a and b together) are remembered once
@@ -1343,9 +1343,14 @@ class Plan:
         # pass before it (the fused pass): no scratch array between those two passes.
         order = self.run_order(xs, os_)
         inner = self.tables[perm[-1]]
+        # Float accumulators sum an output of more than WIDE_TAPS taps in double (SPEC §3
+        # for wide windows; _taps.pyx.tp, "Wide windows"), in the loops that read its taps as
+        # a list: such a table goes to no dense loop (SHAPE_LAST, a fused or pixel sweep).
+        wide = {a for a in order if cflag == C_FLOAT and self.tables[a].max_taps > WIDE_TAPS}
         fuse = (len(order) >= 2 and order[-1] == perm[-1]
-                and inner.n_in + inner.n_out <= MAX_ROW)
-        pixels = not fuse and self._pixel_sweep(order, perm, xs, os_)
+                and inner.n_in + inner.n_out <= MAX_ROW and not wide & set(order[-2:]))
+        pixels = not fuse and not wide & set(order[-2:]) \
+            and self._pixel_sweep(order, perm, xs, os_)
         shape = list(self.in_shape)
         src, src_strides = -1, list(xs)
         passes: list[dict[str, Any]] = []
@@ -1396,7 +1401,7 @@ class Plan:
             if last and aff is not None:
                 common.update(astr=merged[2], bstr=merged[3])
             ndim = len(pshape)
-            if axis == ndim - 1 and table.n_in + table.n_out <= MAX_ROW:
+            if axis == ndim - 1 and table.n_in + table.n_out <= MAX_ROW and a not in wide:
                 loop, row = SHAPE_LAST, pshape[-1] + table.n_in + 1
             elif axis == ndim - 1:
                 loop, row = SHAPE_LAST_CSR, min(pshape[-1], BLOCK)
