@@ -185,6 +185,25 @@ def test_tricky_chunk_shapes():
                       out_chunks=out_chunks)
 
 
+def test_windows_either_side_of_the_wide_limit():
+    """Float32 outputs of more than 16 taps are summed in float64 (``_taps.pyx.tp``, "Wide
+    windows"), each output by its own tap count: tables whose rows have 16 or 17 taps give
+    the whole array's bits chunk by chunk, an output chunk of one row included."""
+    rng = np.random.default_rng(11)
+    for shape, size, axes, kwargs in [
+            ((630,), (40,), None, dict(mode="area")),           # r = 15.75: 16 or 17 taps
+            ((630, 5), (40,), (0,), dict(mode="area")),         # the same, an outer axis
+            ((3, 630), (2, 40), None, dict(mode="area")),
+            ((420,), (50,), None, dict(mode="linear", antialias=True))]:  # 13, 16 or 17
+        out_shape = rx.Resampler(shape, size, axes=axes, **kwargs).out_shape
+        for dname in ("float32", "float16", "bfloat16", "uint8"):
+            xn = _data(rng, shape, DTYPES[dname])
+            for out_chunks in [None, tuple((1,) * n for n in out_shape),
+                               tuple(_random_chunks(rng, n) for n in out_shape)]:
+                in_chunks = tuple(_random_chunks(rng, n) for n in shape)
+                check(xn, in_chunks, size, axes=axes, out_chunks=out_chunks, **kwargs)
+
+
 def test_without_the_pass_order_the_result_differs(monkeypatch):
     """The pass-order machinery is needed: chunks planned on their own differ in the last bit."""
     from resamplex import _resize
