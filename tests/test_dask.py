@@ -186,15 +186,15 @@ def test_tricky_chunk_shapes():
 
 
 def test_windows_either_side_of_the_wide_limit():
-    """Float32 outputs of more than 16 taps are summed in float64 (``_taps.pyx.tp``, "Wide
-    windows"), each output by its own tap count: tables whose rows have 16 or 17 taps give
-    the whole array's bits chunk by chunk, an output chunk of one row included."""
+    """Float32 outputs of more than 1024 taps are summed in float64 (``_taps.pyx.tp``, "Wide
+    windows"), each output by its own tap count: tables whose rows have 1024 or 1025 taps
+    give the whole array's bits chunk by chunk, an output chunk of one row included."""
     rng = np.random.default_rng(11)
     for shape, size, axes, kwargs in [
-            ((630,), (40,), None, dict(mode="area")),           # r = 15.75: 16 or 17 taps
-            ((630, 5), (40,), (0,), dict(mode="area")),         # the same, an outer axis
-            ((3, 630), (2, 40), None, dict(mode="area")),
-            ((420,), (50,), None, dict(mode="linear", antialias=True))]:  # 13, 16 or 17
+            ((40950,), (40,), None, dict(mode="area")),        # r = 1023.75: 1024 or 1025 taps
+            ((40950, 3), (40,), (0,), dict(mode="area")),      # the same, an outer axis
+            ((2, 40950), (2, 40), None, dict(mode="area")),
+            ((15360,), (30,), None, dict(mode="linear", antialias=True))]:  # r = 512
         out_shape = rx.Resampler(shape, size, axes=axes, **kwargs).out_shape
         for dname in ("float32", "float16", "bfloat16", "uint8"):
             xn = _data(rng, shape, DTYPES[dname])

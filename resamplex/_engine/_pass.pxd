@@ -56,7 +56,7 @@ cdef enum:
     MAX_ROW = 4194304      # longest row (input + output) SHAPE_LAST loads into scratch
     MAX_CHANNELS = 16      # a channels-last axis this short merges into the resampled one
     PAIRS_MAX = 64         # taps of one output rx_pairs_f64 takes at once (float pass)
-    WIDE_TAPS = 16         # float accumulators: an output of more taps is summed in double
+    WIDE_TAPS = 1024       # float accumulators: an output of more taps is summed in double
                            # (_taps.pyx.tp, "Wide windows"); the planner reads such tables
                            # only through the loops that do it (SHAPE_LAST_CSR, MID, OUTER)
 
