@@ -462,7 +462,7 @@ def test_run_a_script_with_its_arguments_exit_status_and_report(tmp_path):
     script.write_text(textwrap.dedent("""
         import sys, numpy as np, cv2
         x = np.zeros((300, 400, 3), np.uint8)
-        cv2.resize(x, (200, 150))
+        cv2.resize(x, (800, 600))
         cv2.resize(cv2.UMat(x), (20, 15))
         print("argv", sys.argv[1:], hasattr(cv2.resize, "__resamplex_original__"))
         sys.exit(3)
