@@ -94,8 +94,11 @@ LOGS="$TMP/sanitizer-logs"
 mkdir -p "$LOGS"
 # detect_leaks=0: CPython and NumPy keep memory until exit by design; leaks are measured by
 # tests/test_concurrency.py instead (resident memory over 10,000 calls, without ASan).
+# allocator_may_return_null=1: an allocation the machine cannot hold returns NULL (NumPy's
+# MemoryError), as without the sanitizer under a memory limit; some tests make an original
+# library (OpenCV) ask for tens of GiB, which ASan otherwise turns into an abort.
 asan_options() {
-    echo "detect_leaks=0:halt_on_error=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1:log_path=$1"
+    echo "detect_leaks=0:halt_on_error=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1:allocator_may_return_null=1:log_path=$1"
 }
 ubsan_options() { echo "print_stacktrace=1:halt_on_error=1:abort_on_error=1:log_path=$1"; }
 
