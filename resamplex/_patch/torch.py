@@ -7,7 +7,8 @@ overrides, for the modes whose bits the door reproduces: ``nearest`` (every dtyp
 ``nearest-exact`` and float 1-D ``linear`` on torch's ``DEFAULT`` CPU build only (its AVX2 and
 AVX-512 builds contract a multiply-add), and uint8 ``bilinear``/``bicubic`` with and without
 antialias (except an output width of 1 where torch's rows depend on its build or thread
-count, see :func:`resamplex.compat.torch.repeats_first_row`). Everything else -- float ``bilinear``/``bicubic``/``trilinear``/
+count, see :func:`resamplex.compat.torch.repeats_first_row`). Everything else -- float
+``bilinear``/``bicubic``/``trilinear``/
 ``area`` and float antialias, whose sums torch nests in another order (values within a few
 ulp, not its bits), channels-last tensors (torch keeps their layout), CUDA and other devices,
 tensors that require grad, and sizes where torch is faster (:data:`SMALL`) -- goes to torch.
