@@ -230,7 +230,8 @@ def _extensions():
     )
     folder = Path("resamplex/_engine")
     _render_templates(folder)
-    names = ["_pool", "_exec", "_tablegen", "_blockpass", "_prodpass", "_alpha", "_reduce"]
+    names = ["_pool", "_exec", "_tablegen", "_planloops", "_blockpass", "_prodpass", "_alpha",
+             "_reduce"]
     names += DISPATCHED
     for level in _dispatch_levels()[1:]:
         for name in DISPATCHED:

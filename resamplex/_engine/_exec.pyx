@@ -303,22 +303,36 @@ cdef inline Py_ssize_t _round_up(Py_ssize_t n) noexcept nogil:
     return (n + ALIGN - 1) // ALIGN * ALIGN
 
 
+cdef inline bint _ready(object a, int typenum):
+    # an aligned, C-contiguous, native ndarray of that type: np.ascontiguousarray would return
+    # it as it is (a new shape's plan makes a program of about twenty arrays; the call costs
+    # about a microsecond each)
+    return type(a) is np.ndarray and cnp.PyArray_TYPE(<cnp.ndarray>a) == typenum \
+        and cnp.PyArray_ISCARRAY_RO(<cnp.ndarray>a) and cnp.PyArray_ISNOTSWAPPED(<cnp.ndarray>a)
+
+
 cdef const int64_t* _i64(list keep, object a) except? NULL:
-    arr = np.ascontiguousarray(a, dtype=np.int64)
-    keep.append(arr)
-    if arr.size == 0:
+    if type(a) is tuple and len(<tuple>a) == 0:
         return NULL
-    return <const int64_t*>cnp.PyArray_DATA(arr)
+    arr = a if _ready(a, cnp.NPY_INT64) else np.ascontiguousarray(a, dtype=np.int64)
+    keep.append(arr)
+    if cnp.PyArray_SIZE(<cnp.ndarray>arr) == 0:
+        return NULL
+    return <const int64_t*>cnp.PyArray_DATA(<cnp.ndarray>arr)
+
+
+_TYPENUM = {np.int16: cnp.NPY_INT16, np.int32: cnp.NPY_INT32, np.int64: cnp.NPY_INT64,
+            np.float32: cnp.NPY_FLOAT32, np.float64: cnp.NPY_FLOAT64}
 
 
 cdef const void* _vec(list keep, object a, object dtype) except? NULL:
     if a is None:
         return NULL
-    arr = np.ascontiguousarray(a, dtype=dtype)
+    arr = a if _ready(a, _TYPENUM.get(dtype, -1)) else np.ascontiguousarray(a, dtype=dtype)
     keep.append(arr)
-    if arr.size == 0:
+    if cnp.PyArray_SIZE(<cnp.ndarray>arr) == 0:
         return NULL
-    return <const void*>cnp.PyArray_DATA(arr)
+    return <const void*>cnp.PyArray_DATA(<cnp.ndarray>arr)
 
 
 # Cores busy with other processes: a call's pool threads then get little of a core (the pool

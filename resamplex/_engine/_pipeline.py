@@ -31,7 +31,8 @@ import numpy as np
 
 from .. import _dtypes
 from .._checks import check_allocation
-from . import _exec
+from .._dtypes import name_of
+from . import _exec, _planloops
 
 if TYPE_CHECKING:  # pragma: no cover
     from .plan import Plan
@@ -236,8 +237,8 @@ def _steps(plan: "Plan") -> list[tuple[tuple[int, ...], PassSpec]]:
 
 def _weights(table: "AxisTable", spec: Union[IntPass, FloatPass]) -> Any:
     if isinstance(spec, IntPass):
-        w = table.w.astype(np.int64)
-        if not np.array_equal(w, table.w):
+        w = _planloops.int_weights(np.ascontiguousarray(table.w, np.float64))
+        if w is None:
             raise ValueError("passes: an integer pass needs integer weights")
         return w
     w = table.w.astype(spec.compute)
@@ -281,7 +282,7 @@ def _block_spec(src_shape: Sequence[int], src_dtype: np.dtype, store: np.dtype, 
         scale=float(spec.scale))
     return dict(op=_exec.OPS["block"], shape=[outer, ho, wo, inner],
                 sstr=[src_shape[ay] * s_y, s_y, s_x], dstr=[ho * d_y, d_y, d_x],
-                doff=col0 * d_x, src_kind=ELEM[src_dtype.name], dst_kind=ELEM[store.name],
+                doff=col0 * d_x, src_kind=ELEM[name_of(src_dtype)], dst_kind=ELEM[name_of(store)],
                 rounding=ROUNDING[spec.rounding], blk=blk, buf_len=wo * inner,
                 units=outer * ho, work=float(outer * ho * wo * inner * fh * fw))
 
@@ -316,7 +317,7 @@ def _product_spec(src_shape: Sequence[int], src_dtype: np.dtype, store: np.dtype
                 wh=tabs[1][2], pw=tabs[2][0], iw=tabs[2][1], ww=tabs[2][2], perm=perm)
     return dict(op=_exec.OPS["product"], shape=[outer, n_out[0], n_out[1], n_out[2], inner],
                 sstr=[n_in[0] * s_d, s_d, s_h, s_w], dstr=[n_out[0] * d_d, d_d, d_h, d_w],
-                src_kind=ELEM[src_dtype.name], dst_kind=ELEM[store.name],
+                src_kind=ELEM[name_of(src_dtype)], dst_kind=ELEM[name_of(store)],
                 rounding=ROUNDING[spec.rounding], compute=_exec.COMPUTES[spec.compute],
                 prod=prod, buf_len=n_out[2] * inner, units=outer * n_out[0] * n_out[1],
                 work=float(outer * math.prod(n_out) * inner * 2 ** spec.naxes))
@@ -349,6 +350,18 @@ _INT32 = 2**31 - 1
 
 
 @functools.lru_cache(maxsize=None)
+def _plain_int(store: str) -> IntPass:
+    """``IntPass(store)``: plain sums (made once; a new shape's plan compares with it)."""
+    return IntPass(store)
+
+
+@functools.lru_cache(maxsize=64)
+def _np_dtype(name: str) -> np.dtype:
+    """``np.dtype(name)`` (made once a name)."""
+    return np.dtype(name)
+
+
+@functools.lru_cache(maxsize=None)
 def _int_range(dtype: np.dtype) -> tuple[int, int]:
     """The values an integer array of ``dtype`` can hold."""
     info = np.iinfo(dtype)
@@ -361,23 +374,15 @@ def _int_bounds(table: "AxisTable", w: np.ndarray, spec: IntPass, lo: int,
     output, and the finish's ``(acc + bias) * mult``, stay inside int32 (then the kernel
     accumulates in int32, with the same integers), and the range of the values it stores
     (after saturation), which the next pass reads."""
-    s_min, s_max = _int_range(np.dtype(spec.store))
+    s_min, s_max = _int_range(_np_dtype(spec.store))
     if max(abs(lo), abs(hi)) > _INT32 or not w.size:
         return False, (s_min, s_max)
     a, b = lo >> spec.pre, hi >> spec.pre
-    product = max(abs(a), abs(b)) * int(np.abs(w).max())
-    # each tap's term at both ends of the range: the smaller, the larger, the larger magnitude
-    t_a, t_b = (a * w) >> spec.post, (b * w) >> spec.post
-    terms = np.empty((3, w.size), np.int64)
-    np.minimum(t_a, t_b, out=terms[0])
-    np.maximum(t_a, t_b, out=terms[1])
-    np.maximum(np.abs(t_a), np.abs(t_b), out=terms[2])
-    # per output (outputs without taps sum to 0, which the bounds below include anyway)
-    counts = np.diff(table.ptr)
-    starts = table.ptr[:-1] if counts.min(initial=1) > 0 else table.ptr[:-1][counts > 0]
-    sums = np.add.reduceat(terms, starts, axis=1)
-    magnitude = int(sums[2].max(initial=0))
-    s_lo, s_hi = int(sums[0].min(initial=0)), int(sums[1].max(initial=0))
+    # each output's terms at both ends of the range: the sum of the smaller, of the larger,
+    # of the larger magnitude (_planloops.tap_bounds, NumPy's int64 arithmetic)
+    s_lo, s_hi, magnitude, w_max = _planloops.tap_bounds(
+        table.ptr, np.ascontiguousarray(w, np.int64), a, b, spec.post)
+    product = max(abs(a), abs(b)) * w_max
     acc32 = (spec.store in ("uint8", "int8", "uint16", "int16", "int32") and product <= _INT32
              and (magnitude + abs(spec.bias)) * max(1, abs(spec.mult)) <= _INT32)
     if spec.fmul is not None:
@@ -386,7 +391,7 @@ def _int_bounds(table: "AxisTable", w: np.ndarray, spec: IntPass, lo: int,
         ends = [int((v + spec.bias) * spec.mult / 2 ** spec.shift) for v in (s_lo, s_hi)]
     else:
         ends = [((v + spec.bias) * spec.mult) >> spec.shift for v in (s_lo, s_hi)]
-    v_min, v_max = _int_range(np.dtype(spec.view or spec.store))
+    v_min, v_max = _int_range(_np_dtype(spec.view or spec.store))
     if spec.view:   # the next pass reads the stored bytes as another type
         return acc32, (v_min, v_max)
     return acc32, (max(s_min, min(ends) - 1), min(s_max, max(ends) + 1))
@@ -398,13 +403,7 @@ _RING_MAX = 16
 
 def _span_rows(table: "AxisTable") -> int:
     """The most consecutive input rows one output of ``table`` spans (0 without taps)."""
-    if not table.nnz:
-        return 0
-    has = np.diff(table.ptr) > 0
-    starts = table.ptr[:-1][has]
-    high = np.maximum.reduceat(table.idx, starts)
-    low = np.minimum.reduceat(table.idx, starts)
-    return int((high - low).max()) + 1
+    return int(_planloops.span_rows(table.ptr, table.idx))
 
 
 def _regular_run(d: np.ndarray, q: np.ndarray) -> tuple[int, int, list[int], list[int]] | None:
@@ -435,10 +434,12 @@ def _up2_run(idx: np.ndarray, w: np.ndarray,
     half = idx.size // (2 * k)
     if half < 8:
         return None
-    i = np.arange(half)
+    if w.dtype == np.int64:
+        return _planloops.regular_run(idx, w, half, 2 * k, 1, 1 << 15)
     q = w[:2 * k * half].reshape(half, 2 * k)
     if np.abs(q[half // 2]).max() >= 1 << 15:
         return None
+    i = np.arange(half)
     return _regular_run(idx[:2 * k * half].reshape(half, 2 * k) - i[:, None], q)
 
 
@@ -453,6 +454,8 @@ def _down2_run(table: "AxisTable", w: np.ndarray) -> tuple[int, int, list[int], 
             or not (counts == counts[0]).all():
         return None
     k = int(counts[0])
+    if w.dtype == np.int64:
+        return _planloops.regular_run(table.idx, w, table.n_out, k, 2)
     o = np.arange(table.n_out)
     return _regular_run(table.idx.reshape(-1, k) - 2 * o[:, None], w.reshape(-1, k))
 
@@ -466,13 +469,13 @@ def _narrow(dtype: np.dtype, second: IntPass, head: Any, ta: "AxisTable", w2: np
     the same integer, and the kernel blends 16 lanes where int32 held 8."""
     if dtype != np.uint8 or head is not None or not acc32 or second.truncate \
             or second.fmul is not None or second.mult != 1 or second.post != 16 \
-            or np.dtype(second.view or second.store) != np.uint8 or not ta.nnz \
-            or not (np.diff(ta.ptr) == 2).all() or np.abs(w2).max() > 32767:
+            or _np_dtype(second.view or second.store) != np.uint8 or not ta.nnz \
+            or _planloops.count_range(ta.ptr) != (2, 2) or _planloops.abs_max(w2) > 32767:
         return False
     top = max(abs(lo >> second.pre), abs(hi >> second.pre))
     if top > 32767:
         return False
-    return 2 * ((top * int(np.abs(w2).max()) >> 16) + 1) + abs(second.bias) <= 32767
+    return 2 * ((top * _planloops.abs_max(w2) >> 16) + 1) + abs(second.bias) <= 32767
 
 
 def _int_fused(plan: "Plan", dtype: np.dtype,
@@ -482,7 +485,7 @@ def _int_fused(plan: "Plan", dtype: np.dtype,
     over the axis ``b - 1`` just outside it, whose outputs each read at most ``_RING_MAX``
     consecutive rows; 8- or 16-bit input. The first pass's rows are then made once each into
     a ring and blended at once, instead of a whole intermediate array (OpenCV's own shape)."""
-    if len(steps) != 2 or dtype.name not in ("uint8", "int8", "uint16", "int16") \
+    if len(steps) != 2 or name_of(dtype) not in ("uint8", "int8", "uint16", "int16") \
             or len(steps[0][0]) != 1 or len(steps[1][0]) != 1:
         return None
     ((b,), first), ((a,), last) = steps
@@ -500,12 +503,12 @@ def _int_fused(plan: "Plan", dtype: np.dtype,
             return None
         head = h
     if not isinstance(last, IntPass) or not isinstance(first, IntPass) or a != b - 1 \
-            or first != IntPass(first.store) or first.store not in ("int32", "int64"):
+            or first.store not in ("int32", "int64") or first != _plain_int(first.store):
         return None
     second: IntPass = last
     tb, ta = plan.tables[b], plan.tables[a]
     w1, w2 = _weights(tb, first), _weights(ta, second)
-    acc32, (lo, hi) = _int_bounds(tb, w1, IntPass("int32"), *_int_range(dtype))
+    acc32, (lo, hi) = _int_bounds(tb, w1, _plain_int("int32"), *_int_range(dtype))
     if not acc32 or not ta.nnz:
         return None
     k = _span_rows(ta)
@@ -516,35 +519,32 @@ def _int_fused(plan: "Plan", dtype: np.dtype,
     outer, inner = math.prod(shape[:a]), math.prod(shape[b + 1:])
     if outer == 0 or inner == 0:
         return None
-    store = np.dtype(second.view or second.store)
+    store = _np_dtype(second.view or second.store)
     sz, dz = dtype.itemsize, store.itemsize
     n_row = tb.n_out * inner
-    counts = np.diff(tb.ptr)
+    c_min, c_max = _planloops.count_range(tb.ptr)
     ptr2, idx2, dense = tb.ptr, tb.idx, 0
-    if counts.size and counts.max() <= 2 and counts.min() >= 1:
+    if tb.n_out and c_max <= 2 and c_min >= 1:
         # Two taps everywhere (a one-tap output reads its sample again with weight 0: the
         # same sum), so the kernel needs no loop over taps.
-        pad = np.repeat(counts == 1, counts)
-        idx2 = np.repeat(tb.idx, np.where(pad, 2, 1))
-        w1 = np.repeat(w1, np.where(pad, 2, 1))
-        w1[1::2][counts == 1] = 0
-        ptr2, dense = 2 * np.arange(tb.n_out + 1, dtype=np.int64), 2
+        ptr2, idx2, w1 = _planloops.two_taps(tb.ptr, tb.idx, w1)
+        dense = 2
     up2 = _up2_run(idx2, w1) if dense == 2 and inner <= 4 else None
     down2 = _down2_run(tb, w1) if dense == 0 and inner <= 4 and dtype == np.uint8 else None
     up2k4 = None
-    if dense == 0 and inner <= 4 and counts.size and (counts == 4).all():
+    if dense == 0 and inner <= 4 and tb.n_out and c_min == c_max == 4:
         up2k4 = _up2_run(tb.idx, w1, 4)
-    if dense == 0 and inner <= 4 and counts.size and counts[0] in (4, 8) \
-            and (counts == counts[0]).all() and np.abs(w1).max() <= 32767:
+    if dense == 0 and inner <= 4 and tb.n_out and c_min == c_max and c_max in (4, 8) \
+            and _planloops.abs_max(w1) <= 32767:
         # k taps for every output (cubic, Lanczos-4 at any ratio): rows without a tap list
         # (_intpass._taps_any; the phase runs above still take their outputs)
-        dense = int(counts[0])
+        dense = int(c_max)
     spec = dict(
         op=_exec.OPS["int_fused"], src=-1, dst=-2,
         shape=[outer, ta.n_out, tb.n_out, inner],
         sstr=[shape[a] * shape[b] * inner * sz, shape[b] * inner * sz, inner * sz, sz],
         dstr=[ta.n_out * n_row * dz, n_row * dz, inner * dz, dz],
-        src_kind=ELEM[dtype.name], dst_kind=ELEM[second.store], compute=1 if acc2 else 0,
+        src_kind=ELEM[name_of(dtype)], dst_kind=ELEM[second.store], compute=1 if acc2 else 0,
         ptr=ta.ptr, off=ta.idx, w=w2, ptr2=ptr2, idx2=idx2, w2=w1, k=k, n_mid=dense,
         n_in=shape[b],
         pre=second.pre, post=second.post, bias=second.bias, mult=second.mult,
@@ -583,7 +583,7 @@ def _float_fused(plan: "Plan", dtype: np.dtype,
     instead of a whole intermediate array, each computed once (OpenCV's and Pillow's own
     shape: horizontal rows into a buffer, blended vertically)."""
     if len(steps) != 2 or len(steps[0][0]) != 1 or len(steps[1][0]) != 1 \
-            or dtype.name not in ELEM or dtype.name == "int64":
+            or name_of(dtype) not in ELEM or name_of(dtype) == "int64":
         return None
     ((b,), first), ((a,), last) = steps
     parts = [q for q in _parts(last) if isinstance(q, FloatPass)]
@@ -622,7 +622,7 @@ def _float_fused(plan: "Plan", dtype: np.dtype,
         op=_exec.OPS["float_fused"], src=-1, dst=-2, shape=[outer, ta.n_out, n_row],
         sstr=[shape[a] * shape[b] * inner * sz, shape[b] * inner * sz, sz],
         dstr=[ta.n_out * n_row * dz, n_row * dz, dz],
-        src_kind=ELEM[dtype.name], dst_kind=ELEM[tail.store], mid_kind=ELEM[first.store],
+        src_kind=ELEM[name_of(dtype)], dst_kind=ELEM[tail.store], mid_kind=ELEM[first.store],
         compute=_exec.COMPUTES[first.compute], rounding=ROUNDING[tail.rounding],
         ptr=ta.ptr, off=ta.idx, w=w,
         w2=None if tail.divisors is None else np.asarray(tail.divisors, tail.compute),
@@ -683,7 +683,7 @@ def _core_program(plan: "Plan", dtype: np.dtype, steps: Sequence[Any]) -> Any:
     for axes, spec in steps:
         if len(axes) != 1 or not isinstance(spec, FloatPass) or spec.order != "sequential" \
                 or spec.divisors is not None or spec.weight_scale != 1.0 \
-                or spec.compute != dtype.name or spec.store != dtype.name:
+                or spec.compute != name_of(dtype) or spec.store != name_of(dtype):
             return None
         a = axes[0]
         table = plan.tables[a]
@@ -704,14 +704,18 @@ def _core_program(plan: "Plan", dtype: np.dtype, steps: Sequence[Any]) -> Any:
                                                _dtypes.rounding_code("half_even"), None))
 
 
-def _program(plan: "Plan", dtype: np.dtype) -> tuple[Any, dict[str, Any] | None]:
+def _program(plan: "Plan", dtype: np.dtype,
+             steps: list[tuple[tuple[int, ...], Any]] | None = None
+             ) -> tuple[Any, dict[str, Any] | None]:
     """``plan``'s passes as one executor ``Program``, for C-contiguous input of the native
     ``dtype`` and output of the last pass's stored type: the core's program where that is the
     same arithmetic, a fused pair (OP_INT_FUSED, OP_FLOAT_FUSED), else one pass per step:
     integer and float tap passes (OP_INT, OP_FLOAT; a split pass as its two halves), block
     passes (OP_BLOCK) and product passes (OP_PRODUCT), scratch arrays between them. With it,
-    the fused pass's spec where the program is that one pass, else None."""
-    steps = _steps(plan)
+    the fused pass's spec where the program is that one pass, else None. ``steps``:
+    ``_steps(plan)``, where the caller has them."""
+    if steps is None:
+        steps = _steps(plan)
     if any(isinstance(p, FloatPass) and p.load is not None
            for _, spec in steps for p in _parts(spec)):
         return _pass_program(plan, dtype, steps), None   # the loading pass is OP_FLOAT's
@@ -785,7 +789,7 @@ def _load_fields(table: "AxisTable", width: int, src_dtype: np.dtype, part: Floa
     """The fields of a loading float pass (``FloatPass.load``), checked."""
     k = ring_slots(table, width)
     scale, floor = (float(v) for v in part.load or ())
-    if not first or src_dtype.name not in LOAD_SOURCES or part.order != "pairs" \
+    if not first or name_of(src_dtype) not in LOAD_SOURCES or part.order != "pairs" \
             or part.compute != "float64" or part.divisors is not None or k is None \
             or not math.isfinite(scale) or scale == 0 or math.isnan(floor):
         raise ValueError("passes: a loading float pass is the first, pairs in float64 over "
@@ -820,7 +824,7 @@ def _tap_specs(src_shape: Sequence[int], src_dtype: np.dtype, store: np.dtype, a
             shape=[outer, table.n_out, width], sstr=[n_in * inner * sz, inner * sz, sz],
             dstr=[table.n_out * inner * dz, inner * dz, dz], loop=loop,
             soff=c0 * sz, doff=c0 * dz,
-            src_kind=ELEM[src_dtype.name], dst_kind=ELEM[part.store], ptr=table.ptr,
+            src_kind=ELEM[name_of(src_dtype)], dst_kind=ELEM[part.store], ptr=table.ptr,
             off=table.idx, w=w, buf_len=width if loop == 0 else table.n_out * width,
             units=outer * table.n_out if loop == 0 else outer,
             work=float(outer * width * max(table.nnz, table.n_out)))
@@ -844,7 +848,7 @@ def _tap_specs(src_shape: Sequence[int], src_dtype: np.dtype, store: np.dtype, a
                 made[-1].update(_load_fields(table, width, src_dtype, part, first))
             elif part.order == "pairs" and part.compute == "float64" \
                     and part.divisors is None and loop == 1 and width == inner <= 4 \
-                    and src_dtype.name in ("float64", "float32") + LOAD_SOURCES:
+                    and name_of(src_dtype) in ("float64", "float32") + LOAD_SOURCES:
                 run = _pairs_run(table)
                 if run is not None:
                     made[-1].update(phase=_exec.PHASES["run"], lo=run[0], hi=run[1])
@@ -927,11 +931,11 @@ def prepare(plan: "Plan", dtype: np.dtype) -> Prepared:
     for k, (axes, spec) in enumerate(prepared):
         for a in axes:
             shape[a] = plan.tables[a].n_out
-        store = np.dtype(getattr(spec, "view", None) or spec.store)
+        store = _np_dtype(getattr(spec, "view", None) or spec.store)
         if k < len(prepared) - 1:  # the last pass's scratch is checked when it needs one
             check_allocation(math.prod(shape) * store.itemsize, "scratch")
         steps.append((tuple(shape), store))
-    program, fused = _program(plan, dtype)
+    program, fused = _program(plan, dtype, prepared)
     if fused is not None and fused["shape"][0] != 1:
         fused = None   # Prepared.fused: over the first axis (nothing outside it) only
     return Prepared(tuple(steps), program.nbytes, program, fused)

@@ -466,7 +466,7 @@ class Plan:
         self.rounding = rounding
         keep = fixed or passes is not None  # prescribed arithmetic: identity tables still run
         self.tables: list[Any] = [t if isinstance(t, TiledAxis) else
-                       None if t is None or (t.is_identity and not keep) else _aligned_table(t)
+                       None if t is None or (not keep and t.is_identity) else _aligned_table(t)
                        for t in tables]
         tiled = [a for a, t in enumerate(self.tables) if isinstance(t, TiledAxis)]
         if len(tiled) > 1:

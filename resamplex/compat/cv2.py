@@ -40,11 +40,13 @@ from typing import Any
 import numpy as np
 
 from .._checks import check_allocation, check_threads
+from .._engine import _planloops
 from .._engine._pipeline import (
     BlockPass, FloatPass, IntPass, SplitPass, row_major_groups,
 )
 from .._engine._exec import call_key
 from .._engine.plan import PLANS, CallMemo, Plan
+from .._dtypes import name_of
 from .._errors import ResamplexError, UnsupportedError, bad_type, bad_value
 from .._tables import AxisTable, block_mean_table, consecutive_taps
 
@@ -236,28 +238,9 @@ def linear_table(n_in: int, n_out: int, inv_scale: float, *, horizontal: bool,
     >>> t.ptr.tolist(), t.idx.tolist(), t.w.tolist()
     ([0, 2, 4, 6, 7], [0, 1, 0, 1, 0, 1, 1], [2048.0, 0.0, 1536.0, 512.0, 512.0, 1536.0, 2048.0])
     """
-    s, f = _generic_coords(n_in, n_out, inv_scale, area_mode)
-    counts = None
-    if horizontal:
-        # s is non-decreasing: the outputs with sx < 0 come first, those with sx + 1 >= n_in
-        # last (clamped to n_in - 1, fx = 0, one tap)
-        left = int(np.searchsorted(s, 0))
-        f[:left] = 0
-        s[:left] = 0
-        beyond = int(np.searchsorted(s, n_in - 1))
-        f[beyond:] = 0
-        s[beyond:] = n_in - 1
-        if beyond < n_out:
-            counts = np.full(n_out, 2, np.int64)
-            counts[beyond:] = 1
-    w = np.empty((n_out, 2), F32)
-    np.subtract(F32(1), f, out=w[:, 0])
-    w[:, 1] = f
-    if fixed:
-        w = _q11(w)
-    if counts is not None:
-        w[counts == 1, 0] = _COEF_SCALE if fixed else 1.0
-    return _table(n_in, _window(s, 0, 2, n_in), w.astype(np.float64), counts)
+    # one loop over the outputs (_engine/_planloops.pyx: a plan per new shape stays cheap)
+    return AxisTable(n_in, n_out, *_planloops.cv2_linear(n_in, n_out, inv_scale, horizontal,
+                                                         fixed, area_mode))
 
 
 def _kernel_table(n_in: int, n_out: int, inv_scale: float, taps: int,
@@ -271,8 +254,9 @@ def _kernel_table(n_in: int, n_out: int, inv_scale: float, taps: int,
 
 def cubic_table(n_in: int, n_out: int, inv_scale: float, *, fixed: bool) -> AxisTable:
     """``INTER_CUBIC`` taps ``sx - 1 .. sx + 2`` (clamped to the edge) with
-    :func:`cubic_coeffs` of the unclamped fraction (Q11 integers when ``fixed``)."""
-    return _kernel_table(n_in, n_out, inv_scale, 4, cubic_coeffs, fixed)
+    :func:`cubic_coeffs` of the unclamped fraction (Q11 integers when ``fixed``), computed
+    by one loop over the outputs (``_engine/_planloops.pyx``)."""
+    return AxisTable(n_in, n_out, *_planloops.cv2_cubic(n_in, n_out, inv_scale, fixed))
 
 
 def lanczos4_table(n_in: int, n_out: int, inv_scale: float, *, fixed: bool) -> AxisTable:
@@ -341,12 +325,12 @@ def _block_table(n_in: int, n_out: int, step: int) -> AxisTable:
 # ------------------------------------------------------------------------------ passes
 
 def _v_store(dtype: np.dtype) -> str:
-    return dtype.name
+    return name_of(dtype)
 
 
 def _generic_passes(mode: int, dtype: np.dtype) -> tuple[Any, Any]:
     """(horizontal, vertical) pass specs of ``resizeGeneric_`` for ``mode`` and ``dtype``."""
-    name = dtype.name
+    name = name_of(dtype)
     h: Any
     if name == "uint8":
         h = IntPass("int32")
@@ -521,7 +505,7 @@ def _plan(shape: tuple[int, ...], dtype: np.dtype, dw: int, dh: int, inv_x: floa
     """The plan of ``hal::resize`` for this call (dispatch of research §1.2)."""
     H, W = shape[0], shape[1]
     cn = shape[2] if len(shape) == 3 else 1
-    name = dtype.name
+    name = name_of(dtype)
     scale_x, scale_y = 1.0 / inv_x, 1.0 / inv_y
     iscale_x, iscale_y = cv_round(scale_x), cv_round(scale_y)
     area_fast = (abs(scale_x - iscale_x) < _DBL_EPSILON
@@ -597,7 +581,7 @@ def _area_fast_plan(shape: tuple[int, ...], dtype: np.dtype, dw: int, dh: int, s
     """``resizeAreaFast_``: ``sy x sx`` blocks (partial at the edges only with ``fx``/``fy``)."""
     H, W = shape[0], shape[1]
     cn = shape[2] if len(shape) == 3 else 1
-    name = dtype.name
+    name = name_of(dtype)
     tables: list[AxisTable | None] = [None] * len(shape)
     whole = sx == 2 and sy == 2 and 2 * dw == W and 2 * dh == H
     if whole and (name in ("uint8", "uint16") or (name == "int16" and cn not in (1, 3, 4))):
@@ -700,9 +684,9 @@ def _resize(src: Any, dsize: Any, dst: np.ndarray | None, fx: Any, fy: Any,
     _check_dst(dst)
     if threads is not None:
         check_threads(threads)
-    name = src.dtype.name if src.dtype.isnative or src.dtype.itemsize == 1 else src.dtype.str
+    name = name_of(src.dtype) if src.dtype.isnative or src.dtype.itemsize == 1 else src.dtype.str
     native = src.dtype.newbyteorder("=")
-    depth = _DEPTH.get(native.name)
+    depth = _DEPTH.get(name_of(native))
     if depth is None:
         raise UnsupportedError(f"src: OpenCV has no depth for dtype {name}")
     H, W = src.shape[:2]
@@ -725,14 +709,14 @@ def _resize(src: Any, dsize: Any, dst: np.ndarray | None, fx: Any, fy: Any,
     else:
         mode = _known_interpolation(mode)
         allowed = DTYPES[INTER_LINEAR_EXACT if mode == INTER_LINEAR_EXACT else mode]
-        if mode == INTER_LINEAR_EXACT and native.name == "int32":
+        if mode == INTER_LINEAR_EXACT and name_of(native) == "int32":
             allowed = allowed + ("int32",)
-        if native.name not in allowed and not (native.name in DTYPES[INTER_NEAREST]
+        if name_of(native) not in allowed and not (name_of(native) in DTYPES[INTER_NEAREST]
                                                and mode in (INTER_NEAREST,
                                                             INTER_NEAREST_EXACT)):
             raise UnsupportedError(f"src: {_NAMES[mode]} does not take {depth} ({name}) data "
                                    f"in OpenCV; it takes {', '.join(allowed)}")
-        if mode == INTER_LINEAR_EXACT and native.name in ("float32", "float64"):
+        if mode == INTER_LINEAR_EXACT and name_of(native) in ("float32", "float64"):
             mode = INTER_LINEAR
         key = ("cv2.resize", src.shape, native, dw, dh, inv_x, inv_y, mode)
         plan = PLANS.get_or_build(key, lambda: _plan(src.shape, native, dw, dh, inv_x, inv_y,
