@@ -1163,6 +1163,20 @@ MUTANTS = [
           '    spec["sstr"] = list(spec["sstr"])\n'),),
         "a crop read in place steps through its rows by the contiguous copy's row stride",
         ("tests/test_compat_cv2.py",)),
+    Mutant(
+        "cv2-linear-left-edge-keeps-its-fraction", "resamplex/_engine/_planloops.pyx",
+        (("                if s < 0:\n                    s = 0\n                    f = 0\n",
+          "                if s < 0:\n                    s = 0\n"),),
+        "OpenCV's horizontal linear table clamps an output left of the first pixel to it but "
+        "keeps its fraction (OpenCV sets fx = 0 there)",
+        ("tests/test_planloops.py", "tests/test_compat_cv2.py")),
+    Mutant(
+        "int-bounds-sum-only-the-first-end", "resamplex/_engine/_planloops.pyx",
+        (("                mn, mx = (ta, tb) if ta <= tb else (tb, ta)\n",
+          "                mn, mx = ta, tb\n"),),
+        "the int32 bounds of an integer pass take each tap's term at the range's low end as "
+        "its least, wrong for negative weights (cubic), so int32 sums may overflow",
+        ("tests/test_planloops.py",)),
 ]
 
 #: Edits of these files rebuild the extensions (``.pyx.tp``: a Tempita template that setup.py

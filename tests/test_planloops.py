@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from resamplex._engine import _planloops as pl
+from resamplex.compat.cv2 import cubic_coeffs
 
 F32 = np.float32
 
@@ -161,14 +162,7 @@ def _linear_numpy(n_in, n_out, inv_scale, horizontal, fixed, area_mode):
 
 def _cubic_numpy(n_in, n_out, inv_scale, fixed):
     s, x = _coords(n_in, n_out, inv_scale, False)
-    A, one = F32(-0.75), F32(1)
-    x1 = x + one
-    c0 = ((A * x1 - F32(5) * A) * x1 + F32(8) * A) * x1 - F32(4) * A
-    c1 = ((A + F32(2)) * x - (A + F32(3))) * x * x + one
-    y = one - x
-    c2 = ((A + F32(2)) * y - (A + F32(3))) * y * y + one
-    c3 = one - c0 - c1 - c2
-    w = np.stack([c0, c1, c2, c3], axis=1)
+    w = cubic_coeffs(x)   # the door's NumPy statement of interpolateCubic
     if fixed:
         w = _q11(w)
     idx = np.clip(s[:, None] + np.arange(-1, 3), 0, n_in - 1)
