@@ -29,13 +29,14 @@ Preconditions (the pipeline guarantees them; nothing is checked here):
 
 from libc.math cimport rintf
 from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int32_t, int64_t
+from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy
 
 from cpython.pycapsule cimport PyCapsule_New
 
 from resamplex._engine._pool cimport body_fn, run as pool_run
 from resamplex._engine._pass cimport (
-    ACC_INT32, KernelTable, PassDesc, PassJob, PHASE_DOWN2, PHASE_UP2,
+    ACC_INT32, KernelTable, PassDesc, PassJob, PHASE_DOWN2, PHASE_NONE, PHASE_UP2,
 )
 
 from resamplex._engine._elem cimport (
@@ -48,6 +49,12 @@ cdef extern from "_simd.h" nogil:
                         int16_t* out16, int64_t n_in)
     bint rx_taps_px_u8(const uint8_t* base, Py_ssize_t n_out, int c, int64_t s, int k,
                        const int64_t* idx, const int64_t* w, int32_t* acc, int64_t n_in)
+    bint rx_taps_px_u8_prep(Py_ssize_t n_out, int c, int64_t s, int k, const int64_t* idx,
+                            const int64_t* w, int64_t n_in, int32_t* off, int32_t* pk,
+                            uint8_t* wide)
+    void rx_taps_pre_u8(const uint8_t* base, Py_ssize_t n_out, int c, int k,
+                        const int32_t* off, const int32_t* pk, const uint8_t* wide,
+                        int32_t* acc)
     void rx_blend2_u8(const int32_t* h0, const int32_t* h1, int32_t w0, int32_t w1,
                       Py_ssize_t m, int32_t bias, int32_t mult, int shift, uint8_t* d)
     void rx_blend4_u8(const int32_t* h0, const int32_t* h1, const int32_t* h2,
@@ -375,10 +382,13 @@ cdef inline void _taps_any(const in_t* tag, const char* base, Py_ssize_t n_out,
 cdef inline void _sum_row(const in_t* tag, const PassDesc* p, const char* base,
                           Py_ssize_t n_out, Py_ssize_t inner, int64_t s_axis,
                           const int64_t* ptr, const int64_t* idx, const int64_t* w,
-                          int32_t* acc, Py_ssize_t dense, uint8_t* planes) noexcept nogil:
+                          int32_t* acc, Py_ssize_t dense, uint8_t* planes,
+                          const int32_t* pre) noexcept nogil:
     # Plain sums (no shifts, no finish) of every output of one row, into int32 (the planner
     # bounded them): the first pass of a fused pair. dense == 2, 4 or 8: every output has
-    # that many taps (4 and 8: weights within int16).
+    # that many taps (4 and 8: weights within int16). pre: the table of a uint8 pass of 4 or
+    # 8 taps laid out for its rows (rx_taps_px_u8_prep: offsets, packed weights, wide
+    # flags), or NULL.
     cdef Py_ssize_t o, t, j
     cdef const in_t* x
     cdef int32_t wt
@@ -409,7 +419,13 @@ cdef inline void _sum_row(const in_t* tag, const PassDesc* p, const char* base,
     elif dense == 2 and inner <= 4:
         _pairs_any(tag, base, n_out, inner, s_axis, idx, w, acc, p.n_in)
     elif (dense == 4 or dense == 8) and 1 <= inner <= 4:
-        _taps_any(tag, base, n_out, inner, dense, s_axis, idx, w, acc, p.n_in)
+        if in_t is uint8_t and pre != NULL:
+            rx_taps_pre_u8(<const uint8_t*>base, n_out, <int>inner, <int>dense, pre,
+                           pre + n_out * dense,
+                           <const uint8_t*>(pre + n_out * dense + n_out * (dense // 4) * 8),
+                           acc)
+        else:
+            _taps_any(tag, base, n_out, inner, dense, s_axis, idx, w, acc, p.n_in)
     elif 1 <= inner <= 4:
         _short_any(tag, base, n_out, inner, s_axis, ptr, idx, w, acc, 0)
     else:
@@ -491,6 +507,18 @@ cdef void _fused_rows(const in_t* tag, const PassDesc* p, const char* src, char*
     cdef iacc_t* a
     cdef char* d
     cdef const char* base = src + q * p.sstr[0]
+    cdef int32_t* pre = NULL
+    cdef Py_ssize_t nb = p.shape[2], kk = p.n_mid
+    if in_t is uint8_t and (kk == 4 or kk == 8) and 1 <= p.shape[3] <= 4 \
+            and p.phase == PHASE_NONE:
+        # the first pass's table laid out once for all these rows (rx_taps_px_u8_prep): k
+        # offsets, k / 4 groups of 8 packed weights and a flag an output
+        pre = <int32_t*>malloc(nb * (kk + 2 * kk) * sizeof(int32_t) + nb)
+        if pre != NULL and not rx_taps_px_u8_prep(
+                nb, <int>p.shape[3], p.sstr[2], <int>kk, p.idx2, <const int64_t*>p.w2, p.n_in,
+                pre, pre + nb * kk, <uint8_t*>(pre + nb * kk + nb * (kk // 4) * 8)):
+            free(pre)
+            pre = NULL
     for slot in range(p.k):
         tags[slot] = -1
     for o in range(o0, o1):
@@ -500,7 +528,7 @@ cdef void _fused_rows(const in_t* tag, const PassDesc* p, const char* src, char*
             if tags[slot] != r:
                 _sum_row(tag, p, base + r * p.sstr[1], p.shape[2], p.shape[3], p.sstr[2],
                          p.ptr2, p.idx2, <const int64_t*>p.w2, ring + slot * n_row, p.n_mid,
-                         <uint8_t*>(ring + p.k * n_row))
+                         <uint8_t*>(ring + p.k * n_row), pre)
                 tags[slot] = r
         d = dst + q * p.dstr[0] + o * p.dstr[1]
         nt = p.ptr[o + 1] - p.ptr[o]
@@ -543,6 +571,7 @@ cdef void _fused_rows(const in_t* tag, const PassDesc* p, const char* src, char*
                     a[j] = a[j] + (((<iacc_t>h[j] >> p.pre) * wt) >> p.post)
         _finish(a, m, p.finish, p.bias, p.mult, p.shift, p.fmul)
         _store_row(a, d + p.head * p.dstr[3], m, p.dst_kind)
+    free(pre)
 
 
 cdef inline bint _pairs_narrow(const PassDesc* p, const char* row, int16_t* out) noexcept nogil:

@@ -1890,6 +1890,144 @@ static inline int rx_taps_px_u8(const uint8_t *base, ptrdiff_t n_out, int c, int
 #undef RX_TAPS_PX_U8_C
 }
 
+/* The table of rx_taps_px_u8 laid out once for all the rows of a pass, so that a row reads
+ * no 64-bit index, multiplies no offset and packs no weight (k = 4 or 8 taps an output,
+ * pixels of c = 1 to 4 uint8 elements s bytes apart, rows of n_in pixels): per output its k
+ * byte offsets (off, int32), its weights as int16 pairs for four lanes (pk: per four taps 8
+ * int32, (w0 | w1 << 16) four times then (w2 | w3 << 16) four times), and wide[o] = 1 where
+ * each of its pixels may be read as 4 bytes inside the row (c = 4, or the offset at most
+ * (n_in - 1) s + c - 4). Returns 0 (nothing to use) without SSE2, where an index is outside
+ * the row, a weight outside int16 or the row's bytes outside int32. */
+static inline int rx_taps_px_u8_prep(ptrdiff_t n_out, int c, int64_t s, int k,
+                                     const int64_t *idx, const int64_t *w, int64_t n_in,
+                                     int32_t *off, int32_t *pk, uint8_t *wide)
+{
+#if defined(RX_SSE2)
+    ptrdiff_t o;
+    int t, g, lane;
+    const int64_t last = (n_in - 1) * s + c - 4;
+    if ((k != 4 && k != 8) || c < 1 || c > 4 || s < c || n_in < 1
+            || (n_in - 1) * s + c > INT32_MAX)
+        return 0;
+    for (o = 0; o < n_out; o++) {
+        int ok = 1;
+        for (t = 0; t < k; t++) {
+            const int64_t i = idx[o * k + t], v = w[o * k + t];
+            if (i < 0 || i >= n_in || v < INT16_MIN || v > INT16_MAX)
+                return 0;
+            off[o * k + t] = (int32_t)(i * s);
+            ok &= c == 4 || i * s <= last;
+        }
+        wide[o] = (uint8_t)ok;
+        for (g = 0; g < k / 4; g++)
+            for (t = 0; t < 2; t++) {
+                const int64_t *q = w + o * k + 4 * g + 2 * t;
+                const uint32_t pair = (uint32_t)(uint16_t)(int16_t)q[0]
+                                      | ((uint32_t)(uint16_t)(int16_t)q[1] << 16);
+                for (lane = 0; lane < 4; lane++)
+                    pk[(o * (k / 4) + g) * 8 + 4 * t + lane] = (int32_t)pair;
+            }
+    }
+    return 1;
+#else
+    (void)n_out; (void)c; (void)s; (void)k; (void)idx; (void)w; (void)n_in; (void)off;
+    (void)pk; (void)wide;
+    return 0;
+#endif
+}
+
+/* A pixel of c uint8 elements as the low bytes of 32 bits: 4 bytes at once where wide (the
+ * bytes past the pixel land in lanes the caller drops), byte by byte otherwise. */
+static RX_ALWAYS_INLINE uint32_t rx_px_u8_load(const uint8_t *p, const int c, int wide)
+{
+    uint32_t a;
+    if (c == 4 || wide) {
+        memcpy(&a, p, 4);
+        return a;
+    }
+    a = p[0];
+    if (c > 1)
+        a |= (uint32_t)p[1] << 8;
+    if (c > 2)
+        a |= (uint32_t)p[2] << 16;
+    return a;
+}
+
+/* rx_taps_px_u8 over a table laid out by rx_taps_px_u8_prep: the same int32 sums (integer
+ * sums of int16 products, in any grouping the same). AVX2: four pixels of an output in one
+ * vector, their bytes zipped by pairs of taps and widened to 16 lanes, one multiply-add of
+ * 16-bit pairs for four taps; SSE2: two taps a multiply-add, as rx_taps_px_u8. */
+static RX_ALWAYS_INLINE void rx_taps_pre_u8_ck(const uint8_t *base, ptrdiff_t n_out,
+                                               const int c, const int k, const int32_t *off,
+                                               const int32_t *pk, const uint8_t *wide,
+                                               int32_t *acc)
+{
+#if defined(RX_SSE2)
+    ptrdiff_t o;
+    int g;
+#if defined(RX_AVX2)
+    const __m128i zip = _mm_setr_epi8(0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15);
+#else
+    const __m128i zero = _mm_setzero_si128();
+#endif
+    for (o = 0; o < n_out; o++) {
+        const int32_t *ox = off + o * k, *wq = pk + o * (k / 4) * 8;
+        const int wd = wide[o];
+        __m128i sum = _mm_setzero_si128();
+        for (g = 0; g < k / 4; g++) {
+            const uint32_t a = rx_px_u8_load(base + ox[4 * g], c, wd);
+            const uint32_t b = rx_px_u8_load(base + ox[4 * g + 1], c, wd);
+            const uint32_t d = rx_px_u8_load(base + ox[4 * g + 2], c, wd);
+            const uint32_t e = rx_px_u8_load(base + ox[4 * g + 3], c, wd);
+#if defined(RX_AVX2)
+            const __m128i v = _mm_shuffle_epi8(_mm_setr_epi32((int)a, (int)b, (int)d, (int)e),
+                                               zip);
+            const __m256i m = _mm256_madd_epi16(_mm256_cvtepu8_epi16(v),
+                                                _mm256_loadu_si256((const __m256i *)(wq + 8 * g)));
+            sum = _mm_add_epi32(sum, _mm_add_epi32(_mm256_castsi256_si128(m),
+                                                   _mm256_extracti128_si256(m, 1)));
+#else
+            sum = _mm_add_epi32(sum, _mm_madd_epi16(
+                _mm_unpacklo_epi8(_mm_unpacklo_epi8(_mm_cvtsi32_si128((int)a),
+                                                    _mm_cvtsi32_si128((int)b)), zero),
+                _mm_loadu_si128((const __m128i *)(wq + 8 * g))));
+            sum = _mm_add_epi32(sum, _mm_madd_epi16(
+                _mm_unpacklo_epi8(_mm_unpacklo_epi8(_mm_cvtsi32_si128((int)d),
+                                                    _mm_cvtsi32_si128((int)e)), zero),
+                _mm_loadu_si128((const __m128i *)(wq + 8 * g + 4))));
+#endif
+        }
+        /* c < 4: the lanes past c land where the next outputs' sums go next (never past
+         * the row's n_out * c sums) */
+        if ((o + 1) * c + (4 - c) <= n_out * c) {
+            _mm_storeu_si128((__m128i *)(acc + o * c), sum);
+        } else {
+            int32_t tmp[4];
+            _mm_storeu_si128((__m128i *)tmp, sum);
+            memcpy(acc + o * c, tmp, (size_t)c * sizeof(int32_t));
+        }
+    }
+#else
+    (void)base; (void)n_out; (void)c; (void)k; (void)off; (void)pk; (void)wide; (void)acc;
+#endif
+}
+
+/* rx_taps_pre_u8_ck with c and k constants at each call */
+static inline void rx_taps_pre_u8(const uint8_t *base, ptrdiff_t n_out, int c, int k,
+                                  const int32_t *off, const int32_t *pk, const uint8_t *wide,
+                                  int32_t *acc)
+{
+#define RX_TAPS_PRE_U8_C(C) do { if (k == 4) rx_taps_pre_u8_ck(base, n_out, C, 4, off, pk, wide, acc); \
+                                 else rx_taps_pre_u8_ck(base, n_out, C, 8, off, pk, wide, acc); } while (0)
+    switch (c) {
+    case 1: RX_TAPS_PRE_U8_C(1); break;
+    case 2: RX_TAPS_PRE_U8_C(2); break;
+    case 3: RX_TAPS_PRE_U8_C(3); break;
+    default: RX_TAPS_PRE_U8_C(4); break;
+    }
+#undef RX_TAPS_PRE_U8_C
+}
+
 /* x0.5 of uint8 rows straight from their interleaved pixels, without unzipping them: output
  * element j (channel k of pixel X) reads channel k of pixels 2X and 2X + 1 of rows r0 and
  * r1, and out[j] = round(q0 * (qa * e0 + qb * o0) + q1 * (qa * e1 + qb * o1)), the integer
