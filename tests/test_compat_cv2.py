@@ -570,3 +570,30 @@ def test_crops_of_whole_rows_are_read_in_place(dtype):
                     assert got.tobytes() == want.tobytes(), (v.shape, v.strides, dsize, flag)
                 assert rcv.resize(np.ascontiguousarray(v), dsize,
                                   interpolation=flag).tobytes() == want.tobytes()
+
+
+def test_new_shapes_share_kept_axis_tables():
+    """Crops of new shapes that share an axis reuse its kept table (plan.TABLES) and give
+    OpenCV's bytes; the store is bounded by its bytes and emptied with the plan cache."""
+    from resamplex._engine.plan import TABLES
+    rng = np.random.default_rng(21)
+    img = rng.integers(0, 256, (300, 400, 3), dtype=np.uint8)
+    rx.clear_plan_cache()
+    assert TABLES.bytes == 0
+    for mode in (rcv.INTER_LINEAR, rcv.INTER_CUBIC, rcv.INTER_AREA):
+        for h, w in [(120, 200), (120, 230), (150, 200), (150, 230)]:
+            crop = img[7:7 + h, 11:11 + w]
+            want = cv2.resize(crop, (64, 48), interpolation=mode)
+            np.testing.assert_array_equal(rcv.resize(crop, (64, 48), interpolation=mode), want)
+    # two heights and two widths a mode (INTER_AREA enlarges neither: no linear table)
+    assert len(TABLES._tables) == 2 * 4
+    keep = TABLES.max_bytes
+    try:
+        TABLES.max_bytes = TABLES.bytes // 2
+        crop = img[:133, :211]
+        np.testing.assert_array_equal(rcv.resize(crop, (64, 48)), cv2.resize(crop, (64, 48)))
+        assert 0 < TABLES.bytes <= TABLES.max_bytes
+    finally:
+        TABLES.max_bytes = keep
+    rx.clear_plan_cache()
+    assert TABLES.bytes == 0 and not TABLES._tables

@@ -24,6 +24,7 @@ from __future__ import annotations
 import functools
 import math
 import threading
+import weakref
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Sequence, Union
 
@@ -331,7 +332,9 @@ class Prepared:
 
     steps: tuple[tuple[tuple[int, ...], np.dtype], ...]
     nbytes: int
-    program: Any
+    #: The program, or None until ``program`` is first asked for (a one-pass program, made
+    #: from ``spec``).
+    made: Any
     #: The program's one pass where it is a fused pass over the first axis (OP_INT_FUSED,
     #: OP_FLOAT_FUSED), which reads the input's rows through its stride ``sstr[1]`` and
     #: nothing else of the input's layout; else None.
@@ -339,6 +342,22 @@ class Prepared:
     #: The same program for inputs whose rows are other byte strides apart (``in_place``),
     #: by stride; at most ``_VIEWS_MAX`` of them, counted in the plan's bytes.
     views: dict[int, Any] = field(default_factory=dict, compare=False)
+    #: A one-pass program's spec and work, where it is made when first asked for.
+    spec: dict[str, Any] | None = field(default=None, compare=False)
+    work: float = 0.0
+
+    @property
+    def program(self) -> Any:
+        """The executor program for C-contiguous input (made on first use where it is one
+        fused pass: a new shape's crop runs only its view's program, ``in_place``)."""
+        made = self.made
+        if made is None and self.spec is not None:
+            made = _exec.Program([self.spec], [], self.work)
+            with _VIEWS_LOCK:
+                if self.made is None:
+                    object.__setattr__(self, "made", made)
+                made = self.made
+        return made
 
 
 #: Row strides a prepared program keeps its view programs for (``Prepared.views``).
@@ -478,6 +497,80 @@ def _narrow(dtype: np.dtype, second: IntPass, head: Any, ta: "AxisTable", w2: np
     return 2 * ((top * _planloops.abs_max(w2) >> 16) + 1) + abs(second.bias) <= 32767
 
 
+#: Per table, what the fused pair's planning derived from it (``_table_memo``).
+_MEMO: "weakref.WeakKeyDictionary[Any, dict[Any, Any]]" = weakref.WeakKeyDictionary()
+_MEMO_LOCK = threading.Lock()
+
+
+def _table_memo(table: "AxisTable", key: Any, make: Any) -> Any:
+    """``make()`` once per table and key, kept while the table lives: a door that keeps the
+    table of an axis (``compat.cv2``) gives plans of new shapes that share an axis its
+    analysis (bounds, runs, padded taps) made once. Tables are immutable."""
+    with _MEMO_LOCK:
+        memo = _MEMO.get(table)
+        if memo is None:
+            memo = _MEMO[table] = {}
+        if key in memo:
+            return memo[key]
+    made = make()
+    with _MEMO_LOCK:
+        return memo.setdefault(key, made)
+
+
+def _fused_first(tb: "AxisTable", first: IntPass, dtype: np.dtype, small: bool) -> Any:
+    """The first pass of a fused integer pair over ``tb`` (plain sums of ``dtype`` input;
+    ``small``: pixels of at most 4 elements), or None where its sums may leave int32:
+    ``((lo, hi), ptr2, idx2, w1, dense, up2, down2, up2k4)``: the range of its sums, its
+    taps (two a output where ``dense == 2``; ``dense`` 4 or 8 where every output has that
+    many taps with int16 weights), and its x2 / x0.5 runs (``_up2_run``, ``_down2_run``)."""
+    w1 = _weights(tb, first)
+    acc32, bounds = _int_bounds(tb, w1, _plain_int("int32"), *_int_range(dtype))
+    if not acc32:
+        return None
+    c_min, c_max = _planloops.count_range(tb.ptr)
+    ptr2, idx2, dense = tb.ptr, tb.idx, 0
+    if tb.n_out and c_max <= 2 and c_min >= 1:
+        # Two taps everywhere (a one-tap output reads its sample again with weight 0: the
+        # same sum), so the kernel needs no loop over taps.
+        ptr2, idx2, w1 = _planloops.two_taps(tb.ptr, tb.idx, w1)
+        dense = 2
+    up2 = _up2_run(idx2, w1) if dense == 2 and small else None
+    down2 = _down2_run(tb, w1) if dense == 0 and small and dtype == np.uint8 else None
+    up2k4 = None
+    if dense == 0 and small and tb.n_out and c_min == c_max == 4:
+        up2k4 = _up2_run(tb.idx, w1, 4)
+    if dense == 0 and small and tb.n_out and c_min == c_max and c_max in (4, 8) \
+            and _planloops.abs_max(w1) <= 32767:
+        # k taps for every output (cubic, Lanczos-4 at any ratio): rows without a tap list
+        # (_intpass._taps_any; the phase runs above still take their outputs)
+        dense = int(c_max)
+    return bounds, ptr2, idx2, w1, dense, up2, down2, up2k4
+
+
+def _fused_second(ta: "AxisTable", second: IntPass, head: FloatPass | None, dtype: np.dtype,
+                  lo: int, hi: int, pairs: bool) -> Any:
+    """The second pass of a fused integer pair over ``ta``, reading sums in ``[lo, hi]``,
+    or None where it cannot run fused (no taps, rows too far apart for the ring, a float
+    head whose weights are not exact): ``(w2, k, acc2, narrow)``, its weights, the ring's
+    rows, whether it accumulates in int32 and whether the ring may be int16 (``pairs``:
+    the first pass has two taps an output over short pixels)."""
+    if not ta.nnz:
+        return None
+    k = _span_rows(ta)
+    if k > _RING_MAX:
+        return None
+    w2 = _weights(ta, second)
+    acc2, _ = _int_bounds(ta, w2, second, lo, hi)
+    if head is not None:
+        # the head's float32 weights, w * scale, must be exact (as FloatPass requires)
+        scaled = w2.astype(np.float32) * np.float32(head.weight_scale)
+        if not np.array_equal(w2.astype(np.float32), w2) or \
+                not np.array_equal(scaled.astype(np.float64) / head.weight_scale, w2):
+            return None
+    narrow = pairs and _narrow(dtype, second, head, ta, w2, lo, hi, acc2)
+    return w2, k, acc2, narrow
+
+
 def _int_fused(plan: "Plan", dtype: np.dtype,
                steps: list[tuple[tuple[int, ...], Any]]) -> tuple[dict[str, Any], float] | None:
     """Two integer passes as one OP_INT_FUSED pass, or None: the first over axis ``b`` with
@@ -507,38 +600,24 @@ def _int_fused(plan: "Plan", dtype: np.dtype,
         return None
     second: IntPass = last
     tb, ta = plan.tables[b], plan.tables[a]
-    w1, w2 = _weights(tb, first), _weights(ta, second)
-    acc32, (lo, hi) = _int_bounds(tb, w1, _plain_int("int32"), *_int_range(dtype))
-    if not acc32 or not ta.nnz:
-        return None
-    k = _span_rows(ta)
-    if k > _RING_MAX:
-        return None
-    acc2, _ = _int_bounds(ta, w2, second, lo, hi)
     shape = plan.in_shape
     outer, inner = math.prod(shape[:a]), math.prod(shape[b + 1:])
     if outer == 0 or inner == 0:
         return None
+    one = _table_memo(tb, ("fused-first", first, dtype, inner <= 4),
+                      lambda: _fused_first(tb, first, dtype, inner <= 4))
+    if one is None:
+        return None
+    (lo, hi), ptr2, idx2, w1, dense, up2, down2, up2k4 = one
+    pairs = dense == 2 and inner <= 4
+    two = _table_memo(ta, ("fused-second", second, head, dtype, lo, hi, pairs),
+                      lambda: _fused_second(ta, second, head, dtype, lo, hi, pairs))
+    if two is None:
+        return None
+    w2, k, acc2, narrow = two
     store = _np_dtype(second.view or second.store)
     sz, dz = dtype.itemsize, store.itemsize
     n_row = tb.n_out * inner
-    c_min, c_max = _planloops.count_range(tb.ptr)
-    ptr2, idx2, dense = tb.ptr, tb.idx, 0
-    if tb.n_out and c_max <= 2 and c_min >= 1:
-        # Two taps everywhere (a one-tap output reads its sample again with weight 0: the
-        # same sum), so the kernel needs no loop over taps.
-        ptr2, idx2, w1 = _planloops.two_taps(tb.ptr, tb.idx, w1)
-        dense = 2
-    up2 = _up2_run(idx2, w1) if dense == 2 and inner <= 4 else None
-    down2 = _down2_run(tb, w1) if dense == 0 and inner <= 4 and dtype == np.uint8 else None
-    up2k4 = None
-    if dense == 0 and inner <= 4 and tb.n_out and c_min == c_max == 4:
-        up2k4 = _up2_run(tb.idx, w1, 4)
-    if dense == 0 and inner <= 4 and tb.n_out and c_min == c_max and c_max in (4, 8) \
-            and _planloops.abs_max(w1) <= 32767:
-        # k taps for every output (cubic, Lanczos-4 at any ratio): rows without a tap list
-        # (_intpass._taps_any; the phase runs above still take their outputs)
-        dense = int(c_max)
     spec = dict(
         op=_exec.OPS["int_fused"], src=-1, dst=-2,
         shape=[outer, ta.n_out, tb.n_out, inner],
@@ -561,14 +640,9 @@ def _int_fused(plan: "Plan", dtype: np.dtype,
         planes = -(-(shape[b] * inner + 48) // 4)
         spec.update(phase=_exec.PHASES["down2"], lo=down2[0], hi=down2[1], rd=down2[2],
                     rw=down2[3], buf_len=spec["buf_len"] + planes)
-    if dense == 2 and inner <= 4 and _narrow(dtype, second, head, ta, w2, lo, hi, acc2):
+    if narrow:
         spec.update(narrow=1, buf_len=spec["buf_len"] + 32)
     if head is not None:
-        # the head's float32 weights, w * scale, must be exact (as FloatPass requires)
-        scaled = w2.astype(np.float32) * np.float32(head.weight_scale)
-        if not np.array_equal(w2.astype(np.float32), w2) or \
-                not np.array_equal(scaled.astype(np.float64) / head.weight_scale, w2):
-            return None
         spec.update(head=(n_row // lanes) * lanes, hscale=float(np.float32(head.weight_scale)))
     work = outer * (shape[a] * inner * max(tb.nnz, 1) + ta.n_out * n_row * ta.mean_taps)
     return spec, float(work)
@@ -706,22 +780,24 @@ def _core_program(plan: "Plan", dtype: np.dtype, steps: Sequence[Any]) -> Any:
 
 def _program(plan: "Plan", dtype: np.dtype,
              steps: list[tuple[tuple[int, ...], Any]] | None = None
-             ) -> tuple[Any, dict[str, Any] | None]:
+             ) -> tuple[Any, dict[str, Any] | None, float]:
     """``plan``'s passes as one executor ``Program``, for C-contiguous input of the native
     ``dtype`` and output of the last pass's stored type: the core's program where that is the
     same arithmetic, a fused pair (OP_INT_FUSED, OP_FLOAT_FUSED), else one pass per step:
     integer and float tap passes (OP_INT, OP_FLOAT; a split pass as its two halves), block
-    passes (OP_BLOCK) and product passes (OP_PRODUCT), scratch arrays between them. With it,
-    the fused pass's spec where the program is that one pass, else None. ``steps``:
+    passes (OP_BLOCK) and product passes (OP_PRODUCT), scratch arrays between them. As
+    ``(program, fused, work)``: where the program is one fused pass, None, that pass's spec
+    and its work (``Prepared.program`` makes it when asked: a crop read in place runs a
+    program of its own stride instead); else the program, None and 0. ``steps``:
     ``_steps(plan)``, where the caller has them."""
     if steps is None:
         steps = _steps(plan)
     if any(isinstance(p, FloatPass) and p.load is not None
            for _, spec in steps for p in _parts(spec)):
-        return _pass_program(plan, dtype, steps), None   # the loading pass is OP_FLOAT's
+        return _pass_program(plan, dtype, steps), None, 0.0   # the loading pass is OP_FLOAT's
     fused = _int_fused(plan, dtype, steps)
     if fused is not None:
-        return _exec.Program([fused[0]], [], fused[1]), fused[0]
+        return None, fused[0], fused[1]
     fused = _float_fused(plan, dtype, steps)
     if fused is not None and (fused[0].get("phase") or fused[0]["channels"] > 1 or (
             fused[0]["k"] > 0 and fused[0]["shape"][1] < plan.in_shape[steps[1][0][0]])):
@@ -734,13 +810,13 @@ def _program(plan: "Plan", dtype: np.dtype,
         # core's program unless the second pass reduces and the first pass's table is dense
         # (rx_dense2_f32 and its kind): read as lists of taps (an enlarged row's last outputs
         # have one tap) they were up to 3x slower than the core's vector rows.
-        return _exec.Program([fused[0]], [], fused[1]), fused[0]
+        return None, fused[0], fused[1]
     core = _core_program(plan, dtype, steps)
     if core is not None:
-        return core, None
+        return core, None, 0.0
     if fused is not None:
-        return _exec.Program([fused[0]], [], fused[1]), fused[0]
-    return _pass_program(plan, dtype, steps), None
+        return None, fused[0], fused[1]
+    return _pass_program(plan, dtype, steps), None, 0.0
 
 
 def _pass_program(plan: "Plan", dtype: np.dtype,
@@ -935,10 +1011,15 @@ def prepare(plan: "Plan", dtype: np.dtype) -> Prepared:
         if k < len(prepared) - 1:  # the last pass's scratch is checked when it needs one
             check_allocation(math.prod(shape) * store.itemsize, "scratch")
         steps.append((tuple(shape), store))
-    program, fused = _program(plan, dtype, prepared)
+    program, one, work = _program(plan, dtype, prepared)
+    fused = one
     if fused is not None and fused["shape"][0] != 1:
         fused = None   # Prepared.fused: over the first axis (nothing outside it) only
-    return Prepared(tuple(steps), program.nbytes, program, fused)
+    if program is not None or one is None:
+        return Prepared(tuple(steps), program.nbytes, program, fused)
+    # the program's bytes: its arrays (the tables) and its descriptor
+    nbytes = sum(int(v.nbytes) for v in one.values() if isinstance(v, np.ndarray)) + 1024
+    return Prepared(tuple(steps), nbytes, None, fused, spec=one, work=work)
 
 
 def _prepared(plan: "Plan", dtype: np.dtype) -> Prepared:
@@ -984,7 +1065,7 @@ def in_place(plan: "Plan", x: np.ndarray) -> Any:
         return program
     spec = dict(prep.fused)
     spec["sstr"] = [stride * x.shape[0], stride] + list(spec["sstr"][2:])
-    program = _exec.Program([spec], [], prep.program.work)
+    program = _exec.Program([spec], [], prep.program.work if prep.spec is None else prep.work)
     with _VIEWS_LOCK:
         if stride in prep.views or len(prep.views) >= _VIEWS_MAX:
             return prep.views.get(stride, program)

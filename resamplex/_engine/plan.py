@@ -778,8 +778,10 @@ class Plan:
             check_out(out, self.out_shape, x)
             return x, threads, out
         check_allocation(math.prod(self.out_shape) * x.dtype.itemsize, "output")
-        perm = layout_perm(x.shape, x.strides) if like_input else range(x.ndim)
-        return x, threads, empty_like_layout(self.out_shape, x.dtype, perm)
+        if not like_input:
+            return x, threads, new_array(self.out_shape, x.dtype)
+        return x, threads, empty_like_layout(self.out_shape, x.dtype,
+                                             layout_perm(x.shape, x.strides))
 
     def _call_passes(self, x: Any, out: np.ndarray | None,
                      threads: int | None) -> np.ndarray:
@@ -2028,8 +2030,48 @@ def cache_info() -> dict[str, int]:
     return PLANS.info()
 
 
+class KeptTables:
+    """Axis tables a facade keeps by the parameters that made them, least recently used
+    dropped first beyond ``max_bytes`` (counted twice: the planner keeps its analysis of a
+    table beside it, ``_pipeline._table_memo``). Plans of new shapes that share an axis (random
+    crops of one image resized to one size) then share its table and that analysis."""
+
+    def __init__(self, max_bytes: int = 16 << 20):
+        self._tables: OrderedDict[Any, AxisTable] = OrderedDict()
+        self._lock = threading.Lock()
+        self.max_bytes = max_bytes
+        self.bytes = 0
+
+    def get_or_build(self, key: Any, build: Callable[[], AxisTable]) -> AxisTable:
+        with self._lock:
+            table = self._tables.get(key)
+            if table is not None:
+                self._tables.move_to_end(key)
+                return table
+        table = build()
+        size = 2 * _table_bytes(table)
+        with self._lock:
+            if key in self._tables or size > self.max_bytes:
+                return self._tables.get(key, table)
+            self._tables[key] = table
+            self.bytes += size
+            while self.bytes > self.max_bytes:
+                _, old = self._tables.popitem(last=False)
+                self.bytes -= 2 * _table_bytes(old)
+        return table
+
+    def clear(self) -> None:
+        with self._lock:
+            self._tables.clear()
+            self.bytes = 0
+
+
+TABLES = KeptTables()
+
+
 def clear_cache() -> None:
-    """Drop every cached plan (and the programs compiled for them).
+    """Drop every cached plan (and the programs compiled for them, and the axis tables kept
+    for plans of new shapes).
 
     Examples
     --------
@@ -2038,6 +2080,7 @@ def clear_cache() -> None:
     0
     """
     PLANS.clear()
+    TABLES.clear()
 
 
 def set_cache_limit(max_bytes: int) -> None:

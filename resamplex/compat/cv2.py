@@ -45,7 +45,7 @@ from .._engine._pipeline import (
     BlockPass, FloatPass, IntPass, SplitPass, row_major_groups,
 )
 from .._engine._exec import call_key
-from .._engine.plan import PLANS, CallMemo, Plan
+from .._engine.plan import PLANS, TABLES, CallMemo, Plan
 from .._dtypes import name_of
 from .._errors import ResamplexError, UnsupportedError, bad_type, bad_value
 from .._tables import AxisTable, block_mean_table, consecutive_taps
@@ -560,20 +560,33 @@ def _plan(shape: tuple[int, ...], dtype: np.dtype, dw: int, dh: int, inv_x: floa
     if name not in _WEIGHTED:
         raise refuse(_NAMES[mode])
     fixed = name == "uint8"
-    if mode == INTER_CUBIC:
-        tables[1] = cubic_table(W, dw, inv_x, fixed=fixed)
-        tables[0] = cubic_table(H, dh, inv_y, fixed=fixed)
-    elif mode == INTER_LANCZOS4:
+    if mode == INTER_LANCZOS4:
         tables[1] = lanczos4_table(W, dw, inv_x, fixed=fixed)
         tables[0] = lanczos4_table(H, dh, inv_y, fixed=fixed)
     else:
         area = mode == INTER_AREA
-        tables[1] = linear_table(W, dw, inv_x, horizontal=True, fixed=fixed, area_mode=area)
-        tables[0] = linear_table(H, dh, inv_y, horizontal=False, fixed=fixed, area_mode=area)
-        mode = INTER_LINEAR
+        tables[1] = _axis_table(mode, W, dw, inv_x, True, fixed, area)
+        tables[0] = _axis_table(mode, H, dh, inv_y, False, fixed, area)
+        if mode == INTER_AREA:
+            mode = INTER_LINEAR
     h, v = _generic_passes(mode, dtype)
     return Plan(shape, tables, weighted=True, order=[1, 0], keep_order=True, passes=[h, v],
                 op=_NAMES[mode])
+
+
+def _axis_table(mode: int, n_in: int, n_out: int, inv_scale: float, horizontal: bool,
+                fixed: bool, area: bool) -> AxisTable:
+    """The linear (``INTER_LINEAR``, ``INTER_AREA`` enlarging) or cubic table of one axis,
+    kept by its parameters (``plan.TABLES``): plans of new shapes that share an axis (random
+    crops of one image size resized to one size) share its table, and the planner's analysis
+    of it."""
+    def build() -> AxisTable:
+        if mode == INTER_CUBIC:
+            return cubic_table(n_in, n_out, inv_scale, fixed=fixed)
+        return linear_table(n_in, n_out, inv_scale, horizontal=horizontal, fixed=fixed,
+                            area_mode=area)
+    key = ("cv2", mode == INTER_CUBIC, n_in, n_out, inv_scale, horizontal, fixed, area)
+    return TABLES.get_or_build(key, build)
 
 
 def _area_fast_plan(shape: tuple[int, ...], dtype: np.dtype, dw: int, dh: int, sx: int,
