@@ -45,6 +45,9 @@ from resamplex._engine._pass cimport (
 )
 
 cdef extern from "_simd.h" nogil:
+    bint rx_short_k_f32(const char* base, Py_ssize_t n_out, int c, int64_t s,
+                        const int64_t* ptr, const int64_t* idx, const float* w, int order,
+                        float* acc)
     void rx_phase2_f32(const float* v, float* e, Py_ssize_t n, Py_ssize_t da, Py_ssize_t db,
                        float wa, float wb)
     void rx_zip2_f32(const float* a, const float* b, float* out, Py_ssize_t npix,
@@ -105,6 +108,10 @@ cdef inline void _short_k(const load_t* tag, const acc_t* wts, const char* base,
     cdef const load_t* x
     cdef acc_t a[4]
     cdef acc_t wt
+    if load_t is float and acc_t is float:
+        # float32 pixels: the c sums in the lanes of a vector (the same operations)
+        if rx_short_k_f32(base, n_out, <int>c, s_axis, ptr, idx, wts, order, acc):
+            return
     for o in range(n_out):
         ta = ptr[o]
         tb = ptr[o + 1]

@@ -1890,6 +1890,74 @@ static inline int rx_taps_px_u8(const uint8_t *base, ptrdiff_t n_out, int c, int
 #undef RX_TAPS_PX_U8_C
 }
 
+#if defined(RX_SSE2)
+/* A pixel of c = 2, 3 or 4 float32 elements in the low lanes (0 in the others); its c
+ * floats only are read. */
+static RX_ALWAYS_INLINE __m128 rx_px_f32_load(const float *p, const int c)
+{
+    if (c == 4)
+        return _mm_loadu_ps(p);
+    if (c == 2)
+        return _mm_castpd_ps(_mm_load_sd((const double *)p));
+    return _mm_movelh_ps(_mm_castpd_ps(_mm_load_sd((const double *)p)), _mm_load_ss(p + 2));
+}
+
+/* Float32 rows of pixels of c = 2, 3 or 4 elements, every output o summing its taps
+ * [ptr[o], ptr[o + 1]) (pixels at byte offsets idx[t] s of base) into acc[o c + ch]: order 0
+ * from its first product, order 1 from 0, then each product added in tap order (_floatpass
+ * _short_k's loop), one element a lane: a multiply and an add a tap, no fused multiply-add,
+ * so the same float operations and bits. */
+static RX_ALWAYS_INLINE void rx_short_k_f32_c(const char *base, ptrdiff_t n_out, const int c,
+                                              int64_t s, const int64_t *ptr,
+                                              const int64_t *idx, const float *w, int order,
+                                              float *acc)
+{
+    ptrdiff_t o;
+    for (o = 0; o < n_out; o++) {
+        int64_t t = ptr[o];
+        const int64_t tb = ptr[o + 1];
+        __m128 a = _mm_setzero_ps();
+        float *d = acc + o * c;
+        if (tb > t && order == 0) {
+            a = _mm_mul_ps(_mm_set1_ps(w[t]), rx_px_f32_load((const float *)(base + idx[t] * s), c));
+            t++;
+        }
+        for (; t < tb; t++)
+            a = _mm_add_ps(a, _mm_mul_ps(_mm_set1_ps(w[t]),
+                                         rx_px_f32_load((const float *)(base + idx[t] * s), c)));
+        if (c == 4) {
+            _mm_storeu_ps(d, a);
+        } else {
+            _mm_store_sd((double *)d, _mm_castps_pd(a));
+            if (c == 3)
+                _mm_store_ss(d + 2, _mm_movehl_ps(a, a));
+        }
+    }
+}
+#endif
+
+/* rx_short_k_f32_c with c a constant at each call; returns 0 (nothing written) without SSE2
+ * or for c outside 2..4 or another order: the caller's loop then runs. */
+static inline int rx_short_k_f32(const char *base, ptrdiff_t n_out, int c, int64_t s,
+                                 const int64_t *ptr, const int64_t *idx, const float *w,
+                                 int order, float *acc)
+{
+#if defined(RX_SSE2)
+    if (order != 0 && order != 1)
+        return 0;
+    switch (c) {
+    case 2: rx_short_k_f32_c(base, n_out, 2, s, ptr, idx, w, order, acc); return 1;
+    case 3: rx_short_k_f32_c(base, n_out, 3, s, ptr, idx, w, order, acc); return 1;
+    case 4: rx_short_k_f32_c(base, n_out, 4, s, ptr, idx, w, order, acc); return 1;
+    default: return 0;
+    }
+#else
+    (void)base; (void)n_out; (void)c; (void)s; (void)ptr; (void)idx; (void)w; (void)order;
+    (void)acc;
+    return 0;
+#endif
+}
+
 /* The table of rx_taps_px_u8 laid out once for all the rows of a pass, so that a row reads
  * no 64-bit index, multiplies no offset and packs no weight (k = 4 or 8 taps an output,
  * pixels of c = 1 to 4 uint8 elements s bytes apart, rows of n_in pixels): per output its k
