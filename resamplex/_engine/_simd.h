@@ -1897,9 +1897,10 @@ static RX_ALWAYS_INLINE __m128 rx_px_f32_load(const float *p, const int c)
 {
     if (c == 4)
         return _mm_loadu_ps(p);
+    /* 8 bytes through the unaligned 64-bit load: p is only float-aligned */
     if (c == 2)
-        return _mm_castpd_ps(_mm_load_sd((const double *)p));
-    return _mm_movelh_ps(_mm_castpd_ps(_mm_load_sd((const double *)p)), _mm_load_ss(p + 2));
+        return _mm_castsi128_ps(_mm_loadl_epi64((const __m128i *)p));
+    return _mm_movelh_ps(_mm_castsi128_ps(_mm_loadl_epi64((const __m128i *)p)), _mm_load_ss(p + 2));
 }
 
 /* Float32 rows of pixels of c = 2, 3 or 4 elements, every output o summing its taps
@@ -1928,7 +1929,7 @@ static RX_ALWAYS_INLINE void rx_short_k_f32_c(const char *base, ptrdiff_t n_out,
         if (c == 4) {
             _mm_storeu_ps(d, a);
         } else {
-            _mm_store_sd((double *)d, _mm_castps_pd(a));
+            _mm_storel_epi64((__m128i *)d, _mm_castps_si128(a));
             if (c == 3)
                 _mm_store_ss(d + 2, _mm_movehl_ps(a, a));
         }
