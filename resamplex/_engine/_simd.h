@@ -1609,6 +1609,23 @@ RX_DOWN2_I16(int8_t, rx_down2_i8, -128, 127, _mm256_cvtepi8_epi16, 1)
 #undef RX_DOWN2_I16
 #undef RX_DOWN2_WIDE
 
+#if defined(RX_SSE2)
+/* Output o's c <= 4 int32 sums, the low lanes of sum, into acc[o c ..]: all four lanes where
+ * the lanes past c land on the next outputs' sums (stored after it, never past the row's
+ * n_out c sums), the c lanes alone at the row's end. */
+static inline void rx_store_px_sums(int32_t *acc, ptrdiff_t o, int c, ptrdiff_t n_out,
+                                    __m128i sum)
+{
+    if ((o + 1) * c + (4 - c) <= n_out * c) {
+        _mm_storeu_si128((__m128i *)(acc + o * c), sum);
+    } else {
+        int32_t tmp[4];
+        _mm_storeu_si128((__m128i *)tmp, sum);
+        memcpy(acc + o * c, tmp, (size_t)c * sizeof(int32_t));
+    }
+}
+#endif
+
 /* Two taps for every output over pixels of c = 2, 3 or 4 uint8 elements (_intpass.pyx
  * _pairs): sum = w[2o] x_a[ch] + w[2o+1] x_b[ch], x_a and x_b the pixels at byte offsets
  * idx[2o] s and idx[2o+1] s of base, into acc[o c + ch] (int32), or, with out16, as
@@ -1853,15 +1870,7 @@ static RX_ALWAYS_INLINE int rx_taps_px_u8_ck(const uint8_t *base, ptrdiff_t n_ou
                                                     _mm_cvtsi32_si128((int)b)), zero),
                 _mm_set1_epi32((int)ww)));
         }
-        /* c < 4: the lanes past c land where the next outputs' sums go next (never past
-         * the row's n_out * c sums) */
-        if ((o + 1) * c + (4 - c) <= n_out * c) {
-            _mm_storeu_si128((__m128i *)(acc + o * c), sum);
-        } else {
-            int32_t tmp[4];
-            _mm_storeu_si128((__m128i *)tmp, sum);
-            memcpy(acc + o * c, tmp, (size_t)c * sizeof(int32_t));
-        }
+        rx_store_px_sums(acc, o, c, n_out, sum);
     }
     return 1;
 #else
@@ -2066,15 +2075,7 @@ static RX_ALWAYS_INLINE void rx_taps_pre_u8_ck(const uint8_t *base, ptrdiff_t n_
                 _mm_loadu_si128((const __m128i *)(wq + 8 * g + 4))));
 #endif
         }
-        /* c < 4: the lanes past c land where the next outputs' sums go next (never past
-         * the row's n_out * c sums) */
-        if ((o + 1) * c + (4 - c) <= n_out * c) {
-            _mm_storeu_si128((__m128i *)(acc + o * c), sum);
-        } else {
-            int32_t tmp[4];
-            _mm_storeu_si128((__m128i *)tmp, sum);
-            memcpy(acc + o * c, tmp, (size_t)c * sizeof(int32_t));
-        }
+        rx_store_px_sums(acc, o, c, n_out, sum);
     }
 #else
     (void)base; (void)n_out; (void)c; (void)k; (void)off; (void)pk; (void)wide; (void)acc;
