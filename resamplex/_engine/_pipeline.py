@@ -486,15 +486,16 @@ def _narrow(dtype: np.dtype, second: IntPass, head: Any, ta: "AxisTable", w2: np
     finish 0, a uint8 store and no head, and each output's two high products plus the bias
     stay inside int16. ``((h >> pre) * w) >> 16`` is then the high half of an int16 product,
     the same integer, and the kernel blends 16 lanes where int32 held 8."""
+    w_max = _planloops.abs_max(w2)
     if dtype != np.uint8 or head is not None or not acc32 or second.truncate \
             or second.fmul is not None or second.mult != 1 or second.post != 16 \
             or _np_dtype(second.view or second.store) != np.uint8 or not ta.nnz \
-            or _planloops.count_range(ta.ptr) != (2, 2) or _planloops.abs_max(w2) > 32767:
+            or _planloops.count_range(ta.ptr) != (2, 2) or w_max > 32767:
         return False
     top = max(abs(lo >> second.pre), abs(hi >> second.pre))
     if top > 32767:
         return False
-    return 2 * ((top * _planloops.abs_max(w2) >> 16) + 1) + abs(second.bias) <= 32767
+    return 2 * ((top * w_max >> 16) + 1) + abs(second.bias) <= 32767
 
 
 #: Per table, what the fused pair's planning derived from it (``_table_memo``).

@@ -699,7 +699,8 @@ def _resize(src: Any, dsize: Any, dst: np.ndarray | None, fx: Any, fy: Any,
         check_threads(threads)
     name = name_of(src.dtype) if src.dtype.isnative or src.dtype.itemsize == 1 else src.dtype.str
     native = src.dtype.newbyteorder("=")
-    depth = _DEPTH.get(name_of(native))
+    native_name = name_of(native)
+    depth = _DEPTH.get(native_name)
     if depth is None:
         raise UnsupportedError(f"src: OpenCV has no depth for dtype {name}")
     H, W = src.shape[:2]
@@ -722,14 +723,14 @@ def _resize(src: Any, dsize: Any, dst: np.ndarray | None, fx: Any, fy: Any,
     else:
         mode = _known_interpolation(mode)
         allowed = DTYPES[INTER_LINEAR_EXACT if mode == INTER_LINEAR_EXACT else mode]
-        if mode == INTER_LINEAR_EXACT and name_of(native) == "int32":
+        if mode == INTER_LINEAR_EXACT and native_name == "int32":
             allowed = allowed + ("int32",)
-        if name_of(native) not in allowed and not (name_of(native) in DTYPES[INTER_NEAREST]
+        if native_name not in allowed and not (native_name in DTYPES[INTER_NEAREST]
                                                and mode in (INTER_NEAREST,
                                                             INTER_NEAREST_EXACT)):
             raise UnsupportedError(f"src: {_NAMES[mode]} does not take {depth} ({name}) data "
                                    f"in OpenCV; it takes {', '.join(allowed)}")
-        if mode == INTER_LINEAR_EXACT and name_of(native) in ("float32", "float64"):
+        if mode == INTER_LINEAR_EXACT and native_name in ("float32", "float64"):
             mode = INTER_LINEAR
         key = ("cv2.resize", src.shape, native, dw, dh, inv_x, inv_y, mode)
         plan = PLANS.get_or_build(key, lambda: _plan(src.shape, native, dw, dh, inv_x, inv_y,
