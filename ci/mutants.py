@@ -1146,8 +1146,8 @@ MUTANTS = [
         ("tests/test_compat_cv2.py",)),
     Mutant(
         "u8-four-tap-rows-last-output-writes-past-the-row", "resamplex/_engine/_simd.h",
-        (("        if ((o + 1) * c + (4 - c) <= n_out * c) {\n",
-          "        if (c == 4 || o + 1 < n_out) {\n"),),
+        (("    if ((o + 1) * c + (4 - c) <= n_out * c) {\n",
+          "    if (c == 4 || o + 1 < n_out) {\n"),),
         "uint8 cubic/Lanczos-4 rows of one-element pixels store four sums at the row's last "
         "outputs, over the next ring row's first sums",
         ("tests/test_compat_cv2.py",)),
