@@ -180,7 +180,11 @@ class build_ext_openmp(build_ext):
             if os.environ.get("RESAMPLEX_NATIVE") == "1":
                 extra_c.append("-march=native")
             if os.environ.get("RESAMPLEX_SANITIZE") == "1":
+                # -O1 after -O3: what the sanitizers' own documentation suggests, and a build
+                # of the instrumented kernels in a quarter of the time (measured: _taps.c 333 s
+                # at -O3, 76 s at -O1), which keeps CI within its half hour.
                 san = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer", "-g"]
+                extra_c.append("-O1")
                 extra_c += san
                 extra_l += san
         if openmp:
