@@ -56,14 +56,15 @@ fi
 # A release build needs OpenMP: a failed probe is an error here, not a serial wheel.
 BUILD=(env RESAMPLEX_FAIL_NO_OPENMP=1 "$TMP/tools/bin/python" -m build)
 if [[ "${RESAMPLEX_WHEEL_FROM_TREE:-0}" == "1" ]]; then
-    step "python -m build --sdist; the wheel from the tree, its earlier build reused"
+    step "the wheel from the tree, its earlier build reused; python -m build --sdist"
     # `pip wheel` without build isolation, with the Cython and setuptools of $PYTHON's
     # environment: installed before the tree was built, they leave Cython's C and setuptools'
     # compiled modules up to date (a fresh build environment's newer Cython would make every
-    # module again). The sdist is built elsewhere (.ci/run: ci/sanitize.sh --sdist).
-    (cd "$ROOT" && "${BUILD[@]}" --sdist --outdir "$TMP/dist" . \
-        && RESAMPLEX_FAIL_NO_OPENMP=1 "$PYTHON" -m pip wheel --no-build-isolation --no-deps \
-            --verbose -w "$TMP/dist" .) \
+    # module again). The wheel first: setup.py runs Cython for the sdist too, in a fresh
+    # environment. The sdist is built elsewhere (.ci/run: ci/sanitize.sh --sdist).
+    (cd "$ROOT" && RESAMPLEX_FAIL_NO_OPENMP=1 "$PYTHON" -m pip wheel --no-build-isolation \
+            --no-deps --verbose -w "$TMP/dist" . \
+        && "${BUILD[@]}" --sdist --outdir "$TMP/dist" .) \
         > "$TMP/build.log" 2>&1 || { tail -n 60 "$TMP/build.log"; fail "the build failed"; }
     echo "modules compiled for the wheel: $(grep -c "building '" "$TMP/build.log" || true)" \
          "(0: the tree's build reused)"
