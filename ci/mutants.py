@@ -1152,6 +1152,13 @@ MUTANTS = [
         "outputs, over the next ring row's first sums",
         ("tests/test_compat_cv2.py",)),
     Mutant(
+        "u8-pair-table-second-output-reads-the-first-outputs-pixels", "resamplex/_engine/_simd.h",
+        (("            memcpy(&q1, base + off[o + 1], 8);\n",
+          "            memcpy(&q1, base + off[o], 8);\n"),),
+        "uint8 linear rows of 2-4 element pixels over a laid-out table give the second output "
+        "of each pair the first output's pixels",
+        ("tests/test_compat_cv2.py",)),
+    Mutant(
         "f32-pixel-taps-drop-the-last-tap", "resamplex/_engine/_simd.h",
         (("            for (t = 1; t < k; t++) {\n                memcpy(&a, x + ix[t] * c, sizeof a);\n",
           "            for (t = 1; t < k - 1; t++) {\n                memcpy(&a, x + ix[t] * c, sizeof a);\n"),),

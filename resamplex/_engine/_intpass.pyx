@@ -55,6 +55,11 @@ cdef extern from "_simd.h" nogil:
     void rx_taps_pre_u8(const uint8_t* base, Py_ssize_t n_out, int c, int k,
                         const int32_t* off, const int32_t* pk, const uint8_t* wide,
                         int32_t* acc)
+    bint rx_pairs_px_u8_prep(Py_ssize_t n_out, int c, int64_t s, const int64_t* idx,
+                             const int64_t* w, int64_t n_in, int32_t* off, int32_t* pk,
+                             uint8_t* adj)
+    void rx_pairs_pre_u8(const uint8_t* base, Py_ssize_t n_out, int c, const int32_t* off,
+                         const int32_t* pk, const uint8_t* adj, int pre, int16_t* out16)
     void rx_blend2_u8(const int32_t* h0, const int32_t* h1, int32_t w0, int32_t w1,
                       Py_ssize_t m, int32_t bias, int32_t mult, int shift, uint8_t* d)
     void rx_blend4_u8(const int32_t* h0, const int32_t* h1, const int32_t* h2,
@@ -604,6 +609,18 @@ cdef void _narrow_rows(const PassDesc* p, const char* src, char* dst, Py_ssize_t
     cdef const int64_t* w = <const int64_t*>p.w
     cdef const char* base = src + q * p.sstr[0]
     cdef bint up2 = p.phase == PHASE_UP2
+    # the first pass's table laid out once for these rows (rx_pairs_px_u8_prep), where it can
+    cdef int32_t* off = NULL
+    cdef int32_t* pk = NULL
+    cdef uint8_t* adj = NULL
+    cdef bint laid = False
+    if not up2 and 1 <= p.shape[3] <= 4:
+        off = <int32_t*>malloc(p.shape[2] * (3 * sizeof(int32_t) + 1) + 1)
+        if off != NULL:
+            pk = off + 2 * p.shape[2]
+            adj = <uint8_t*>(pk + p.shape[2])
+            laid = rx_pairs_px_u8_prep(p.shape[2], <int>p.shape[3], p.sstr[2], p.idx2,
+                                       <const int64_t*>p.w2, p.n_in, off, pk, adj)
     for slot in range(p.k):
         tags[slot] = -1
     for o in range(o0, o1):
@@ -614,6 +631,10 @@ cdef void _narrow_rows(const PassDesc* p, const char* src, char* dst, Py_ssize_t
                 if up2:
                     _narrow_up2(p, base + r * p.sstr[1], acc, ring + slot * n_row,
                                 ring + p.k * n_row)
+                elif laid:
+                    rx_pairs_pre_u8(<const uint8_t*>(base + r * p.sstr[1]), p.shape[2],
+                                    <int>p.shape[3], off, pk, adj, p.pre,
+                                    ring + slot * n_row)
                 elif not _pairs_narrow(p, base + r * p.sstr[1], ring + slot * n_row):
                     # two taps for every output (the planner's condition)
                     _pairs_any(<const uint8_t*>NULL, base + r * p.sstr[1], p.shape[2],
@@ -624,6 +645,7 @@ cdef void _narrow_rows(const PassDesc* p, const char* src, char* dst, Py_ssize_t
         rx_blend2_s16(ring + (p.off[t] % p.k) * n_row, ring + (p.off[t + 1] % p.k) * n_row,
                       <int32_t>w[t], <int32_t>w[t + 1], n_row, <int32_t>p.bias, p.shift,
                       <uint8_t*>(dst + q * p.dstr[0] + o * p.dstr[1]))
+    free(off)
 
 
 cdef inline void _rows(const in_t* tag, const PassDesc* p, const char* src, char* dst,

@@ -2098,6 +2098,158 @@ static inline void rx_taps_pre_u8(const uint8_t *base, ptrdiff_t n_out, int c, i
 #undef RX_TAPS_PRE_U8_C
 }
 
+/* rx_pairs_px_u8's table laid out once for the rows of a call (_intpass._narrow_rows): per
+ * output o its two taps' byte offsets off[o] and off[n_out + o], its weights as one int32 of
+ * two int16 pk[o], and adj[o] = 1 where its taps are adjacent pixels of a contiguous row and
+ * an 8-byte load at the first stays inside the row (s == c, i0 + 1 == i1, i0 c + 8 <= n_in c).
+ * Returns 0 (nothing to use) where a tap lies outside the row, a weight does not fit int16,
+ * c is not 1 to 4 or an offset does not fit int32: the caller keeps its own loops. */
+static inline int rx_pairs_px_u8_prep(ptrdiff_t n_out, int c, int64_t s, const int64_t *idx,
+                                      const int64_t *w, int64_t n_in, int32_t *off,
+                                      int32_t *pk, uint8_t *adj)
+{
+#if defined(RX_SSE2)
+    ptrdiff_t o;
+    const int64_t last = (s == c && n_in * c >= 8) ? (n_in * c - 8) / c : -1;
+    if (c < 1 || c > 4 || s < c || n_in < 1 || (n_in - 1) * s + c > INT32_MAX)
+        return 0;
+    for (o = 0; o < n_out; o++) {
+        const int64_t i0 = idx[2 * o], i1 = idx[2 * o + 1], v0 = w[2 * o], v1 = w[2 * o + 1];
+        if (i0 < 0 || i0 >= n_in || i1 < 0 || i1 >= n_in || v0 < INT16_MIN || v0 > INT16_MAX
+                || v1 < INT16_MIN || v1 > INT16_MAX)
+            return 0;
+        off[o] = (int32_t)(i0 * s);
+        off[n_out + o] = (int32_t)(i1 * s);
+        pk[o] = (int32_t)((uint32_t)(uint16_t)(int16_t)v0
+                          | ((uint32_t)(uint16_t)(int16_t)v1 << 16));
+        adj[o] = (uint8_t)(i1 == i0 + 1 && i0 <= last);
+    }
+    return 1;
+#else
+    (void)n_out; (void)c; (void)s; (void)idx; (void)w; (void)n_in; (void)off; (void)pk;
+    (void)adj;
+    return 0;
+#endif
+}
+
+/* rx_pairs_px_u8 (its out16 form: (int16)(sum >> pre) into out16[o c + ch], the planner
+ * bounded the sums) over a table laid out by rx_pairs_px_u8_prep: the same integer products
+ * and sums, without the checks and the packing of weights per output. AVX2: two outputs of
+ * c >= 2 elements in one multiply-add (as rx_pairs_px_u8), or eight one-element outputs whose
+ * taps are adjacent: a 4-byte gather at each first tap, its two bytes as a 16-bit pair, one
+ * multiply-add of the eight packed weights. c constant at each call (rx_pairs_pre_u8). */
+static RX_ALWAYS_INLINE void rx_pairs_pre_u8_c(const uint8_t *base, ptrdiff_t n_out,
+                                               const int c, const int32_t *off,
+                                               const int32_t *pk, const uint8_t *adj,
+                                               int pre, int16_t *out16)
+{
+#if defined(RX_SSE2)
+    ptrdiff_t o = 0;
+    const int32_t *off2 = off + n_out;
+    const __m128i zero = _mm_setzero_si128(), sh = _mm_cvtsi32_si128(pre);
+#if defined(RX_AVX2)
+    const __m128i mk = c == 2 ? _mm_setr_epi8(0, 2, 1, 3, -1, -1, -1, -1, 8, 10, 9, 11, -1, -1, -1, -1)
+                     : c == 3 ? _mm_setr_epi8(0, 3, 1, 4, 2, 5, -1, -1, 8, 11, 9, 12, 10, 13, -1, -1)
+                     : _mm_setr_epi8(0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15);
+    /* pk[o], pk[o + 1] to the low and the high 128-bit lane */
+    const __m256i spread = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1);
+    /* a 4-byte lane's first two bytes as its two 16-bit halves */
+    const __m256i pair1 = _mm256_setr_epi8(0, -1, 1, -1, 4, -1, 5, -1, 8, -1, 9, -1, 12, -1, 13, -1,
+                                           0, -1, 1, -1, 4, -1, 5, -1, 8, -1, 9, -1, 12, -1, 13, -1);
+#else
+    (void)adj;
+#endif
+    while (o < n_out) {
+        const uint8_t *pa, *pb;
+        uint32_t a, b;
+        __m128i v;
+#if defined(RX_AVX2)
+        if (c == 1 && o + 8 <= n_out) {
+            uint64_t flags;
+            memcpy(&flags, adj + o, 8);
+            if (flags == 0x0101010101010101ULL) {
+                __m256i x = _mm256_i32gather_epi32((const int *)(const void *)base,
+                                                   _mm256_loadu_si256((const __m256i *)(off + o)),
+                                                   1);
+                x = _mm256_madd_epi16(_mm256_shuffle_epi8(x, pair1),
+                                      _mm256_loadu_si256((const __m256i *)(pk + o)));
+                x = _mm256_packs_epi32(_mm256_sra_epi32(x, sh), x);
+                _mm_storeu_si128((__m128i *)(out16 + o),
+                                 _mm256_castsi256_si128(_mm256_permute4x64_epi64(x, 0x08)));
+                o += 8;
+                continue;
+            }
+        }
+        /* outputs o and o + 1 at once; o + 2 < n_out: the second's 4-lane store stays
+         * inside the row's n_out c values (c >= 2) */
+        if (c >= 2 && o + 2 < n_out && (adj[o] & adj[o + 1])) {
+            int64_t q0, q1;
+            __m256i x, p;
+            memcpy(&q0, base + off[o], 8);
+            memcpy(&q1, base + off[o + 1], 8);
+            x = _mm256_cvtepu8_epi16(_mm_shuffle_epi8(_mm_set_epi64x(q1, q0), mk));
+            p = _mm256_madd_epi16(x, _mm256_permutevar8x32_epi32(
+                _mm256_castsi128_si256(_mm_loadl_epi64((const __m128i *)(pk + o))), spread));
+            p = _mm256_packs_epi32(_mm256_sra_epi32(p, sh), _mm256_setzero_si256());
+            _mm_storel_epi64((__m128i *)(out16 + o * c), _mm256_castsi256_si128(p));
+            _mm_storel_epi64((__m128i *)(out16 + (o + 1) * c), _mm256_extracti128_si256(p, 1));
+            o += 2;
+            continue;
+        }
+#endif
+        pa = base + off[o];
+        pb = base + off2[o];
+        if (c == 1) {
+            const int32_t sum = (int32_t)pa[0] * (int16_t)(uint16_t)(uint32_t)pk[o]
+                                + (int32_t)pb[0] * (int16_t)(uint16_t)((uint32_t)pk[o] >> 16);
+            out16[o] = (int16_t)(sum >> pre);
+            o++;
+            continue;
+        }
+        if (c == 4) {
+            memcpy(&a, pa, 4);
+            memcpy(&b, pb, 4);
+        } else {    /* byte by byte: no read past the pixel */
+            a = (uint32_t)pa[0] | ((uint32_t)pa[1] << 8);
+            b = (uint32_t)pb[0] | ((uint32_t)pb[1] << 8);
+            if (c == 3) {
+                a |= (uint32_t)pa[2] << 16;
+                b |= (uint32_t)pb[2] << 16;
+            }
+        }
+        v = _mm_madd_epi16(_mm_unpacklo_epi8(_mm_unpacklo_epi8(_mm_cvtsi32_si128((int)a),
+                                                                _mm_cvtsi32_si128((int)b)),
+                                             zero),
+                           _mm_set1_epi32(pk[o]));
+        v = _mm_packs_epi32(_mm_sra_epi32(v, sh), zero);
+        /* c < 4: the lanes past c land where the next output's values go next */
+        if (c == 4 || o + 1 < n_out) {
+            _mm_storel_epi64((__m128i *)(out16 + o * c), v);
+        } else {
+            int16_t t[8];
+            _mm_storeu_si128((__m128i *)t, v);
+            memcpy(out16 + o * c, t, (size_t)c * sizeof(int16_t));
+        }
+        o++;
+    }
+#else
+    (void)base; (void)n_out; (void)c; (void)off; (void)pk; (void)adj; (void)pre; (void)out16;
+#endif
+}
+
+/* rx_pairs_pre_u8_c with c constant at each call */
+static inline void rx_pairs_pre_u8(const uint8_t *base, ptrdiff_t n_out, int c,
+                                   const int32_t *off, const int32_t *pk, const uint8_t *adj,
+                                   int pre, int16_t *out16)
+{
+    switch (c) {
+    case 1: rx_pairs_pre_u8_c(base, n_out, 1, off, pk, adj, pre, out16); break;
+    case 2: rx_pairs_pre_u8_c(base, n_out, 2, off, pk, adj, pre, out16); break;
+    case 3: rx_pairs_pre_u8_c(base, n_out, 3, off, pk, adj, pre, out16); break;
+    default: rx_pairs_pre_u8_c(base, n_out, 4, off, pk, adj, pre, out16); break;
+    }
+}
+
 /* x0.5 of uint8 rows straight from their interleaved pixels, without unzipping them: output
  * element j (channel k of pixel X) reads channel k of pixels 2X and 2X + 1 of rows r0 and
  * r1, and out[j] = round(q0 * (qa * e0 + qb * o0) + q1 * (qa * e1 + qb * o1)), the integer
