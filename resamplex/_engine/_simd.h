@@ -1624,6 +1624,21 @@ static inline void rx_store_px_sums(int32_t *acc, ptrdiff_t o, int c, ptrdiff_t 
         memcpy(acc + o * c, tmp, (size_t)c * sizeof(int32_t));
     }
 }
+
+/* Output o's c <= 4 int16 values, the low lanes of v, into out16[o c ..]: all four where the
+ * lanes past c land on the next outputs' values (stored after it), the c lanes alone at the
+ * row's last output. */
+static inline void rx_store_px16(int16_t *out16, ptrdiff_t o, int c, ptrdiff_t n_out,
+                                 __m128i v)
+{
+    if (c == 4 || o + 1 < n_out) {
+        _mm_storel_epi64((__m128i *)(out16 + o * c), v);
+    } else {
+        int16_t t[8];
+        _mm_storeu_si128((__m128i *)t, v);
+        memcpy(out16 + o * c, t, (size_t)c * sizeof(int16_t));
+    }
+}
 #endif
 
 /* Two taps for every output over pixels of c = 2, 3 or 4 uint8 elements (_intpass.pyx
@@ -1721,14 +1736,7 @@ static inline int rx_pairs_px_u8(const uint8_t *base, ptrdiff_t n_out, int c, in
         sum = _mm_madd_epi16(ab, _mm_set1_epi32((int)ww));
         /* c < 4: the lanes past c land where the next output's sums go next */
         if (out16 != NULL) {
-            __m128i v = _mm_packs_epi32(_mm_sra_epi32(sum, sh), zero);
-            if (c == 4 || o + 1 < n_out) {
-                _mm_storel_epi64((__m128i *)(out16 + o * c), v);
-            } else {
-                int16_t t[8];
-                _mm_storeu_si128((__m128i *)t, v);
-                memcpy(out16 + o * c, t, (size_t)c * sizeof(int16_t));
-            }
+            rx_store_px16(out16, o, c, n_out, _mm_packs_epi32(_mm_sra_epi32(sum, sh), zero));
         } else if (c == 4 || o + 1 < n_out) {
             _mm_storeu_si128((__m128i *)(acc + o * c), sum);
         } else {
@@ -2206,30 +2214,14 @@ static RX_ALWAYS_INLINE void rx_pairs_pre_u8_c(const uint8_t *base, ptrdiff_t n_
             o++;
             continue;
         }
-        if (c == 4) {
-            memcpy(&a, pa, 4);
-            memcpy(&b, pb, 4);
-        } else {    /* byte by byte: no read past the pixel */
-            a = (uint32_t)pa[0] | ((uint32_t)pa[1] << 8);
-            b = (uint32_t)pb[0] | ((uint32_t)pb[1] << 8);
-            if (c == 3) {
-                a |= (uint32_t)pa[2] << 16;
-                b |= (uint32_t)pb[2] << 16;
-            }
-        }
+        a = rx_px_u8_load(pa, c, 0);    /* the pixel's bytes alone (4 bytes when c == 4) */
+        b = rx_px_u8_load(pb, c, 0);
         v = _mm_madd_epi16(_mm_unpacklo_epi8(_mm_unpacklo_epi8(_mm_cvtsi32_si128((int)a),
                                                                 _mm_cvtsi32_si128((int)b)),
                                              zero),
                            _mm_set1_epi32(pk[o]));
-        v = _mm_packs_epi32(_mm_sra_epi32(v, sh), zero);
         /* c < 4: the lanes past c land where the next output's values go next */
-        if (c == 4 || o + 1 < n_out) {
-            _mm_storel_epi64((__m128i *)(out16 + o * c), v);
-        } else {
-            int16_t t[8];
-            _mm_storeu_si128((__m128i *)t, v);
-            memcpy(out16 + o * c, t, (size_t)c * sizeof(int16_t));
-        }
+        rx_store_px16(out16, o, c, n_out, _mm_packs_epi32(_mm_sra_epi32(v, sh), zero));
         o++;
     }
 #else
