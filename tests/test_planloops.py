@@ -72,6 +72,27 @@ def test_int_weights():
     assert pl.int_weights(np.array([-2.0**63])).tolist() == [-2**63]
 
 
+def _exact_scaled_numpy(w, scale):
+    scaled = w.astype(np.float32) * np.float32(scale)
+    return bool(np.array_equal(w.astype(np.float32), w)
+                and np.array_equal(scaled.astype(np.float64) / scale, w))
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_exact_scaled(seed):
+    rng = np.random.default_rng(seed)
+    # OpenCV's cubic Q22 head (2^-22: exact), scales that round, weights beyond float32's
+    # 24 bits, and one weight changed
+    scale = float(rng.choice([2.0**-22, 2.0**-11, 1 / 3, 1 / 2048, 0.1, 3.0]))
+    top = int(rng.choice([2**11, 2**24 + 3, 2**40]))
+    w = rng.integers(-top, top, int(rng.integers(0, 60))).astype(np.int64)
+    assert pl.exact_scaled(w, scale) == _exact_scaled_numpy(w, scale)
+    if w.size:
+        w[int(rng.integers(0, w.size))] = 2**24 + 1      # not exact in float32
+        assert not pl.exact_scaled(w, scale)
+        assert not _exact_scaled_numpy(w, scale)
+
+
 def _run_numpy(idx, w, rows, width, step, limit):
     d = idx[:rows * width].reshape(rows, width) - step * np.arange(rows)[:, None]
     q = w[:rows * width].reshape(rows, width)

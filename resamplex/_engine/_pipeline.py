@@ -387,13 +387,26 @@ def _int_range(dtype: np.dtype) -> tuple[int, int]:
     return int(info.min), int(info.max)
 
 
+@functools.lru_cache(maxsize=256)
+def _int_spec(spec: IntPass) -> tuple[int, int, int, int, bool, float | None]:
+    """What ``_int_bounds`` reads of ``spec`` (made once a spec; a new shape's plan bounds
+    its tables with the specs of the shapes before it): the stored type's range, the range
+    of the type the next pass reads, whether the store lets the kernel accumulate in int32,
+    and ``fmul`` as float32 (None without)."""
+    s_min, s_max = _int_range(_np_dtype(spec.store))
+    v_min, v_max = _int_range(_np_dtype(spec.view or spec.store))
+    narrow = spec.store in ("uint8", "int8", "uint16", "int16", "int32")
+    fmul = None if spec.fmul is None else float(np.float32(spec.fmul))
+    return s_min, s_max, v_min, v_max, narrow, fmul
+
+
 def _int_bounds(table: "AxisTable", w: np.ndarray, spec: IntPass, lo: int,
                 hi: int) -> tuple[bool, tuple[int, int]]:
     """For an integer pass reading values in ``[lo, hi]``: whether every partial sum of every
     output, and the finish's ``(acc + bias) * mult``, stay inside int32 (then the kernel
     accumulates in int32, with the same integers), and the range of the values it stores
     (after saturation), which the next pass reads."""
-    s_min, s_max = _int_range(_np_dtype(spec.store))
+    s_min, s_max, v_min, v_max, narrow, fmul = _int_spec(spec)
     if max(abs(lo), abs(hi)) > _INT32 or not w.size:
         return False, (s_min, s_max)
     a, b = lo >> spec.pre, hi >> spec.pre
@@ -401,19 +414,19 @@ def _int_bounds(table: "AxisTable", w: np.ndarray, spec: IntPass, lo: int,
     # of the larger magnitude (_planloops.tap_bounds, NumPy's int64 arithmetic)
     s_lo, s_hi, magnitude, w_max = _planloops.tap_bounds(
         table.ptr, np.ascontiguousarray(w, np.int64), a, b, spec.post)
-    product = max(abs(a), abs(b)) * w_max
-    acc32 = (spec.store in ("uint8", "int8", "uint16", "int16", "int32") and product <= _INT32
+    acc32 = (narrow and max(abs(a), abs(b)) * w_max <= _INT32
              and (magnitude + abs(spec.bias)) * max(1, abs(spec.mult)) <= _INT32)
-    if spec.fmul is not None:
-        ends = [round(v * float(np.float32(spec.fmul))) for v in (s_lo, s_hi)]
-    elif spec.truncate:
-        ends = [int((v + spec.bias) * spec.mult / 2 ** spec.shift) for v in (s_lo, s_hi)]
-    else:
-        ends = [((v + spec.bias) * spec.mult) >> spec.shift for v in (s_lo, s_hi)]
-    v_min, v_max = _int_range(_np_dtype(spec.view or spec.store))
     if spec.view:   # the next pass reads the stored bytes as another type
         return acc32, (v_min, v_max)
-    return acc32, (max(s_min, min(ends) - 1), min(s_max, max(ends) + 1))
+    if fmul is not None:
+        e_lo, e_hi = round(s_lo * fmul), round(s_hi * fmul)
+    elif spec.truncate:
+        e_lo = int((s_lo + spec.bias) * spec.mult / 2 ** spec.shift)
+        e_hi = int((s_hi + spec.bias) * spec.mult / 2 ** spec.shift)
+    else:
+        e_lo = ((s_lo + spec.bias) * spec.mult) >> spec.shift
+        e_hi = ((s_hi + spec.bias) * spec.mult) >> spec.shift
+    return acc32, (max(s_min, min(e_lo, e_hi) - 1), min(s_max, max(e_lo, e_hi) + 1))
 
 
 #: Rows of the ring a fused integer pass keeps (the most input rows one output may span).
@@ -468,11 +481,10 @@ def _down2_run(table: "AxisTable", w: np.ndarray) -> tuple[int, int, list[int], 
     ``2 o + d`` with the same offsets ``d`` and weights (a halving's inside), as
     ``(lo, hi, offsets, weights)``. The kernel reads them from the even and odd pixels of the
     unzipped row (``_intpass._down2_row``), the others through the table."""
-    counts = np.diff(table.ptr)
-    if table.n_out < 8 or not counts.size or counts[0] not in (4, 8) \
-            or not (counts == counts[0]).all():
+    c_min, c_max = _planloops.count_range(table.ptr)
+    if table.n_out < 8 or c_min != c_max or c_min not in (4, 8):
         return None
-    k = int(counts[0])
+    k = int(c_min)
     if w.dtype == np.int64:
         return _planloops.regular_run(table.idx, w, table.n_out, k, 2)
     o = np.arange(table.n_out)
@@ -562,12 +574,8 @@ def _fused_second(ta: "AxisTable", second: IntPass, head: FloatPass | None, dtyp
         return None
     w2 = _weights(ta, second)
     acc2, _ = _int_bounds(ta, w2, second, lo, hi)
-    if head is not None:
-        # the head's float32 weights, w * scale, must be exact (as FloatPass requires)
-        scaled = w2.astype(np.float32) * np.float32(head.weight_scale)
-        if not np.array_equal(w2.astype(np.float32), w2) or \
-                not np.array_equal(scaled.astype(np.float64) / head.weight_scale, w2):
-            return None
+    if head is not None and not _planloops.exact_scaled(w2, head.weight_scale):
+        return None   # the head's float32 weights, w * scale, must be exact (as FloatPass requires)
     narrow = pairs and _narrow(dtype, second, head, ta, w2, lo, hi, acc2)
     return w2, k, acc2, narrow
 
@@ -1019,7 +1027,10 @@ def prepare(plan: "Plan", dtype: np.dtype) -> Prepared:
     if program is not None or one is None:
         return Prepared(tuple(steps), program.nbytes, program, fused)
     # the program's bytes: its arrays (the tables) and its descriptor
-    nbytes = sum(int(v.nbytes) for v in one.values() if isinstance(v, np.ndarray)) + 1024
+    nbytes = 1024
+    for v in one.values():
+        if type(v) is np.ndarray:
+            nbytes += v.nbytes
     return Prepared(tuple(steps), nbytes, None, fused, spec=one, work=work)
 
 
@@ -1102,8 +1113,14 @@ def run(plan: "Plan", x: np.ndarray, out: np.ndarray, threads: int | None,
         np.copyto(out, dst, casting="unsafe")
 
 
+#: Pass specs that take one axis of the order each (``_width`` 1).
+_ONE_AXIS = (IntPass, FloatPass)
+
+
 def check_steps(order: Sequence[int], passes: Sequence[PassSpec]) -> None:
     """Refuse a pass list that does not cover ``order`` (a programming error of a facade)."""
+    if len(passes) == len(order) and all(type(p) in _ONE_AXIS for p in passes):
+        return   # one axis a pass (a new shape's plan: the common case, checked at once)
     need = sum(_width(p) for p in passes)
     if need != len(order):
         raise ValueError(f"passes: {len(passes)} specs cover {need} axes; the order has "

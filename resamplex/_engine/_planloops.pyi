@@ -25,6 +25,9 @@ def abs_max(w: _I64) -> int:
 def two_taps(ptr: _I64, idx: _I64, w: _I64) -> tuple[_I64, _I64, _I64]:
     """One- and two-tap outputs as two taps each (the padding tap of weight 0)."""
 
+def exact_scaled(w: _I64, scale: float) -> bool:
+    """Whether ``float32(w) * float32(scale)`` is exact and gives ``w`` back over ``scale``."""
+
 def regular_run(idx: _I64, w: _I64, rows: int, width: int, step: int,
                 limit: int = ...) -> tuple[int, int, list[int], list[int]] | None:
     """The run of rows around the middle one with its offsets and weights (at least 4)."""

@@ -9,7 +9,7 @@ microseconds), with the same results bit for bit (the build passes ``-ffp-contra
 float32 arithmetic is written as float32 operations, in NumPy's order):
 
 - statistics of a table the pass compiler needs (``tap_bounds``, ``span_rows``,
-  ``count_range``, ``regular_run``, ``int_weights``, ``two_taps``): what
+  ``count_range``, ``regular_run``, ``int_weights``, ``two_taps``, ``exact_scaled``): what
   ``resamplex._engine._pipeline`` derives from a table to choose and bound a fused pass;
 - OpenCV's separable tables (``cv2_linear``, ``cv2_cubic``): ``hal::resize``'s coordinates
   and Q11 weights, as ``resamplex.compat.cv2`` documents them.
@@ -182,6 +182,22 @@ def two_taps(const int64_t[::1] ptr, const int64_t[::1] idx, const int64_t[::1] 
                 i2[2 * o + 1] = idx[ptr[o]]
                 v2[2 * o + 1] = 0
     return ptr2, idx2, w2
+
+
+def exact_scaled(const int64_t[::1] w, double scale):
+    """Whether every weight is exact in float32 and ``float32(w) * float32(scale)`` (a float32
+    product) divided by ``scale`` in float64 gives it back: a float head's weights are then
+    the integer pass's, scaled without a rounding (NumPy's ``array_equal`` of those arrays)."""
+    cdef Py_ssize_t t
+    cdef float f, s = <float>scale
+    cdef bint ok = True
+    with nogil:
+        for t in range(w.shape[0]):
+            f = <float>w[t]
+            if <double>f != <double>w[t] or <double>(f * s) / scale != <double>w[t]:
+                ok = False
+                break
+    return ok
 
 
 cdef inline bint _same_row(const int64_t[::1] idx, const int64_t[::1] w, Py_ssize_t r,

@@ -213,10 +213,9 @@ def _aligned_table(t: AxisTable) -> AxisTable:
     """``t`` with aligned, contiguous arrays. The kernels read them through typed pointers, and
     arrays unpickled from out-of-band buffers (dask.distributed frames) can be misaligned,
     which is undefined behaviour there (UBSan: "load of misaligned address")."""
-    arrays = (t.ptr, t.idx, t.w)
-    if all(a.flags.aligned and a.flags.c_contiguous for a in arrays):
+    if all(f.aligned and f.c_contiguous for f in (t.ptr.flags, t.idx.flags, t.w.flags)):
         return t
-    ptr, idx, w = (np.require(a, None, ["A", "C"]) for a in arrays)
+    ptr, idx, w = (np.require(a, None, ["A", "C"]) for a in (t.ptr, t.idx, t.w))
     return dataclasses.replace(t, ptr=ptr, idx=idx, w=w)
 
 

@@ -32,6 +32,7 @@ difference. The rules, from ``research/opencv_pillow.md`` §1 and checked agains
 
 from __future__ import annotations
 
+import functools
 import math
 import numbers
 import sys
@@ -103,8 +104,9 @@ F32 = np.float32
 # ------------------------------------------------------------------------------ numerics
 
 def cv_round(v: float) -> int:
-    """``cvRound`` / ``saturate_cast<int>(double)``: round half to even."""
-    return int(np.rint(v))
+    """``cvRound`` / ``saturate_cast<int>(double)``: round half to even (Python's ``round``
+    of a float)."""
+    return round(float(v))
 
 
 def _q11(c: np.ndarray) -> np.ndarray:
@@ -328,6 +330,7 @@ def _v_store(dtype: np.dtype) -> str:
     return name_of(dtype)
 
 
+@functools.lru_cache(maxsize=64)
 def _generic_passes(mode: int, dtype: np.dtype) -> tuple[Any, Any]:
     """(horizontal, vertical) pass specs of ``resizeGeneric_`` for ``mode`` and ``dtype``."""
     name = name_of(dtype)
