@@ -1159,6 +1159,27 @@ MUTANTS = [
         "of each pair the first output's pixels",
         ("tests/test_compat_cv2.py",)),
     Mutant(
+        "u8-taps-run-pair-weights-crossed", "resamplex/_engine/_simd.h",
+        (("                                      _mm256_permute2x128_si256(wa, wb, 0x20)),\n",
+          "                                      _mm256_permute2x128_si256(wa, wb, 0x02)),\n"),),
+        "uint8 cubic rows of 2-4 element pixels whose taps read consecutive pixels give each "
+        "pair of outputs the other's first two weights",
+        ("tests/test_compat_cv2.py",)),
+    Mutant(
+        "u8-taps-run-one-element-outputs-out-of-order", "resamplex/_engine/_simd.h",
+        (("                                _mm256_permute4x64_epi64(_mm256_hadd_epi32(ma, mb), 0xD8));\n",
+          "                                _mm256_permute4x64_epi64(_mm256_hadd_epi32(ma, mb), 0xE4));\n"),),
+        "uint8 cubic rows of one-element pixels (eight outputs a step) store outputs 2-5 in "
+        "the wrong order",
+        ("tests/test_compat_cv2.py",)),
+    Mutant(
+        "u8-cubic-head-clamps-at-254", "resamplex/_engine/_simd.h",
+        (("        const __m256 hi = _mm256_set1_ps(255.0f);\n",
+          "        const __m256 hi = _mm256_set1_ps(254.0f);\n"),),
+        "the vector head of OpenCV's uint8 cubic vertical pass (16 elements a step) saturates "
+        "at 254",
+        ("tests/test_compat_cv2.py",)),
+    Mutant(
         "f32-pixel-taps-drop-the-last-tap", "resamplex/_engine/_simd.h",
         (("            for (t = 1; t < k; t++) {\n                memcpy(&a, x + ix[t] * c, sizeof a);\n",
           "            for (t = 1; t < k - 1; t++) {\n                memcpy(&a, x + ix[t] * c, sizeof a);\n"),),

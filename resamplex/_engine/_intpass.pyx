@@ -51,10 +51,10 @@ cdef extern from "_simd.h" nogil:
                        const int64_t* idx, const int64_t* w, int32_t* acc, int64_t n_in)
     bint rx_taps_px_u8_prep(Py_ssize_t n_out, int c, int64_t s, int k, const int64_t* idx,
                             const int64_t* w, int64_t n_in, int32_t* off, int32_t* pk,
-                            uint8_t* wide)
+                            int32_t* cw, uint8_t* wide)
     void rx_taps_pre_u8(const uint8_t* base, Py_ssize_t n_out, int c, int k,
-                        const int32_t* off, const int32_t* pk, const uint8_t* wide,
-                        int32_t* acc)
+                        const int32_t* off, const int32_t* pk, const int32_t* cw,
+                        const uint8_t* wide, int32_t* acc)
     bint rx_pairs_px_u8_prep(Py_ssize_t n_out, int c, int64_t s, const int64_t* idx,
                              const int64_t* w, int64_t n_in, int32_t* off, int32_t* pk,
                              uint8_t* adj)
@@ -392,8 +392,8 @@ cdef inline void _sum_row(const in_t* tag, const PassDesc* p, const char* base,
     # Plain sums (no shifts, no finish) of every output of one row, into int32 (the planner
     # bounded them): the first pass of a fused pair. dense == 2, 4 or 8: every output has
     # that many taps (4 and 8: weights within int16). pre: the table of a uint8 pass of 4 or
-    # 8 taps laid out for its rows (rx_taps_px_u8_prep: offsets, packed weights, wide
-    # flags), or NULL.
+    # 8 taps laid out for its rows (rx_taps_px_u8_prep: offsets, packed weights, weight
+    # pairs, flags), or NULL.
     cdef Py_ssize_t o, t, j
     cdef const in_t* x
     cdef int32_t wt
@@ -426,8 +426,8 @@ cdef inline void _sum_row(const in_t* tag, const PassDesc* p, const char* base,
     elif (dense == 4 or dense == 8) and 1 <= inner <= 4:
         if in_t is uint8_t and pre != NULL:
             rx_taps_pre_u8(<const uint8_t*>base, n_out, <int>inner, <int>dense, pre,
-                           pre + n_out * dense,
-                           <const uint8_t*>(pre + n_out * dense + n_out * (dense // 4) * 8),
+                           pre + n_out * dense, pre + 3 * n_out * dense,
+                           <const uint8_t*>(pre + 3 * n_out * dense + n_out * (dense // 2)),
                            acc)
         else:
             _taps_any(tag, base, n_out, inner, dense, s_axis, idx, w, acc, p.n_in)
@@ -517,11 +517,13 @@ cdef void _fused_rows(const in_t* tag, const PassDesc* p, const char* src, char*
     if in_t is uint8_t and (kk == 4 or kk == 8) and 1 <= p.shape[3] <= 4 \
             and p.phase == PHASE_NONE:
         # the first pass's table laid out once for all these rows (rx_taps_px_u8_prep): k
-        # offsets, k / 4 groups of 8 packed weights and a flag an output
-        pre = <int32_t*>malloc(nb * (kk + 2 * kk) * sizeof(int32_t) + nb)
+        # offsets, k / 4 groups of 8 packed weights, the k / 2 weight pairs once and a flag
+        # an output
+        pre = <int32_t*>malloc(nb * (3 * kk + kk // 2) * sizeof(int32_t) + nb)
         if pre != NULL and not rx_taps_px_u8_prep(
                 nb, <int>p.shape[3], p.sstr[2], <int>kk, p.idx2, <const int64_t*>p.w2, p.n_in,
-                pre, pre + nb * kk, <uint8_t*>(pre + nb * kk + nb * (kk // 4) * 8)):
+                pre, pre + nb * kk, pre + 3 * nb * kk,
+                <uint8_t*>(pre + 3 * nb * kk + nb * (kk // 2))):
             free(pre)
             pre = NULL
     for slot in range(p.k):

@@ -1976,17 +1976,24 @@ static inline int rx_short_k_f32(const char *base, ptrdiff_t n_out, int c, int64
 #endif
 }
 
+/* rx_taps_px_u8_prep's flag of an output whose each four taps read four consecutive pixels
+ * of a packed row, whose 16 bytes from the first lie inside the row: one load for them. */
+#define RX_TAPS_RUN 2
+
 /* The table of rx_taps_px_u8 laid out once for all the rows of a pass, so that a row reads
  * no 64-bit index, multiplies no offset and packs no weight (k = 4 or 8 taps an output,
  * pixels of c = 1 to 4 uint8 elements s bytes apart, rows of n_in pixels): per output its k
  * byte offsets (off, int32), its weights as int16 pairs for four lanes (pk: per four taps 8
- * int32, (w0 | w1 << 16) four times then (w2 | w3 << 16) four times), and wide[o] = 1 where
- * each of its pixels may be read as 4 bytes inside the row (c = 4, or the offset at most
- * (n_in - 1) s + c - 4). Returns 0 (nothing to use) without SSE2, where an index is outside
- * the row, a weight outside int16 or the row's bytes outside int32. */
+ * int32, (w0 | w1 << 16) four times then (w2 | w3 << 16) four times) and once (cw: k / 2
+ * int32, (w0 | w1 << 16), (w2 | w3 << 16), ...), and in wide[o] bit 0
+ * where each of its pixels may be read as 4 bytes inside the row (c = 4, or the offset at
+ * most (n_in - 1) s + c - 4), bit 1 where besides each four taps read consecutive pixels of
+ * packed rows (s = c), 16 bytes from the first inside the row (RX_TAPS_RUN). Returns 0
+ * (nothing to use) without SSE2, where an index is outside the row, a weight outside int16
+ * or the row's bytes outside int32. */
 static inline int rx_taps_px_u8_prep(ptrdiff_t n_out, int c, int64_t s, int k,
                                      const int64_t *idx, const int64_t *w, int64_t n_in,
-                                     int32_t *off, int32_t *pk, uint8_t *wide)
+                                     int32_t *off, int32_t *pk, int32_t *cw, uint8_t *wide)
 {
 #if defined(RX_SSE2)
     ptrdiff_t o;
@@ -1996,15 +2003,16 @@ static inline int rx_taps_px_u8_prep(ptrdiff_t n_out, int c, int64_t s, int k,
             || (n_in - 1) * s + c > INT32_MAX)
         return 0;
     for (o = 0; o < n_out; o++) {
-        int ok = 1;
+        int ok = 1, run = s == c;
         for (t = 0; t < k; t++) {
             const int64_t i = idx[o * k + t], v = w[o * k + t];
             if (i < 0 || i >= n_in || v < INT16_MIN || v > INT16_MAX)
                 return 0;
             off[o * k + t] = (int32_t)(i * s);
             ok &= c == 4 || i * s <= last;
+            run &= t % 4 == 0 ? (i * s + 16 <= n_in * s) : (i == idx[o * k + t - 1] + 1);
         }
-        wide[o] = (uint8_t)ok;
+        wide[o] = (uint8_t)(ok | (ok && run ? RX_TAPS_RUN : 0));
         for (g = 0; g < k / 4; g++)
             for (t = 0; t < 2; t++) {
                 const int64_t *q = w + o * k + 4 * g + 2 * t;
@@ -2012,12 +2020,13 @@ static inline int rx_taps_px_u8_prep(ptrdiff_t n_out, int c, int64_t s, int k,
                                       | ((uint32_t)(uint16_t)(int16_t)q[1] << 16);
                 for (lane = 0; lane < 4; lane++)
                     pk[(o * (k / 4) + g) * 8 + 4 * t + lane] = (int32_t)pair;
+                cw[o * (k / 2) + 2 * g + t] = (int32_t)pair;
             }
     }
     return 1;
 #else
     (void)n_out; (void)c; (void)s; (void)k; (void)idx; (void)w; (void)n_in; (void)off;
-    (void)pk; (void)wide;
+    (void)pk; (void)cw; (void)wide;
     return 0;
 #endif
 }
@@ -2039,64 +2048,161 @@ static RX_ALWAYS_INLINE uint32_t rx_px_u8_load(const uint8_t *p, const int c, in
     return a;
 }
 
-/* rx_taps_px_u8 over a table laid out by rx_taps_px_u8_prep: the same int32 sums (integer
- * sums of int16 products, in any grouping the same). AVX2: four pixels of an output in one
- * vector, their bytes zipped by pairs of taps and widened to 16 lanes, one multiply-add of
- * 16-bit pairs for four taps; SSE2: two taps a multiply-add, as rx_taps_px_u8. */
-static RX_ALWAYS_INLINE void rx_taps_pre_u8_ck(const uint8_t *base, ptrdiff_t n_out,
-                                               const int c, const int k, const int32_t *off,
-                                               const int32_t *pk, const uint8_t *wide,
-                                               int32_t *acc)
-{
 #if defined(RX_SSE2)
-    ptrdiff_t o;
+#if defined(RX_AVX2)
+/* The bytes of four consecutive pixels of c elements (a 16-byte load from the first) zipped
+ * as rx_taps_pre_u8's pairs: element j of pixels 0 and 1 in bytes 2j and 2j + 1, of pixels 2
+ * and 3 in bytes 8 + 2j and 9 + 2j (j < c; the lanes past c zero). */
+static RX_ALWAYS_INLINE __m128i rx_taps_run_mask(const int c)
+{
+    return c == 1 ? _mm_setr_epi8(0, 1, -1, -1, -1, -1, -1, -1, 2, 3, -1, -1, -1, -1, -1, -1)
+         : c == 2 ? _mm_setr_epi8(0, 2, 1, 3, -1, -1, -1, -1, 4, 6, 5, 7, -1, -1, -1, -1)
+         : c == 3 ? _mm_setr_epi8(0, 3, 1, 4, 2, 5, -1, -1, 6, 9, 7, 10, 8, 11, -1, -1)
+         : _mm_setr_epi8(0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15);
+}
+#endif
+
+/* One output of rx_taps_pre_u8_ck: its c <= 4 int32 sums in the low lanes. AVX2: its four
+ * pixels of four taps in one vector, their bytes zipped by pairs of taps and widened to 16
+ * lanes, one multiply-add of 16-bit pairs; SSE2: two taps a multiply-add. */
+static RX_ALWAYS_INLINE __m128i rx_taps_pre_u8_one(const uint8_t *base, const int c,
+                                                   const int k, const int32_t *ox,
+                                                   const int32_t *wq, const int wd)
+{
     int g;
 #if defined(RX_AVX2)
     const __m128i zip = _mm_setr_epi8(0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15);
 #else
     const __m128i zero = _mm_setzero_si128();
 #endif
-    for (o = 0; o < n_out; o++) {
-        const int32_t *ox = off + o * k, *wq = pk + o * (k / 4) * 8;
-        const int wd = wide[o];
-        __m128i sum = _mm_setzero_si128();
-        for (g = 0; g < k / 4; g++) {
-            const uint32_t a = rx_px_u8_load(base + ox[4 * g], c, wd);
-            const uint32_t b = rx_px_u8_load(base + ox[4 * g + 1], c, wd);
-            const uint32_t d = rx_px_u8_load(base + ox[4 * g + 2], c, wd);
-            const uint32_t e = rx_px_u8_load(base + ox[4 * g + 3], c, wd);
+    __m128i sum = _mm_setzero_si128();
 #if defined(RX_AVX2)
-            const __m128i v = _mm_shuffle_epi8(_mm_setr_epi32((int)a, (int)b, (int)d, (int)e),
-                                               zip);
-            const __m256i m = _mm256_madd_epi16(_mm256_cvtepu8_epi16(v),
-                                                _mm256_loadu_si256((const __m256i *)(wq + 8 * g)));
+    if (wd & RX_TAPS_RUN) {
+        for (g = 0; g < k / 4; g++) {
+            const __m256i m = _mm256_madd_epi16(
+                _mm256_cvtepu8_epi16(_mm_shuffle_epi8(
+                    _mm_loadu_si128((const __m128i *)(const void *)(base + ox[4 * g])),
+                    rx_taps_run_mask(c))),
+                _mm256_loadu_si256((const __m256i *)(wq + 8 * g)));
             sum = _mm_add_epi32(sum, _mm_add_epi32(_mm256_castsi256_si128(m),
                                                    _mm256_extracti128_si256(m, 1)));
-#else
-            sum = _mm_add_epi32(sum, _mm_madd_epi16(
-                _mm_unpacklo_epi8(_mm_unpacklo_epi8(_mm_cvtsi32_si128((int)a),
-                                                    _mm_cvtsi32_si128((int)b)), zero),
-                _mm_loadu_si128((const __m128i *)(wq + 8 * g))));
-            sum = _mm_add_epi32(sum, _mm_madd_epi16(
-                _mm_unpacklo_epi8(_mm_unpacklo_epi8(_mm_cvtsi32_si128((int)d),
-                                                    _mm_cvtsi32_si128((int)e)), zero),
-                _mm_loadu_si128((const __m128i *)(wq + 8 * g + 4))));
-#endif
         }
-        rx_store_px_sums(acc, o, c, n_out, sum);
+        return sum;
+    }
+#endif
+    for (g = 0; g < k / 4; g++) {
+        const uint32_t a = rx_px_u8_load(base + ox[4 * g], c, wd);
+        const uint32_t b = rx_px_u8_load(base + ox[4 * g + 1], c, wd);
+        const uint32_t d = rx_px_u8_load(base + ox[4 * g + 2], c, wd);
+        const uint32_t e = rx_px_u8_load(base + ox[4 * g + 3], c, wd);
+#if defined(RX_AVX2)
+        const __m128i v = _mm_shuffle_epi8(_mm_setr_epi32((int)a, (int)b, (int)d, (int)e),
+                                           zip);
+        const __m256i m = _mm256_madd_epi16(_mm256_cvtepu8_epi16(v),
+                                            _mm256_loadu_si256((const __m256i *)(wq + 8 * g)));
+        sum = _mm_add_epi32(sum, _mm_add_epi32(_mm256_castsi256_si128(m),
+                                               _mm256_extracti128_si256(m, 1)));
+#else
+        sum = _mm_add_epi32(sum, _mm_madd_epi16(
+            _mm_unpacklo_epi8(_mm_unpacklo_epi8(_mm_cvtsi32_si128((int)a),
+                                                _mm_cvtsi32_si128((int)b)), zero),
+            _mm_loadu_si128((const __m128i *)(wq + 8 * g))));
+        sum = _mm_add_epi32(sum, _mm_madd_epi16(
+            _mm_unpacklo_epi8(_mm_unpacklo_epi8(_mm_cvtsi32_si128((int)d),
+                                                _mm_cvtsi32_si128((int)e)), zero),
+            _mm_loadu_si128((const __m128i *)(wq + 8 * g + 4))));
+#endif
+    }
+    return sum;
+}
+#endif
+
+/* rx_taps_px_u8 over a table laid out by rx_taps_px_u8_prep: the same int32 sums (integer
+ * sums of int16 products, in any grouping the same). AVX2: eight one-element outputs of
+ * four consecutive pixels (RX_TAPS_RUN) at once, each's four bytes in a 32-bit lane; two
+ * outputs whose four taps read
+ * consecutive pixels (RX_TAPS_RUN) at once, each's pixels in one 16-byte load, the bytes
+ * zipped by pairs of taps and widened, two multiply-adds of 16-bit pairs; else four
+ * pixels of an output in one vector, one multiply-add for four taps; SSE2: two taps a
+ * multiply-add, as rx_taps_px_u8. */
+static RX_ALWAYS_INLINE void rx_taps_pre_u8_ck(const uint8_t *base, ptrdiff_t n_out,
+                                               const int c, const int k, const int32_t *off,
+                                               const int32_t *pk, const int32_t *cw,
+                                               const uint8_t *wide, int32_t *acc)
+{
+#if defined(RX_SSE2)
+    ptrdiff_t o = 0;
+#if defined(RX_AVX2)
+    const __m256i zip2 = _mm256_broadcastsi128_si256(rx_taps_run_mask(c));
+    const __m256i z = _mm256_setzero_si256();
+    int g;
+#endif
+    while (o < n_out) {
+        const int32_t *ox = off + o * k, *wq = pk + o * (k / 4) * 8;
+#if defined(RX_AVX2)
+        uint64_t flags;
+        if (c == 1 && k == 4 && o + 8 <= n_out
+                && (memcpy(&flags, wide + o, 8),
+                    (flags & 0x0202020202020202ULL) == 0x0202020202020202ULL)) {
+            /* eight one-element outputs of four consecutive pixels each: their four bytes
+             * in one 32-bit lane each, widened by four outputs, multiplied by (w0, w1) and
+             * (w2, w3), the pairs' sums added by output (hadd, then the 64-bit quarters in
+             * output order) */
+            const __m256i v = _mm256_setr_epi32(
+                (int)rx_px_u8_load(base + ox[0], 4, 1), (int)rx_px_u8_load(base + ox[4], 4, 1),
+                (int)rx_px_u8_load(base + ox[8], 4, 1), (int)rx_px_u8_load(base + ox[12], 4, 1),
+                (int)rx_px_u8_load(base + ox[16], 4, 1), (int)rx_px_u8_load(base + ox[20], 4, 1),
+                (int)rx_px_u8_load(base + ox[24], 4, 1), (int)rx_px_u8_load(base + ox[28], 4, 1));
+            const __m256i ma = _mm256_madd_epi16(_mm256_cvtepu8_epi16(_mm256_castsi256_si128(v)),
+                                                 _mm256_loadu_si256((const __m256i *)(cw + 2 * o)));
+            const __m256i mb = _mm256_madd_epi16(_mm256_cvtepu8_epi16(_mm256_extracti128_si256(v, 1)),
+                                                 _mm256_loadu_si256((const __m256i *)(cw + 2 * o + 8)));
+            _mm256_storeu_si256((__m256i *)(acc + o),
+                                _mm256_permute4x64_epi64(_mm256_hadd_epi32(ma, mb), 0xD8));
+            o += 8;
+            continue;
+        }
+        if (o + 2 <= n_out && (wide[o] & wide[o + 1] & RX_TAPS_RUN)) {
+            /* per 128-bit lane one output: its four pixels in one load, zipped to pairs of
+             * pixels 0 and 1 and of 2 and 3 of each element, times (w0, w1) and (w2, w3) */
+            __m256i sum = z;
+            for (g = 0; g < k / 4; g++) {
+                const __m256i v = _mm256_shuffle_epi8(_mm256_inserti128_si256(
+                    _mm256_castsi128_si256(
+                        _mm_loadu_si128((const __m128i *)(const void *)(base + ox[4 * g]))),
+                    _mm_loadu_si128((const __m128i *)(const void *)(base + ox[k + 4 * g])), 1),
+                    zip2);
+                const __m256i wa = _mm256_loadu_si256((const __m256i *)(wq + 8 * g));
+                const __m256i wb = _mm256_loadu_si256((const __m256i *)(wq + (k / 4) * 8 + 8 * g));
+                sum = _mm256_add_epi32(sum, _mm256_add_epi32(
+                    _mm256_madd_epi16(_mm256_unpacklo_epi8(v, z),
+                                      _mm256_permute2x128_si256(wa, wb, 0x20)),
+                    _mm256_madd_epi16(_mm256_unpackhi_epi8(v, z),
+                                      _mm256_permute2x128_si256(wa, wb, 0x31))));
+            }
+            /* the first's lanes past c land on the second's sums, stored after it */
+            rx_store_px_sums(acc, o, c, n_out, _mm256_castsi256_si128(sum));
+            rx_store_px_sums(acc, o + 1, c, n_out, _mm256_extracti128_si256(sum, 1));
+            o += 2;
+            continue;
+        }
+#endif
+        rx_store_px_sums(acc, o, c, n_out, rx_taps_pre_u8_one(base, c, k, ox, wq, wide[o]));
+        o++;
     }
 #else
-    (void)base; (void)n_out; (void)c; (void)k; (void)off; (void)pk; (void)wide; (void)acc;
+    (void)base; (void)n_out; (void)c; (void)k; (void)off; (void)pk; (void)cw; (void)wide;
+    (void)acc;
 #endif
 }
 
 /* rx_taps_pre_u8_ck with c and k constants at each call */
 static inline void rx_taps_pre_u8(const uint8_t *base, ptrdiff_t n_out, int c, int k,
-                                  const int32_t *off, const int32_t *pk, const uint8_t *wide,
-                                  int32_t *acc)
+                                  const int32_t *off, const int32_t *pk, const int32_t *cw,
+                                  const uint8_t *wide, int32_t *acc)
 {
-#define RX_TAPS_PRE_U8_C(C) do { if (k == 4) rx_taps_pre_u8_ck(base, n_out, C, 4, off, pk, wide, acc); \
-                                 else rx_taps_pre_u8_ck(base, n_out, C, 8, off, pk, wide, acc); } while (0)
+#define RX_TAPS_PRE_U8_C(C) do { if (k == 4) rx_taps_pre_u8_ck(base, n_out, C, 4, off, pk, cw, wide, acc); \
+                                 else rx_taps_pre_u8_ck(base, n_out, C, 8, off, pk, cw, wide, acc); } while (0)
     switch (c) {
     case 1: RX_TAPS_PRE_U8_C(1); break;
     case 2: RX_TAPS_PRE_U8_C(2); break;
@@ -3206,8 +3312,42 @@ static inline void rx_head4_u8(const int32_t *restrict h0, const int32_t *restri
                                const int32_t *restrict h2, const int32_t *restrict h3,
                                float w0, float w1, float w2, float w3, ptrdiff_t m,
                                uint8_t *restrict d) {
-    ptrdiff_t j;
-    for (j = 0; j < m; j++) {
+    ptrdiff_t j = 0;
+#if defined(RX_AVX2)
+    {
+        /* 16 elements a step: the same float operations lane by lane; the sums are finite
+         * (int32 rows, finite weights), so clamping to [0, 255] before the rounding
+         * conversion (cvtps2dq, to nearest even as rintf) gives the same integers as after */
+        const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+        const __m256 v0 = _mm256_set1_ps(w0), v1 = _mm256_set1_ps(w1), v2 = _mm256_set1_ps(w2);
+        const __m256 v3 = _mm256_set1_ps(w3), lo = _mm256_setzero_ps();
+        const __m256 hi = _mm256_set1_ps(255.0f);
+        for (; j + 16 <= m; j += 16) {
+            __m256i q[2];
+            int u;
+            for (u = 0; u < 2; u++) {
+                const ptrdiff_t e = j + 8 * u;
+                __m256 f = _mm256_mul_ps(v3, _mm256_cvtepi32_ps(
+                    _mm256_loadu_si256((const __m256i *)(h3 + e))));
+                f = _mm256_add_ps(_mm256_mul_ps(v2, _mm256_cvtepi32_ps(
+                    _mm256_loadu_si256((const __m256i *)(h2 + e)))), f);
+                f = _mm256_add_ps(_mm256_mul_ps(v1, _mm256_cvtepi32_ps(
+                    _mm256_loadu_si256((const __m256i *)(h1 + e)))), f);
+                f = _mm256_add_ps(_mm256_mul_ps(v0, _mm256_cvtepi32_ps(
+                    _mm256_loadu_si256((const __m256i *)(h0 + e)))), f);
+                q[u] = _mm256_cvtps_epi32(_mm256_min_ps(_mm256_max_ps(f, lo), hi));
+            }
+            /* 16 values in [0, 255]: packed lane by lane, then put in order */
+            {
+                const __m256i w16 = _mm256_packus_epi32(q[0], q[1]);   /* a0-3 b0-3 | a4-7 b4-7 */
+                const __m256i b8 = _mm256_permutevar8x32_epi32(
+                    _mm256_packus_epi16(w16, w16), order);
+                _mm_storeu_si128((__m128i *)(d + j), _mm256_castsi256_si128(b8));
+            }
+        }
+    }
+#endif
+    for (; j < m; j++) {
         float f = w3 * (float)h3[j];
         f = w2 * (float)h2[j] + f;
         f = w1 * (float)h1[j] + f;
