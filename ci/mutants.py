@@ -1180,6 +1180,20 @@ MUTANTS = [
         "at 254",
         ("tests/test_compat_cv2.py",)),
     Mutant(
+        "f32-dense2-window-one-element-late", "resamplex/_engine/_simd.h",
+        (("            x = _mm256_permutevar8x32_ps(_mm256_loadu_ps(tmp + t[1]),\n",
+          "            x = _mm256_permutevar8x32_ps(_mm256_loadu_ps(tmp + t[1] + 1),\n"),),
+        "float32 single-element linear rows (blocks laid out once per pass, AVX2) read each "
+        "block's window one element late",
+        ("tests/test_compat_cv2.py",)),
+    Mutant(
+        "f32-dense2-pairs-first-output-reads-the-second", "resamplex/_engine/_simd.h",
+        (("                rx_load_f64_bits(tmp + t[1]), rx_load_f64_bits(tmp + t[2]),\n",
+          "                rx_load_f64_bits(tmp + t[2]), rx_load_f64_bits(tmp + t[2]),\n"),),
+        "float32 single-element linear rows that shrink by more than 2 (pairs loaded 64 bits "
+        "each, AVX2) give each block's first output the second's pixels",
+        ("tests/test_compat_cv2.py",)),
+    Mutant(
         "f32-pixel-taps-drop-the-last-tap", "resamplex/_engine/_simd.h",
         (("            for (t = 1; t < k; t++) {\n                memcpy(&a, x + ix[t] * c, sizeof a);\n",
           "            for (t = 1; t < k - 1; t++) {\n                memcpy(&a, x + ix[t] * c, sizeof a);\n"),),

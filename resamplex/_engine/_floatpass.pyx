@@ -35,6 +35,7 @@ or ``n_out * inner`` (``loop == 1``) elements of ``acc_t``.
 
 from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int32_t, int64_t
 from libc.math cimport INFINITY
+from libc.stdlib cimport free, malloc
 from libc.string cimport memmove, memset
 
 from cpython.pycapsule cimport PyCapsule_New
@@ -56,6 +57,9 @@ cdef extern from "_simd.h" nogil:
                       Py_ssize_t k, Py_ssize_t n)
     void rx_dense2_f32(const float* tmp, float* out, Py_ssize_t n, const int64_t* idx,
                        const float* w)
+    bint rx_dense2_f32_prep(Py_ssize_t n, const int64_t* idx, int64_t n_in, int32_t* tab)
+    void rx_dense2_f32_pre(const float* tmp, float* out, Py_ssize_t n, const int64_t* idx,
+                           const float* w, const int32_t* tab)
     void rx_taps_px_f32(const float* x, float* out, Py_ssize_t n_out, int c, int k,
                         const int64_t* idx, const float* w, int64_t n_in)
     void rx_dense4_f32(const float* tmp, float* out, Py_ssize_t n, const int64_t* idx,
@@ -647,9 +651,11 @@ cdef inline void _dense_k(const load_t* x, const acc_t* w1, acc_t* out, Py_ssize
 
 cdef inline void _dense_row(const load_t* x, const acc_t* w1, acc_t* out, Py_ssize_t n_b,
                             Py_ssize_t c, Py_ssize_t k, const int64_t* idx,
-                            int order, int64_t n_in) noexcept nogil:
-    # n_in: the row's pixels
-    if load_t is float and acc_t is float and order == 0 and (k == 2 or k == 4 or k == 8) \
+                            int order, int64_t n_in, const int32_t* pre) noexcept nogil:
+    # n_in: the row's pixels; pre: rx_dense2_f32_prep's blocks (float32, c 1, k 2), or NULL
+    if load_t is float and acc_t is float and pre != NULL:
+        rx_dense2_f32_pre(x, out, n_b, idx, w1, pre)
+    elif load_t is float and acc_t is float and order == 0 and (k == 2 or k == 4 or k == 8) \
             and 2 <= c <= 4:
         # pixels of float32, 2, 4 or 8 taps (OpenCV's linear, cubic, Lanczos-4 at any
         # ratio): an output's elements in one vector of four lanes (rx_taps_px_f32),
@@ -760,28 +766,28 @@ cdef inline void _up2_row_k(const PassDesc* p, const float* x, float* out, Py_ss
 
 cdef inline void _dense(int kind, const char* s, const acc_t* w1, acc_t* out, Py_ssize_t n_b,
                         Py_ssize_t c, Py_ssize_t k, const int64_t* idx, int order,
-                        int64_t n_in) noexcept nogil:
+                        int64_t n_in, const int32_t* pre) noexcept nogil:
     if kind == E_U8:
-        _dense_row(<const uint8_t*>s, w1, out, n_b, c, k, idx, order, n_in)
+        _dense_row(<const uint8_t*>s, w1, out, n_b, c, k, idx, order, n_in, NULL)
     elif kind == E_I8:
-        _dense_row(<const int8_t*>s, w1, out, n_b, c, k, idx, order, n_in)
+        _dense_row(<const int8_t*>s, w1, out, n_b, c, k, idx, order, n_in, NULL)
     elif kind == E_U16:
-        _dense_row(<const uint16_t*>s, w1, out, n_b, c, k, idx, order, n_in)
+        _dense_row(<const uint16_t*>s, w1, out, n_b, c, k, idx, order, n_in, NULL)
     elif kind == E_I16:
-        _dense_row(<const int16_t*>s, w1, out, n_b, c, k, idx, order, n_in)
+        _dense_row(<const int16_t*>s, w1, out, n_b, c, k, idx, order, n_in, NULL)
     elif kind == E_I32:
-        _dense_row(<const int32_t*>s, w1, out, n_b, c, k, idx, order, n_in)
+        _dense_row(<const int32_t*>s, w1, out, n_b, c, k, idx, order, n_in, NULL)
     elif kind == E_F16:
-        _dense_row(<const f16_t*>s, w1, out, n_b, c, k, idx, order, n_in)
+        _dense_row(<const f16_t*>s, w1, out, n_b, c, k, idx, order, n_in, NULL)
     elif kind == E_F32:
-        _dense_row(<const float*>s, w1, out, n_b, c, k, idx, order, n_in)
+        _dense_row(<const float*>s, w1, out, n_b, c, k, idx, order, n_in, pre)
     else:
-        _dense_row(<const double*>s, w1, out, n_b, c, k, idx, order, n_in)
+        _dense_row(<const double*>s, w1, out, n_b, c, k, idx, order, n_in, NULL)
 
 
 cdef void _band_rows(const acc_t* tag, const PassDesc* p, const char* src, char* dst,
                      Py_ssize_t q, Py_ssize_t o_start, Py_ssize_t o_end, acc_t* acc,
-                     char* band) noexcept nogil:
+                     char* band, const int32_t* pre) noexcept nogil:
     # Output rows [o_start, o_end) of outer index q. The first pass's rows (the input rows
     # the second pass reads) go into a band of at most p.n_mid rows, each computed once per
     # run: a chunk of outputs takes as many outputs as fit their input rows in the band,
@@ -846,7 +852,7 @@ cdef void _band_rows(const acc_t* tag, const PassDesc* p, const char* src, char*
                 elif p.k > 0:   # dense taps, the band of the accumulator type: in place
                     _dense(p.src_kind, sq + r * p.sstr[1], w1,
                            <acc_t*>(band + (r - clo) * row_bytes), n_b, c, p.k, p.idx2,
-                           p.order1, p.n_in)
+                           p.order1, p.n_in, pre)
                 elif p.loop == 1:
                     _one(p.src_kind, w1, sq + r * p.sstr[1], band + (r - clo) * row_bytes, 0,
                          1, n_b, c, 0, c * ssz, 0, c * msz, p.ptr2, p.idx2, p.order1,
@@ -883,7 +889,7 @@ cdef void _band_body(void* ctx, Py_ssize_t lo, Py_ssize_t hi, int tid, const acc
         q = item // j.chunks
         c = item - q * j.chunks
         _band_rows(t1, j.p, j.src, j.dst, q, c * j.per, min(j.p.shape[1], (c + 1) * j.per),
-                   mine, <char*>(mine + j.n_row))
+                   mine, <char*>(mine + j.n_row), <const int32_t*>j.pre)
 
 
 cdef void _band_run(const acc_t* tag, const PassDesc* p, const char* src, char* dst,
@@ -896,8 +902,19 @@ cdef void _band_run(const acc_t* tag, const PassDesc* p, const char* src, char* 
     cdef Py_ssize_t chunks = max(1, min(n_out, <Py_ssize_t>nthreads))
     cdef Py_ssize_t per = (n_out + chunks - 1) // chunks
     cdef PassJob j
+    cdef int32_t* pre = NULL
     j.p, j.src, j.dst, j.bufs, j.chunks, j.per, j.n_row = p, src, dst, b, chunks, per, n_row
+    if acc_t is float and p.k == 2 and p.channels == 1 and p.src_kind == E_F32 \
+            and p.order1 == 0 and p.phase != PHASE_UP2:
+        # the first pass's blocks of four outputs laid out once for all the rows it makes
+        # (rx_dense2_f32_prep); without memory, or at another level, the rows as before
+        pre = <int32_t*>malloc((p.shape[2] // 4 + 1) * 10 * sizeof(int32_t))   # RX_D2_BLOCK
+        if pre != NULL and not rx_dense2_f32_prep(p.shape[2], p.idx2, p.n_in, pre):
+            free(pre)
+            pre = NULL
+    j.pre = pre
     pool_run(<body_fn>_band_body[acc_t], &j, p.shape[0] * chunks, nthreads)
+    free(pre)
 
 
 cdef void float_fused_run(const PassDesc* p, const char* src, char* dst, void* bufs,

@@ -296,6 +296,9 @@ cdef struct PassJob:
     Py_ssize_t per
     Py_ssize_t chunks
     Py_ssize_t n_row
+    # a table the pass laid out once for all its rows (OP_FLOAT_FUSED: rx_dense2_f32_prep),
+    # or NULL; read only by the pass that set it
+    const void* pre
 
 
 cdef struct KernelTable:

@@ -1171,6 +1171,96 @@ static inline void rx_dense2_f32(const float *tmp, float *out, ptrdiff_t n, cons
         out[o] = rx_dense_k_1(tmp, idx, w, o, 2);
 }
 
+/* rx_dense2_f32's blocks of four outputs laid out once for the rows of a pass (n outputs,
+ * rows of n_in elements; AVX2 without AVX-512), where each output's two taps are adjacent
+ * elements: per block RX_D2_BLOCK int32, first its form: RX_D2_WINDOW where an 8-element
+ * window of the row from a0 = t[1] holds the four pairs, output q's at its places t[2 + 2q]
+ * and t[3 + 2q]; RX_D2_PAIRS where the pairs lie wider apart, their first taps in t[1..5);
+ * RX_D2_NONE where the taps are not such pairs (a clamped end). Blocks past n / 4 whole
+ * ones are not laid out. Returns 0 where nothing is (another level). */
+#define RX_D2_BLOCK 10
+#define RX_D2_NONE 0
+#define RX_D2_WINDOW 1
+#define RX_D2_PAIRS 2
+static inline int rx_dense2_f32_prep(ptrdiff_t n, const int64_t *idx, int64_t n_in,
+                                     int32_t *tab)
+{
+#if defined(RX_AVX2) && !defined(__AVX512F__)
+    ptrdiff_t b, q;
+    for (b = 0; 4 * b + 4 <= n; b++) {
+        const int64_t *ix = idx + 8 * b, a0 = ix[0];
+        int32_t *t = tab + RX_D2_BLOCK * b;
+        int pairs = n_in <= INT32_MAX, window = a0 >= 0 && a0 + 8 <= n_in;
+        for (q = 0; q < 4; q++) {
+            pairs &= ix[2 * q + 1] == ix[2 * q] + 1 && ix[2 * q] >= 0 && ix[2 * q] + 1 < n_in;
+            window &= ix[2 * q] - a0 >= 0 && ix[2 * q] - a0 <= 6;
+        }
+        for (q = 0; q < RX_D2_BLOCK; q++)
+            t[q] = 0;
+        t[0] = !pairs ? RX_D2_NONE : window ? RX_D2_WINDOW : RX_D2_PAIRS;
+        if (t[0] == RX_D2_WINDOW) {
+            t[1] = (int32_t)a0;
+            for (q = 0; q < 4; q++) {
+                t[2 + 2 * q] = (int32_t)(ix[2 * q] - a0);
+                t[3 + 2 * q] = (int32_t)(ix[2 * q] - a0 + 1);
+            }
+        } else if (t[0] == RX_D2_PAIRS) {
+            for (q = 0; q < 4; q++)
+                t[1 + q] = (int32_t)ix[2 * q];
+        }
+    }
+    return 1;
+#else
+    (void)n; (void)idx; (void)n_in; (void)tab;
+    return 0;
+#endif
+}
+
+/* Two adjacent floats as the 64 bits of a double (memcpy: p is only float-aligned) */
+static inline double rx_load_f64_bits(const float *p)
+{
+    double d;
+    memcpy(&d, p, sizeof d);
+    return d;
+}
+
+/* rx_dense2_f32 over blocks laid out by rx_dense2_f32_prep: a laid-out block's four pairs
+ * picked from its window by its places (one permute) or loaded 64 bits each, multiplied by
+ * the weights as they lie
+ * in w and summed tap 0 + tap 1, as rx_dense2_f32; the other blocks and the last outputs by
+ * rx_dense2_f32 itself. The same products and sums, so the same bits. */
+static inline void rx_dense2_f32_pre(const float *tmp, float *out, ptrdiff_t n,
+                                     const int64_t *idx, const float *w, const int32_t *tab)
+{
+    ptrdiff_t o = 0;
+#if defined(RX_AVX2) && !defined(__AVX512F__)
+    const __m256i pick = _mm256_set_epi32(7, 5, 3, 1, 6, 4, 2, 0);
+    for (; o + 4 <= n; o += 4) {
+        const int32_t *t = tab + RX_D2_BLOCK * (o / 4);
+        __m256 x, p;
+        if (t[0] == RX_D2_WINDOW) {
+            x = _mm256_permutevar8x32_ps(_mm256_loadu_ps(tmp + t[1]),
+                                         _mm256_loadu_si256((const __m256i *)(t + 2)));
+        } else if (t[0] == RX_D2_PAIRS) {
+            /* each pair one 64-bit load */
+            x = _mm256_castpd_ps(_mm256_setr_pd(
+                rx_load_f64_bits(tmp + t[1]), rx_load_f64_bits(tmp + t[2]),
+                rx_load_f64_bits(tmp + t[3]), rx_load_f64_bits(tmp + t[4])));
+        } else {
+            rx_dense2_f32(tmp, out + o, 4, idx + 2 * o, w + 2 * o);
+            continue;
+        }
+        p = _mm256_mul_ps(_mm256_loadu_ps(w + 2 * o), x);
+        p = _mm256_add_ps(p, _mm256_permute_ps(p, 0xB1));
+        _mm_storeu_ps(out + o, _mm256_castps256_ps128(_mm256_permutevar8x32_ps(p, pick)));
+    }
+#else
+    (void)tab;
+#endif
+    if (o < n)
+        rx_dense2_f32(tmp, out + o, n - o, idx + 2 * o, w + 2 * o);
+}
+
 /* Dense rows of four taps, float32 (_row_dense's k == 4: cubic and the like): out[o] =
  * ((w0 t[i0] + w1 t[i1]) + w2 t[i2]) + w3 t[i3] for the four taps of output o, o < n. Where
  * all four taps of each of a block of 8 outputs are adjacent elements (i0 + 1, + 2, + 3: rows
