@@ -1194,6 +1194,13 @@ MUTANTS = [
         "each, AVX2) give each block's first output the second's pixels",
         ("tests/test_compat_cv2.py",)),
     Mutant(
+        "f32-dense4-second-tap-row-is-the-first", "resamplex/_engine/_simd.h",
+        (("            _mm256_shuffle_ps(a, c, 0x44), _mm256_shuffle_ps(a, c, 0xEE)),\n",
+          "            _mm256_shuffle_ps(a, c, 0x44), _mm256_shuffle_ps(a, c, 0x44)),\n"),),
+        "float32 single-element cubic rows (blocks of eight laid out once per pass, AVX2) add "
+        "each output's first product where its second goes",
+        ("tests/test_compat_cv2.py",)),
+    Mutant(
         "f32-pixel-taps-drop-the-last-tap", "resamplex/_engine/_simd.h",
         (("            for (t = 1; t < k; t++) {\n                memcpy(&a, x + ix[t] * c, sizeof a);\n",
           "            for (t = 1; t < k - 1; t++) {\n                memcpy(&a, x + ix[t] * c, sizeof a);\n"),),

@@ -58,6 +58,9 @@ cdef extern from "_simd.h" nogil:
     void rx_dense2_f32(const float* tmp, float* out, Py_ssize_t n, const int64_t* idx,
                        const float* w)
     bint rx_dense2_f32_prep(Py_ssize_t n, const int64_t* idx, int64_t n_in, int32_t* tab)
+    bint rx_dense4_f32_prep(Py_ssize_t n, const int64_t* idx, int64_t n_in, int32_t* tab)
+    void rx_dense4_f32_pre(const float* tmp, float* out, Py_ssize_t n, const int64_t* idx,
+                           const float* w, const int32_t* tab)
     void rx_dense2_f32_pre(const float* tmp, float* out, Py_ssize_t n, const int64_t* idx,
                            const float* w, const int32_t* tab)
     void rx_taps_px_f32(const float* x, float* out, Py_ssize_t n_out, int c, int k,
@@ -652,9 +655,12 @@ cdef inline void _dense_k(const load_t* x, const acc_t* w1, acc_t* out, Py_ssize
 cdef inline void _dense_row(const load_t* x, const acc_t* w1, acc_t* out, Py_ssize_t n_b,
                             Py_ssize_t c, Py_ssize_t k, const int64_t* idx,
                             int order, int64_t n_in, const int32_t* pre) noexcept nogil:
-    # n_in: the row's pixels; pre: rx_dense2_f32_prep's blocks (float32, c 1, k 2), or NULL
-    if load_t is float and acc_t is float and pre != NULL:
+    # n_in: the row's pixels; pre: rx_dense2_f32_prep's or rx_dense4_f32_prep's blocks
+    # (float32, c 1, k 2 or 4), or NULL
+    if load_t is float and acc_t is float and pre != NULL and k == 2:
         rx_dense2_f32_pre(x, out, n_b, idx, w1, pre)
+    elif load_t is float and acc_t is float and pre != NULL:
+        rx_dense4_f32_pre(x, out, n_b, idx, w1, pre)
     elif load_t is float and acc_t is float and order == 0 and (k == 2 or k == 4 or k == 8) \
             and 2 <= c <= 4:
         # pixels of float32, 2, 4 or 8 taps (OpenCV's linear, cubic, Lanczos-4 at any
@@ -904,12 +910,15 @@ cdef void _band_run(const acc_t* tag, const PassDesc* p, const char* src, char* 
     cdef PassJob j
     cdef int32_t* pre = NULL
     j.p, j.src, j.dst, j.bufs, j.chunks, j.per, j.n_row = p, src, dst, b, chunks, per, n_row
-    if acc_t is float and p.k == 2 and p.channels == 1 and p.src_kind == E_F32 \
-            and p.order1 == 0 and p.phase != PHASE_UP2:
-        # the first pass's blocks of four outputs laid out once for all the rows it makes
-        # (rx_dense2_f32_prep); without memory, or at another level, the rows as before
+    if acc_t is float and (p.k == 2 or p.k == 4) and p.channels == 1 \
+            and p.src_kind == E_F32 and p.order1 == 0 and p.phase != PHASE_UP2:
+        # the first pass's blocks of outputs laid out once for all the rows it makes
+        # (rx_dense2_f32_prep, rx_dense4_f32_prep); without memory, or at another level,
+        # the rows as before
         pre = <int32_t*>malloc((p.shape[2] // 4 + 1) * 10 * sizeof(int32_t))   # RX_D2_BLOCK
-        if pre != NULL and not rx_dense2_f32_prep(p.shape[2], p.idx2, p.n_in, pre):
+        if pre != NULL and not (
+                rx_dense2_f32_prep(p.shape[2], p.idx2, p.n_in, pre) if p.k == 2
+                else rx_dense4_f32_prep(p.shape[2], p.idx2, p.n_in, pre)):
             free(pre)
             pre = NULL
     j.pre = pre

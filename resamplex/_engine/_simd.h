@@ -1335,6 +1335,75 @@ static inline void rx_dense4_f32(const float *tmp, float *out, ptrdiff_t n, cons
         out[o] = rx_dense_k_1(tmp, idx, w, o, 4);
 }
 
+/* rx_dense4_f32's blocks of eight outputs laid out once for the rows of a pass (n outputs,
+ * rows of n_in elements; AVX2 without AVX-512): per block 9 int32, 1 where each output's
+ * four taps are four adjacent elements inside the row (else 0), then the eight outputs'
+ * first taps. Blocks past n / 8 whole ones are not laid out. Returns 0 where nothing is
+ * (another level). The table fits rx_dense2_f32_prep's (n / 4 + 1) RX_D2_BLOCK int32. */
+static inline int rx_dense4_f32_prep(ptrdiff_t n, const int64_t *idx, int64_t n_in,
+                                     int32_t *tab)
+{
+#if defined(RX_AVX2) && !defined(__AVX512F__)
+    ptrdiff_t b, q;
+    for (b = 0; 8 * b + 8 <= n; b++) {
+        int32_t *t = tab + 9 * b;
+        int ok = n_in <= INT32_MAX;
+        for (q = 0; q < 8; q++) {
+            const int64_t *ix = idx + 4 * (8 * b + q);
+            ok &= ix[0] >= 0 && ix[0] + 3 < n_in && ix[1] == ix[0] + 1 && ix[2] == ix[0] + 2
+                  && ix[3] == ix[0] + 3;
+        }
+        t[0] = ok;
+        for (q = 0; q < 8; q++)
+            t[1 + q] = ok ? (int32_t)idx[4 * (8 * b + q)] : 0;
+    }
+    return 1;
+#else
+    (void)n; (void)idx; (void)n_in; (void)tab;
+    return 0;
+#endif
+}
+
+/* rx_dense4_f32 over blocks laid out by rx_dense4_f32_prep: a laid-out block's eight outputs
+ * four taps each in one 128-bit load, times their weights as they lie in w (outputs q and
+ * q + 4 in one vector), transposed so that each vector holds one tap of the eight, summed
+ * ((p0 + p1) + p2) + p3: the scalar loop's products and sums, so the same bits; the other
+ * blocks and the last outputs by rx_dense4_f32. */
+static inline void rx_dense4_f32_pre(const float *tmp, float *out, ptrdiff_t n,
+                                     const int64_t *idx, const float *w, const int32_t *tab)
+{
+    ptrdiff_t o = 0;
+#if defined(RX_AVX2) && !defined(__AVX512F__)
+    for (; o + 8 <= n; o += 8) {
+        const int32_t *t = tab + 9 * (o / 8);
+        __m256 r[4], a, b, c, d;
+        int q;
+        if (!t[0]) {
+            rx_dense4_f32(tmp, out + o, 8, idx + 4 * o, w + 4 * o);
+            continue;
+        }
+        for (q = 0; q < 4; q++)
+            r[q] = _mm256_mul_ps(
+                _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(w + 4 * (o + q))),
+                                     _mm_loadu_ps(w + 4 * (o + q + 4)), 1),
+                _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(tmp + t[1 + q])),
+                                     _mm_loadu_ps(tmp + t[5 + q]), 1));
+        /* per 128-bit lane a 4 x 4 transpose: r[q] (output q's four products) to tap rows */
+        a = _mm256_unpacklo_ps(r[0], r[1]);
+        b = _mm256_unpackhi_ps(r[0], r[1]);
+        c = _mm256_unpacklo_ps(r[2], r[3]);
+        d = _mm256_unpackhi_ps(r[2], r[3]);
+        _mm256_storeu_ps(out + o, _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(
+            _mm256_shuffle_ps(a, c, 0x44), _mm256_shuffle_ps(a, c, 0xEE)),
+            _mm256_shuffle_ps(b, d, 0x44)), _mm256_shuffle_ps(b, d, 0xEE)));
+    }
+#else
+    (void)tab;
+#endif
+    if (o < n)
+        rx_dense4_f32(tmp, out + o, n - o, idx + 4 * o, w + 4 * o);
+}
+
 /* Dense rows of eight taps, float32 (_row_dense's k == 8, sequential order: Lanczos-4 and the
  * like): out[o] = (...((w0 t[i0] + w1 t[i1]) + w2 t[i2]) ... ) + w7 t[i7], o < n. Where all
  * eight taps of each of a block of 8 outputs are adjacent elements (i0 + 1, ..., i0 + 7: rows
