@@ -126,8 +126,8 @@ MUTANTS = [
         "AxisTable.transpose reorders the indices by input but not the weights"),
     Mutant(
         "int-store-rounds-half-up", "resamplex/_engine/_taps.pyx.tp",
-        (("from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int64_t\n",
-          "from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int64_t\n"
+        (("from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int32_t, int64_t\n",
+          "from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int32_t, int64_t\n"
           "from libc.math cimport floor as floor_d\n"),
          ("            p[j] = <int_t>(<int>((v + magic) - magic))\n",
           "            p[j] = <int_t>(<int>floor_d(v + 0.5))\n")),
@@ -1199,6 +1199,20 @@ MUTANTS = [
           "            _mm256_shuffle_ps(a, c, 0x44), _mm256_shuffle_ps(a, c, 0x44)),\n"),),
         "float32 single-element cubic rows (blocks of eight laid out once per pass, AVX2) add "
         "each output's first product where its second goes",
+        ("tests/test_compat_cv2.py",)),
+    Mutant(
+        "f32-linear-tail-kept-padded", "resamplex/_engine/_floatpass.pyx",
+        (("                    if acc_t is float and p.ktail > 0:\n",
+          "                    if acc_t is float and p.ktail < 0:\n"),),
+        "float32 linear rows that end in one-tap outputs keep the dense row's padded sums "
+        "there (a -0.0 in the last pixel turns +0.0, an infinity beside it NaN)",
+        ("tests/test_compat_cv2.py",)),
+    Mutant(
+        "cv2-cubic-edges-keep-minus-zero", "resamplex/_engine/_floatpass.pyx",
+        (("    for j in range(max(n_b - trail, lead) * c, n_b * c):\n        row[j] = zero + row[j]\n",
+          "    for j in range(max(n_b - trail, lead) * c, n_b * c):\n        row[j] = row[j]\n"),),
+        "OpenCV's float cubic rows sum their last, clamped outputs from their first product "
+        "instead of from +0.0 (HResizeCubic's border loop), so a -0.0 sum stays -0.0",
         ("tests/test_compat_cv2.py",)),
     Mutant(
         "f32-pixel-taps-drop-the-last-tap", "resamplex/_engine/_simd.h",

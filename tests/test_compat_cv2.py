@@ -529,6 +529,99 @@ def test_float_arbitrary_ratios_with_long_rows():
     cases_match_at_every_cpu_level(cases)
 
 
+def test_float_linear_rows_ending_in_one_tap_outputs():
+    # An enlarged float32 linear row ends in outputs past the last pixel pair, which OpenCV
+    # computes from one tap (its xmax). The fused sweep sums the row densely, two taps for
+    # every output (the short ones padded with the row's last pixels at weight 0), then the
+    # short ones again from their own taps: -0.0 in the last pixel stays -0.0 (a padded
+    # product would add +0.0) and an infinity beside it does not turn them into NaN.
+    rng = np.random.default_rng(27)
+    cases = []
+    for cn in (0, 1, 2, 3, 4):
+        for h, w, dsize in ((37, 53, (131, 71)), (64, 300, (433, 97)), (11, 9, (40, 23))):
+            shape = (h, w) if cn == 0 else (h, w, cn)
+            x = (rng.standard_normal(shape) * 100).astype(np.float32)
+            x[::2, -1] = -0.0
+            x[1::3, -2] = np.inf
+            x[::5, -1] = -np.inf
+            cases.append((x, dsize, cv2.INTER_LINEAR,
+                          cv2.resize(x, dsize, interpolation=cv2.INTER_LINEAR)))
+
+    cases_match_at_every_cpu_level(cases)
+
+
+def test_float_cubic_clamped_windows_sum_from_zero():
+    # OpenCV's horizontal cubic sums an output whose window is clamped to the row (the first
+    # and last few) from WT v = 0 and the others from their first product: where every
+    # product is -0.0 (weights 0, 1, 0, 0 at an integer position, over -0.0 and negative
+    # pixels) the edge outputs are +0.0 and the inner ones -0.0. float32 and float64, every
+    # pass shape (the x2 phase rows, dense rows of 1-4 element pixels, enlargements and
+    # reductions), compared as bytes.
+    cases = []
+    for dtype in (np.float32, np.float64):
+        for cn in (0, 1, 2, 3, 4):
+            for (h, w), dsize in (((6, 8), (24, 6)), ((13, 30), (90, 13)), ((40, 30), (7, 100)),
+                                  ((5, 5), (17, 3)), ((4, 3), (10, 9)), ((5, 1), (4, 7)),
+                                  ((30, 200), (61, 45)), ((9, 16), (32, 18))):
+                x = np.full((h, w) if cn == 0 else (h, w, cn), -0.0, dtype)
+                x[::3] = -2.0
+                x[1::4, ::5] = -7.5
+                cases.append((x, dsize, cv2.INTER_CUBIC,
+                              cv2.resize(x, dsize, interpolation=cv2.INTER_CUBIC)))
+
+    cases_match_at_every_cpu_level(cases)
+
+
+def test_clamped_ends_are_the_windows_cut_by_the_row():
+    # _pipeline._clamped_ends: the outputs at either end whose taps are not consecutive
+    # pixels, counted from the table itself (OpenCV's xmin and xmax for cubic)
+    from resamplex._engine import _pipeline
+
+    for n_in, n_out in ((8, 24), (30, 7), (5, 17), (3, 10), (1, 4), (200, 61)):
+        t = rcv.cubic_table(n_in, n_out, n_out / n_in, fixed=False)
+        lead, trail = _pipeline._clamped_ends(t, np.diff(t.ptr))
+        sx = np.floor((np.arange(n_out) + 0.5) * n_in / n_out - 0.5)
+        cut = (sx - 1 < 0) | (sx + 2 > n_in - 1)
+        assert lead == (n_out if cut.all() else int(np.argmin(cut)))
+        assert lead + trail <= n_out and cut[:lead].all() and cut[n_out - trail:].all()
+        assert not cut[lead:n_out - trail].any()
+    t = rcv.linear_table(10, 25, 2.5, horizontal=True, fixed=False)   # not dense
+    assert _pipeline._clamped_ends(t, np.diff(t.ptr)) is None
+
+
+def test_dense_tail_layout_keeps_each_outputs_taps():
+    # _pipeline._dense_tail: every output's k dense slots hold its taps (the short ones'
+    # padding inside the row, weight 0), and ptr2 points the short outputs at their own
+    # taps, in order: the sums it gives are the table's.
+    from resamplex._engine import _pipeline
+
+    for n_in, n_out in ((53, 131), (9, 40), (300, 433), (2, 7)):
+        t = rcv.linear_table(n_in, n_out, n_out / n_in, horizontal=True, fixed=False)
+        counts = np.diff(t.ptr)
+        w1 = t.w.astype(np.float32)
+        k, ptr, idx, w, tail = _pipeline._dense_tail(t, w1, counts)
+        assert k == 2 and tail == int((counts < 2).sum()) > 0
+        full = n_out - tail
+        assert (counts[:full] == 2).all()
+        dense_i, dense_w = idx[:n_out * k].reshape(n_out, k), w[:n_out * k].reshape(n_out, k)
+        assert (0 <= idx).all() and (idx < n_in).all()
+        for o in range(n_out):
+            taps = slice(t.ptr[o], t.ptr[o + 1])
+            if o < full:
+                assert dense_i[o].tolist() == t.idx[taps].tolist()
+                assert dense_w[o].tolist() == w1[taps].tolist()
+            else:
+                assert (dense_w[o] == 0).all()
+                mine = slice(ptr[o], ptr[o + 1])
+                assert idx[mine].tolist() == t.idx[taps].tolist()
+                assert w[mine].tolist() == w1[taps].tolist()
+    # not the form: every output with k taps, or a short output before a full one
+    t = rcv.linear_table(50, 25, 0.5, horizontal=True, fixed=False)
+    assert _pipeline._dense_tail(t, t.w.astype(np.float32), np.diff(t.ptr)) is None
+    counts = np.array([2, 1, 2, 2])
+    assert _pipeline._dense_tail(t, t.w.astype(np.float32), counts) is None
+
+
 def test_eight_bit_arbitrary_ratios_with_four_and_eight_taps():
     # uint8 cubic and Lanczos-4 at ratios other than 2 and 1/2 sum every first-pass row with
     # its four or eight taps per output two at a time (16-bit pairs): pixels of 1-4 elements,

@@ -532,6 +532,9 @@ cdef class Program:
             p.order1 = spec.get("order1", 0)
             p.mid_kind = spec.get("mid_kind", 0)
             p.order_head = spec.get("order_head", 0)
+            p.ktail = spec.get("ktail", 0)
+            p.zlead = spec.get("zlead", 0)
+            p.ztrail = spec.get("ztrail", 0)
             p.rk = spec.get("rk", len(spec.get("rd", ())))
             for j, v in enumerate(spec.get("rd", ())):
                 p.rd[j] = v

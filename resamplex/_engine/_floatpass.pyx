@@ -791,6 +791,19 @@ cdef inline void _dense(int kind, const char* s, const acc_t* w1, acc_t* out, Py
         _dense_row(<const double*>s, w1, out, n_b, c, k, idx, order, n_in, NULL)
 
 
+cdef inline void _zero_edges(acc_t* row, Py_ssize_t n_b, Py_ssize_t c, Py_ssize_t lead,
+                             Py_ssize_t trail) noexcept nogil:
+    # FloatPass zero_edges: the first `lead` and last `trail` outputs (pixels of c elements)
+    # of a first-pass row become 0 + their sum, as if summed from +0.0 (-0.0 turns +0.0;
+    # nothing else changes: the build keeps signed zeros, no -ffast-math)
+    cdef Py_ssize_t j
+    cdef acc_t zero = 0
+    for j in range(min(lead, n_b) * c):
+        row[j] = zero + row[j]
+    for j in range(max(n_b - trail, lead) * c, n_b * c):
+        row[j] = zero + row[j]
+
+
 cdef void _band_rows(const acc_t* tag, const PassDesc* p, const char* src, char* dst,
                      Py_ssize_t q, Py_ssize_t o_start, Py_ssize_t o_end, acc_t* acc,
                      char* band, const int32_t* pre) noexcept nogil:
@@ -859,6 +872,12 @@ cdef void _band_rows(const acc_t* tag, const PassDesc* p, const char* src, char*
                     _dense(p.src_kind, sq + r * p.sstr[1], w1,
                            <acc_t*>(band + (r - clo) * row_bytes), n_b, c, p.k, p.idx2,
                            p.order1, p.n_in, pre)
+                    if acc_t is float and p.ktail > 0:
+                        # float32 only (the planner's rule): the short outputs at the end
+                        _short_f32(<const float*>(sq + r * p.sstr[1]), w1,
+                                   p.ptr2 + (n_b - p.ktail), p.idx2, p.ktail, c,
+                                   <float*>(band + (r - clo) * row_bytes)
+                                   + (n_b - p.ktail) * c)
                 elif p.loop == 1:
                     _one(p.src_kind, w1, sq + r * p.sstr[1], band + (r - clo) * row_bytes, 0,
                          1, n_b, c, 0, c * ssz, 0, c * msz, p.ptr2, p.idx2, p.order1,
@@ -869,6 +888,9 @@ cdef void _band_rows(const acc_t* tag, const PassDesc* p, const char* src, char*
                              band + (r - clo) * row_bytes, ob, 0, n_b, c, 0, c * ssz, 0,
                              c * msz, p.ptr2, p.idx2, p.order1, p.mid_kind, 0,
                              <const acc_t*>NULL, acc)
+                if p.zlead > 0 or p.ztrail > 0:
+                    _zero_edges(<acc_t*>(band + (r - clo) * row_bytes), n_b, c, p.zlead,
+                                p.ztrail)
             band_lo = clo
             band_n = chi - clo + 1
         # the band seen as the intermediate array: row r at base + r * row_bytes

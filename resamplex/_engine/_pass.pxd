@@ -227,6 +227,16 @@ cdef struct PassDesc:
     int order1
     int mid_kind
     int order_head
+    # OP_FLOAT_FUSED with k > 0: the last `ktail` outputs of the first pass have fewer than k
+    # taps (OpenCV's linear rows end in one-tap outputs). idx2/w1 hold k taps for every
+    # output, the tail's padded with in-range pixels and weight 0, so the dense row is
+    # computed whole; then the tail outputs again from their own taps, listed after the
+    # dense ones (ptr2[o] to ptr2[o + 1], sequential order), over the padded values.
+    Py_ssize_t ktail
+    # OP_FLOAT_FUSED: the first `zlead` and the last `ztrail` outputs of each first-pass row
+    # are summed from +0.0 (FloatPass zero_edges): 0.0 + the row's sum, made after it.
+    Py_ssize_t zlead
+    Py_ssize_t ztrail
     # OP_INT_FUSED with phase PHASE_DOWN2 (uint8/int8 input): outputs [lo, hi) of the first
     # pass read pixels 2 o + rd[t] with weights rw[t], t < rk (4 or 8); each input row is
     # unzipped into its even and odd pixels first (_intpass.pyx _down2_row). (OP_FUSED: rk

@@ -88,7 +88,14 @@ class FloatPass:
     ``load=(scale, floor)``: the pass reads each element ``x`` of its (integer) source as
     ``max(float64(x) * scale, floor)``, as if the source had been converted so first
     (scikit-image's ``img_as_float``); only on a program's first pass, ``"pairs"`` in
-    float64 over rows (:func:`ring_slots`), on 8-, 16- or 32-bit integers."""
+    float64 over rows (:func:`ring_slots`), on 8-, 16- or 32-bit integers.
+
+    ``zero_edges``: the outputs at either end of the axis whose taps are not consecutive
+    pixels (their window was clamped to the row) are summed from +0.0 (``0 + p0 + p1 ...``;
+    OpenCV's ``HResizeCubic`` border loop starts from ``WT v = 0``), the others as
+    ``order`` says; only ``"sequential"``, on the first pass of a fused float pair (the
+    planner refuses it elsewhere). The sum from +0.0 is ``0.0 + `` the sequential sum: it
+    differs only where that is -0.0, which becomes +0.0."""
 
     store: str
     compute: str = "float32"
@@ -97,6 +104,7 @@ class FloatPass:
     weight_scale: float = 1.0
     divisors: tuple[float, ...] | None = None
     load: tuple[float, float] | None = None
+    zero_edges: bool = False
 
 
 @dataclass(frozen=True)
@@ -736,9 +744,67 @@ def _float_fused(plan: "Plan", dtype: np.dtype,
             pwk = w1.reshape(-1, 2 * dense)[(upk[0] + upk[1]) // 2]
             spec.update(phase=_exec.PHASES["up2"], lo=upk[0], hi=upk[1], pdk=upk[2],
                         pwk=[float(v) for v in pwk])
+    if first.zero_edges:
+        edges = _clamped_ends(tb, counts) if mid == compute else None
+        if edges is None:
+            return None
+        spec.update(zlead=edges[0], ztrail=edges[1])
+    if not dense and "phase" not in spec and dtype == mid == compute == np.float32 \
+            and first.order == "sequential" and inner <= 4:
+        short = _dense_tail(tb, w1, counts)
+        if short is not None:
+            spec.update(k=short[0], ptr2=short[1], idx2=short[2], w1=short[3], ktail=short[4])
     work = outer * (shape[a] * inner * max(tb.nnz, tb.n_out)
                     + ta.n_out * n_row * max(ta.mean_taps, 1.0))
     return spec, float(work)
+
+
+def _clamped_ends(tb: "AxisTable", counts: np.ndarray) -> tuple[int, int] | None:
+    """``(lead, trail)``: how many outputs at the start and at the end of ``tb`` have taps
+    that are not consecutive pixels (FloatPass ``zero_edges``), or None where ``tb`` is not
+    dense (the same count of taps everywhere) or such outputs lie between others."""
+    n = counts.size
+    if n == 0 or not (counts == counts[0]).all():
+        return None
+    k = int(counts[0])
+    idx = tb.idx.reshape(n, k)
+    clamped = ~(np.diff(idx, axis=1) == 1).all(axis=1)
+    lead = n if clamped.all() else int(np.argmin(clamped))
+    trail = 0 if lead == n else int(np.argmin(clamped[::-1]))
+    if clamped[lead:n - trail].any():
+        return None
+    return lead, trail
+
+
+def _dense_tail(tb: "AxisTable", w1: np.ndarray, counts: np.ndarray
+                ) -> tuple[int, np.ndarray, np.ndarray, np.ndarray, int] | None:
+    """A first-pass table whose outputs have ``k`` (2, 4 or 8) taps but for a run of
+    shorter ones (1 to k - 1 taps) at its end, as dense taps for the band's vector rows, or
+    None: ``(k, ptr2, idx2, w1, tail)`` (``PassDesc.ktail``): every output's k taps first
+    (the tail's the table's last k pixels with weight 0, so any dense kernel reads inside
+    the row), then the tail's own taps, which ``ptr2`` points at from the tail's outputs.
+    OpenCV's linear rows end so (its ``xmax``: an output past the last pixel pair takes one
+    tap); they were summed tap list by tap list, 1.5-3x slower than the dense rows."""
+    n = counts.size
+    k = int(counts[0]) if n else 0
+    if k not in (2, 4, 8) or tb.n_in < k:
+        return None
+    short = counts != k
+    full = int(np.argmax(short)) if short.any() else n
+    rest = counts[full:]
+    if full == 0 or full == n or not ((rest >= 1) & (rest < k)).all():
+        return None
+    idx = np.empty(n * k + int(rest.sum()), np.int64)
+    w = np.zeros(idx.size, w1.dtype)
+    idx[:full * k] = tb.idx[:full * k]
+    w[:full * k] = w1[:full * k]
+    idx[full * k:n * k] = np.tile(np.arange(tb.n_in - k, tb.n_in), n - full)
+    first = int(tb.ptr[full])
+    idx[n * k:] = tb.idx[first:]
+    w[n * k:] = w1[first:]
+    ptr = np.concatenate([np.arange(full, dtype=np.int64) * k,
+                          n * k + (tb.ptr[full:] - first)])
+    return k, ptr, idx, w, n - full
 
 
 def _core_program(plan: "Plan", dtype: np.dtype, steps: Sequence[Any]) -> Any:
@@ -757,7 +823,8 @@ def _core_program(plan: "Plan", dtype: np.dtype, steps: Sequence[Any]) -> Any:
     are. Same bits, on the core's vector kernels. Not where a float32 output has more than
     ``_exec.LIMITS["wide_taps"]`` taps: the core sums those in double.
     """
-    if dtype not in (np.float32, np.float64) or not steps or not plan.keep_order:
+    if dtype not in (np.float32, np.float64) or not steps or not plan.keep_order \
+            or any(getattr(spec, "zero_edges", False) for _, spec in steps):
         return None
     order = [axes[0] for axes, _ in steps]
     if list(plan.order) != order:
@@ -809,16 +876,19 @@ def _program(plan: "Plan", dtype: np.dtype,
         return None, fused[0], fused[1]
     fused = _float_fused(plan, dtype, steps)
     if fused is not None and (fused[0].get("phase") or fused[0]["channels"] > 1 or (
-            fused[0]["k"] > 0 and fused[0]["shape"][1] < plan.in_shape[steps[1][0][0]])):
+            (fused[0]["k"] == 2 and dtype == np.float32)
+            or (fused[0]["k"] > 0 and fused[0]["shape"][1] < plan.in_shape[steps[1][0][0]]))):
         # The fused sweep makes only the first-pass rows the second pass reads, each once,
         # into a band that stays in cache; the core's two whole passes make every input row
         # and write an intermediate array. Measured against the core (float32 and float64,
         # linear, 1 thread): up to 10x faster where the second pass reduces (a 1171-row image
         # to 94 rows reads 188 of its rows), 1.1-2x at enlargements of pixels of 3 or 4
         # elements, faster at x2 (its even/odd phase rows). Single-element rows keep the
-        # core's program unless the second pass reduces and the first pass's table is dense
-        # (rx_dense2_f32 and its kind): read as lists of taps (an enlarged row's last outputs
-        # have one tap) they were up to 3x slower than the core's vector rows.
+        # core's program unless the first pass's table is dense (rx_dense2_f32 and its
+        # kind; a linear row's one-tap end as PassDesc.ktail) and either the second pass
+        # reduces or the rows are float32 pairs: read as lists of taps they were up to 3x
+        # slower than the core's vector rows; dense float32 pairs enlarged are 1.1-1.25x
+        # faster fused (OpenCV's linear, 1 thread), dense four-tap rows (cubic) the same.
         return None, fused[0], fused[1]
     core = _core_program(plan, dtype, steps)
     if core is not None:
@@ -833,6 +903,9 @@ def _pass_program(plan: "Plan", dtype: np.dtype,
     """``plan``'s passes as one executor pass per step, scratch arrays between them."""
     if not steps:
         raise ValueError("passes: a plan of exact passes without a pass")
+    if math.prod(plan.out_shape) and any(isinstance(p, FloatPass) and p.zero_edges
+                                         for _, spec in steps for p in _parts(spec)):
+        raise ValueError("passes: zero_edges is a fused float pair's first pass only")
     shape = list(plan.in_shape)
     src_dtype = dtype
     passes: list[dict[str, Any]] = []

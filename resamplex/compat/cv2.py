@@ -346,7 +346,10 @@ def _generic_passes(mode: int, dtype: np.dtype) -> tuple[Any, Any]:
             v = IntPass("uint8", bias=1 << 21, shift=22)
         return h, v
     compute = "float64" if name == "float64" else "float32"
-    h = FloatPass(compute, compute)
+    # HResizeCubic sums the outputs whose window is clamped to the row from WT v = 0 (a
+    # -0.0 sum there is +0.0; float data only: an integer output rounds either zero to 0),
+    # the others from their first product
+    h = FloatPass(compute, compute, zero_edges=mode == INTER_CUBIC and name == compute)
     seq = FloatPass(name, compute)
     if mode == INTER_LINEAR or name == "float64" or (mode == INTER_LANCZOS4
                                                     and name == "uint16"):
