@@ -1215,6 +1215,13 @@ MUTANTS = [
         "instead of from +0.0 (HResizeCubic's border loop), so a -0.0 sum stays -0.0",
         ("tests/test_compat_cv2.py",)),
     Mutant(
+        "product-single-elements-forget-earlier-pairs", "resamplex/_engine/_prodpass.pyx",
+        (("                    else:\n                        term = buf[x]\n",
+          "                    else:\n                        term = 0\n"),),
+        "a product pass over single elements (ONNX Runtime's linear on NCHW) starts each "
+        "(z, y) tap pair's sums from 0 instead of the earlier pairs' terms",
+        ("tests/test_compat_onnx.py", "tests/test_executor.py")),
+    Mutant(
         "f32-pixel-taps-drop-the-last-tap", "resamplex/_engine/_simd.h",
         (("            for (t = 1; t < k; t++) {\n                memcpy(&a, x + ix[t] * c, sizeof a);\n",
           "            for (t = 1; t < k - 1; t++) {\n                memcpy(&a, x + ix[t] * c, sizeof a);\n"),),

@@ -48,6 +48,15 @@ cdef struct Geom:
     int p0, p1, p2, dst_kind, rounding
 
 
+cdef inline acc_t _coef(int where, acc_t wt, acc_t a, acc_t b) noexcept nogil:
+    # a term's coefficient, the W weight `wt` at its place in the product (_row's `where`)
+    if where == 0:
+        return (wt * a) * b
+    if where == 1:
+        return (a * wt) * b
+    return (a * b) * wt
+
+
 cdef void _row(const load_t* tag, const acc_t* wd, const acc_t* wh, const acc_t* ww,
                const Geom* g, Py_ssize_t r, acc_t* buf) noexcept nogil:
     # The (z, y) tap pairs are the outer loops and the outputs x the inner one: for every
@@ -77,14 +86,28 @@ cdef void _row(const load_t* tag, const acc_t* wd, const acc_t* wh, const acc_t*
                 a = wh[th]
                 b = wd[td]
             row = base + g.id_[td] * g.s_d + g.ih[th] * g.s_h
+            if g.inner == 1:
+                # single elements (NCHW): an output's terms of this pair summed in a
+                # register, the same additions in the same order
+                for x in range(g.wo):
+                    tw = g.pw[x]
+                    if tw == g.pw[x + 1]:
+                        continue
+                    if first_pair:
+                        term = _coef(where, ww[tw], a, b) * load_as(
+                            <const load_t*>(row + g.iw[tw] * g.s_w), 0, wd)
+                        tw = tw + 1
+                    else:
+                        term = buf[x]
+                    for tw in range(tw, g.pw[x + 1]):
+                        term = term + _coef(where, ww[tw], a, b) * load_as(
+                            <const load_t*>(row + g.iw[tw] * g.s_w), 0, wd)
+                    buf[x] = term
+                first_pair = False
+                continue
             for x in range(g.wo):
                 for tw in range(g.pw[x], g.pw[x + 1]):
-                    if where == 0:
-                        coef = (ww[tw] * a) * b
-                    elif where == 1:
-                        coef = (a * ww[tw]) * b
-                    else:
-                        coef = (a * b) * ww[tw]
+                    coef = _coef(where, ww[tw], a, b)
                     p = <const load_t*>(row + g.iw[tw] * g.s_w)
                     k = x * g.inner
                     if first_pair and tw == g.pw[x]:
