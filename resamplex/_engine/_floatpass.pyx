@@ -35,7 +35,7 @@ or ``n_out * inner`` (``loop == 1``) elements of ``acc_t``.
 
 from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int32_t, int64_t
 from libc.math cimport INFINITY
-from libc.stdlib cimport free, malloc
+from libc.stdlib cimport free
 from libc.string cimport memmove, memset
 
 from cpython.pycapsule cimport PyCapsule_New
@@ -57,8 +57,7 @@ cdef extern from "_simd.h" nogil:
                       Py_ssize_t k, Py_ssize_t n)
     void rx_dense2_f32(const float* tmp, float* out, Py_ssize_t n, const int64_t* idx,
                        const float* w)
-    bint rx_dense2_f32_prep(Py_ssize_t n, const int64_t* idx, int64_t n_in, int32_t* tab)
-    bint rx_dense4_f32_prep(Py_ssize_t n, const int64_t* idx, int64_t n_in, int32_t* tab)
+    int32_t* rx_dense_f32_layout(Py_ssize_t n, const int64_t* idx, int64_t n_in, Py_ssize_t k)
     void rx_dense4_f32_pre(const float* tmp, float* out, Py_ssize_t n, const int64_t* idx,
                            const float* w, const int32_t* tab)
     void rx_dense2_f32_pre(const float* tmp, float* out, Py_ssize_t n, const int64_t* idx,
@@ -932,17 +931,11 @@ cdef void _band_run(const acc_t* tag, const PassDesc* p, const char* src, char* 
     cdef PassJob j
     cdef int32_t* pre = NULL
     j.p, j.src, j.dst, j.bufs, j.chunks, j.per, j.n_row = p, src, dst, b, chunks, per, n_row
-    if acc_t is float and (p.k == 2 or p.k == 4) and p.channels == 1 \
-            and p.src_kind == E_F32 and p.order1 == 0 and p.phase != PHASE_UP2:
-        # the first pass's blocks of outputs laid out once for all the rows it makes
-        # (rx_dense2_f32_prep, rx_dense4_f32_prep); without memory, or at another level,
-        # the rows as before
-        pre = <int32_t*>malloc((p.shape[2] // 4 + 1) * 10 * sizeof(int32_t))   # RX_D2_BLOCK
-        if pre != NULL and not (
-                rx_dense2_f32_prep(p.shape[2], p.idx2, p.n_in, pre) if p.k == 2
-                else rx_dense4_f32_prep(p.shape[2], p.idx2, p.n_in, pre)):
-            free(pre)
-            pre = NULL
+    if acc_t is float and p.channels == 1 and p.src_kind == E_F32 and p.order1 == 0 \
+            and p.phase != PHASE_UP2:
+        # the first pass's blocks laid out once for all the rows it makes (or NULL: the
+        # rows as before)
+        pre = rx_dense_f32_layout(p.shape[2], p.idx2, p.n_in, p.k)
     j.pre = pre
     pool_run(<body_fn>_band_body[acc_t], &j, p.shape[0] * chunks, nthreads)
     free(pre)

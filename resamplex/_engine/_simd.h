@@ -15,6 +15,7 @@
 #define RESAMPLEX_SIMD_H
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <stddef.h>
 #include <math.h>
@@ -1411,6 +1412,26 @@ static inline void rx_dense4_f32_pre(const float *tmp, float *out, ptrdiff_t n,
 #endif
     if (o < n)
         rx_dense4_f32(tmp, out + o, n - o, idx + 4 * o, w + 4 * o);
+}
+
+/* The blocks of a float32 single-element dense table of k = 2 or 4 taps per output laid out
+ * once for all the rows of a pass (rx_dense2_f32_prep, rx_dense4_f32_prep), in memory of
+ * their own that the caller frees, or NULL: another k, no memory, or a level without those
+ * forms (the rows then run without the layout, the same bits). */
+static inline int32_t *rx_dense_f32_layout(ptrdiff_t n, const int64_t *idx, int64_t n_in,
+                                           ptrdiff_t k)
+{
+    int32_t *tab;
+    if (k != 2 && k != 4)
+        return NULL;
+    /* rx_dense4_f32_prep's 9 int32 per 8 outputs fit the pairs' RX_D2_BLOCK per 4 */
+    tab = (int32_t *)malloc(((size_t)n / 4 + 1) * RX_D2_BLOCK * sizeof(int32_t));
+    if (tab != NULL && !(k == 2 ? rx_dense2_f32_prep(n, idx, n_in, tab)
+                                : rx_dense4_f32_prep(n, idx, n_in, tab))) {
+        free(tab);
+        tab = NULL;
+    }
+    return tab;
 }
 
 /* Dense rows of eight taps, float32 (_row_dense's k == 8, sequential order: Lanczos-4 and the
