@@ -1216,8 +1216,8 @@ MUTANTS = [
         ("tests/test_compat_cv2.py",)),
     Mutant(
         "product-single-elements-forget-earlier-pairs", "resamplex/_engine/_prodpass.pyx",
-        (("                    else:\n                        term = buf[x]\n",
-          "                    else:\n                        term = 0\n"),),
+        (("                    else:\n                        total = buf[x]\n",
+          "                    else:\n                        total = 0\n"),),
         "a product pass over single elements (ONNX Runtime's linear on NCHW) starts each "
         "(z, y) tap pair's sums from 0 instead of the earlier pairs' terms",
         ("tests/test_compat_onnx.py", "tests/test_executor.py")),

@@ -68,7 +68,7 @@ cdef void _row(const load_t* tag, const acc_t* wd, const acc_t* wh, const acc_t*
     cdef const char* base = g.src + q * g.s_o
     cdef const char* row
     cdef const load_t* p
-    cdef acc_t a, b, coef, term
+    cdef acc_t a, b, coef, term, total
     cdef int where  # position of the W weight in the product: 0 first, 1 second, 2 last
     cdef bint first_pair = True
     where = 0 if g.p0 == 2 else (1 if g.p1 == 2 else 2)
@@ -94,15 +94,15 @@ cdef void _row(const load_t* tag, const acc_t* wd, const acc_t* wh, const acc_t*
                     if tw == g.pw[x + 1]:
                         continue
                     if first_pair:
-                        term = _coef(where, ww[tw], a, b) * load_as(
+                        total = _coef(where, ww[tw], a, b) * load_as(
                             <const load_t*>(row + g.iw[tw] * g.s_w), 0, wd)
                         tw = tw + 1
                     else:
-                        term = buf[x]
+                        total = buf[x]
                     for tw in range(tw, g.pw[x + 1]):
-                        term = term + _coef(where, ww[tw], a, b) * load_as(
+                        total = total + _coef(where, ww[tw], a, b) * load_as(
                             <const load_t*>(row + g.iw[tw] * g.s_w), 0, wd)
-                    buf[x] = term
+                    buf[x] = total
                 first_pair = False
                 continue
             for x in range(g.wo):
