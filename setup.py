@@ -189,11 +189,13 @@ class build_ext_openmp(build_ext):
             # keeps full -g for gdb and perf's source lines. The sanitizer build keeps line
             # tables (-g1: a report's stack names file and line) at three quarters of -g's time.
             if os.environ.get("RESAMPLEX_SANITIZE") == "1":
-                # -O1 after -O3: what the sanitizers' own documentation suggests, and a build
-                # of the instrumented kernels in a quarter of the time (measured: _taps.c 333 s
-                # at -O3, 76 s at -O1), which keeps CI within its half hour.
+                # -Og after -O3: optimised for debugging, and a build of the instrumented
+                # kernels in a tenth of -O3's time (measured: _taps_avx2.c 71 s at -O1, 32 s at
+                # -Og; _taps.c 333 s at -O3), which keeps CI within its half hour. The suite
+                # under the sanitizers takes as long as at -O1 (390 s vs 376-416 s: its time is
+                # Python's and the originals', not the kernels').
                 san = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer", "-g1"]
-                extra_c.append("-O1")
+                extra_c.append("-Og")
                 extra_c += san
                 extra_l += san
             elif os.environ.get("RESAMPLEX_DEBUG") != "1":

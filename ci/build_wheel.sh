@@ -39,7 +39,7 @@ else
     trap 'rm -rf "$TMP"' EXIT
 fi
 
-step() { printf '\n--> %s\n' "$*"; }
+step() { printf '\n--> %s   [at %d s]\n' "$*" "$SECONDS"; }
 fail() { echo "error: $*" >&2; exit 1; }
 
 LINUX=0
