@@ -285,8 +285,20 @@ def _render_templates(folder):
         _write_if_changed(target, Tempita.sub(template.read_text()))
 
 
+# Commands that build or install the kernels; the others (sdist, egg_info, dist_info: the
+# metadata and the source archive) need no C, and translating every module for them took CI
+# 100 s (python -m build --sdist, whose isolated environment translates them all anew).
+_BUILD_COMMANDS = {"build", "build_ext", "bdist", "bdist_wheel", "bdist_egg", "install",
+                   "develop", "editable_wheel"}
+
+
+def _source_only():
+    argv = set(sys.argv[1:])
+    return bool(argv & {"sdist", "egg_info", "dist_info"}) and not argv & _BUILD_COMMANDS
+
+
 setup(
-    ext_modules=cythonize(
+    ext_modules=_extensions() if _source_only() else cythonize(
         _extensions(),
         compiler_directives={
             "language_level": 3,

@@ -184,6 +184,13 @@ MUTANTS = [
         "(odd derivatives) instead of subtracting them",
         ("tests/test_compat_gaussian.py",)),
     Mutant(
+        "portable-symmetric-pairs-subtract", "resamplex/_engine/_simd.h",
+        (("static inline rx_v2d rx_v2d_add(rx_v2d a, rx_v2d b) { return a + b; }\n",
+          "static inline rx_v2d rx_v2d_add(rx_v2d a, rx_v2d b) { return a - b; }\n"),),
+        "the portable two-double vectors of a symmetric kernel's pairs (below AVX2, and the "
+        "last elements at AVX2) subtract the taps' sums instead of adding them",
+        ("tests/test_compat_gaussian.py",)),
+    Mutant(
         "bands-smooth-from-the-rows-below", "resamplex/compat/skimage.py",
         (("    return AxisTable(hi - lo, b - a, t.ptr[a:b + 1] - p0, idx - lo, t.w[p0:p1]), lo, hi\n",
           "    return AxisTable(hi - lo, b - a, t.ptr[a:b + 1] - p0, idx - lo, t.w[p0:p1]), lo + 1, hi + 1\n"),),
