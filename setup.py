@@ -5,8 +5,8 @@ build the extensions; if that fails the kernels are built serial (``prange`` deg
 loop) and ``resamplex.show_config()`` says so. ``RESAMPLEX_NO_OPENMP=1`` forces the serial build,
 ``RESAMPLEX_FAIL_NO_OPENMP=1`` turns a failed probe into a build error (for CI), and
 ``RESAMPLEX_NATIVE=1`` adds ``-march=native`` for local builds (wheels stay portable).
-``RESAMPLEX_SANITIZE=1`` builds with AddressSanitizer and UndefinedBehaviorSanitizer; the kernels
-are built without debug information (``-g0``) unless ``RESAMPLEX_DEBUG=1``.
+``RESAMPLEX_SANITIZE=1`` builds with AddressSanitizer and UndefinedBehaviorSanitizer (line tables
+only, ``-g1``); other builds carry no debug information (``-g0``) unless ``RESAMPLEX_DEBUG=1``.
 A regular build also copies the compiled modules into the source tree (so that Python run from
 the repository root finds them; see ``build_ext_openmp``); ``RESAMPLEX_NO_COPY_TO_SOURCE=1``
 leaves the source tree alone.
@@ -259,9 +259,10 @@ def _extensions():
     # 450 s build). The order is the modules' compile times measured at -O3; new modules
     # (not listed) go last, in their order above.
     def cost(name):  # (module, the widest level first)
-        base = name.split("_avx")[0]
+        level, _ = _level_of(name)
+        base = name if level == "baseline" else name[:-len(level) - 1]
         rank = COMPILE_ORDER.index(base) if base in COMPILE_ORDER else len(COMPILE_ORDER)
-        return rank, -[n for n, _ in LEVELS].index(_level_of(name)[0])
+        return rank, -[n for n, _ in LEVELS].index(level)
     names.sort(key=cost)
     return [
         Extension(f"resamplex._engine.{n}", [f"resamplex/_engine/{n}.pyx"], **common)
