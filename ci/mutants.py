@@ -1242,18 +1242,31 @@ MUTANTS = [
         ("tests/test_compat_cv2.py",)),
     Mutant(
         "cv2-linear-left-edge-keeps-its-fraction", "resamplex/_engine/_planloops.pyx",
-        (("                if s < 0:\n                    s = 0\n                    f = 0\n",
-          "                if s < 0:\n                    s = 0\n"),),
+        (("            if s < 0:\n                s = 0\n                f = 0\n",
+          "            if s < 0:\n                s = 0\n"),),
         "OpenCV's horizontal linear table clamps an output left of the first pixel to it but "
         "keeps its fraction (OpenCV sets fx = 0 there)",
         ("tests/test_planloops.py", "tests/test_compat_cv2.py")),
     Mutant(
         "int-bounds-sum-only-the-first-end", "resamplex/_engine/_planloops.pyx",
-        (("                mn, mx = (ta, tb) if ta <= tb else (tb, ta)\n",
-          "                mn, mx = ta, tb\n"),),
+        (("            mn, mx = (ta, tb) if ta <= tb else (tb, ta)\n",
+          "            mn, mx = ta, tb\n"),),
         "the int32 bounds of an integer pass take each tap's term at the range's low end as "
         "its least, wrong for negative weights (cubic), so int32 sums may overflow",
         ("tests/test_planloops.py",)),
+    Mutant(
+        "u8-pair-planned-at-once-ring-one-row-short", "resamplex/_engine/_planloops.pyx",
+        (("    k = _span_rows(&pa[0], &ia[0], dh)\n",
+          "    k = _span_rows(&pa[0], &ia[0], dh) - 1\n"),),
+        "OpenCV's uint8 pair planned at once keeps one row fewer in its ring than an output "
+        "reads (rows overwrite each other)",
+        ("tests/test_compat_cv2.py",)),
+    Mutant(
+        "u8-pair-planned-at-once-keeps-x2-runs", "resamplex/_engine/_planloops.pyx",
+        (("            return None     # a x2 run (_up2_run)\n", "            pass\n"),),
+        "a new shape's linear pair planned at once keeps a x2 enlargement without the phase "
+        "kernel the pass compiler takes there (the same bytes, the slow path)",
+        ("tests/test_compat_cv2.py",)),
 ]
 
 #: Edits of these files rebuild the extensions (``.pyx.tp``: a Tempita template that setup.py

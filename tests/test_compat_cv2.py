@@ -667,10 +667,11 @@ def test_crops_of_whole_rows_are_read_in_place(dtype):
 
 def test_new_shapes_share_kept_axis_tables():
     """Crops of new shapes that share an axis reuse its kept table (plan.TABLES) and give
-    OpenCV's bytes; the store is bounded by its bytes and emptied with the plan cache."""
+    OpenCV's bytes; the store is bounded by its bytes and emptied with the plan cache.
+    (float32: uint8 linear and cubic crops are planned at once, without kept tables.)"""
     from resamplex._engine.plan import TABLES
     rng = np.random.default_rng(21)
-    img = rng.integers(0, 256, (300, 400, 3), dtype=np.uint8)
+    img = (rng.standard_normal((300, 400, 3)) * 50).astype(np.float32)
     rx.clear_plan_cache()
     assert TABLES.bytes == 0
     for mode in (rcv.INTER_LINEAR, rcv.INTER_CUBIC, rcv.INTER_AREA):
@@ -690,3 +691,110 @@ def test_new_shapes_share_kept_axis_tables():
         TABLES.max_bytes = keep
     rx.clear_plan_cache()
     assert TABLES.bytes == 0 and not TABLES._tables
+
+
+def _planner_spec(src, dw, dh, mode):
+    """The fused pass the planner compiles for ``src`` as it lies (``_pipeline``), or None."""
+    from resamplex._engine import _pipeline
+    plan = rcv._plan(src.shape, src.dtype, dw, dh, dw / src.shape[1], dh / src.shape[0], mode)
+    fused = _pipeline._prepared(plan, src.dtype).fused
+    if fused is None:
+        return None, plan
+    stride = _pipeline.row_stride(src)
+    return dict(fused, sstr=[stride * src.shape[0], stride] + list(fused["sstr"][2:])), plan
+
+
+def test_new_shapes_are_planned_at_once_as_the_planner_plans():
+    """``_planloops.cv2_u8_pair`` (a uint8 linear or cubic call's tables and fused pass in
+    one native call) gives the planner's pass field for field (so the same kernels and
+    bytes), and declines only where the planner takes a phase kernel: seeded random images
+    of 1-4 channels, 2-D, crops, exact x2 and x0.5 and arbitrary sizes."""
+    from resamplex._engine import _exec, _pipeline, _planloops
+    rng = np.random.default_rng(31)
+    img = rng.integers(0, 256, (700, 900, 4), dtype=np.uint8)
+    planned = declined = 0
+    for _ in range(400):
+        cn = int(rng.integers(0, 5))
+        h, w = int(rng.integers(1, 400)), int(rng.integers(1, 500))
+        y, x = int(rng.integers(0, 700 - h)), int(rng.integers(0, 900 - w))
+        src = img[y:y + h, x:x + w, 0] if cn == 0 else img[y:y + h, x:x + w, :cn]
+        if cn == 3 or rng.random() < 0.3:
+            src = np.ascontiguousarray(src)
+        r = rng.random()
+        dh, dw = ((2 * h, 2 * w) if r < 0.15 else
+                  (max(1, h // 2), max(1, w // 2)) if r < 0.3 else
+                  (int(rng.integers(1, 300)), int(rng.integers(1, 300))))
+        mode = int(rng.choice([rcv.INTER_LINEAR, rcv.INTER_CUBIC]))
+        area_fast, ix, iy = rcv._integer_scales(dw / w, dh / h)
+        if (dh, dw) == (h, w) or (mode == rcv.INTER_LINEAR and area_fast and ix == iy == 2):
+            continue
+        stride = _pipeline.row_stride(src)
+        if stride is None:
+            continue
+        made = _planloops.cv2_u8_pair(h, w, src.shape[2] if src.ndim == 3 else 1, stride, dh,
+                                      dw, dh / h, dw / w, mode == rcv.INTER_CUBIC,
+                                      _exec.OPS["int_fused"], _pipeline.ELEM["uint8"],
+                                      *rcv._pair_constants(mode))
+        want, plan = _planner_spec(src, dw, dh, mode)
+        if made is None:
+            declined += 1
+            assert want is None or "phase" in want, (src.shape, dh, dw, mode)
+            continue
+        planned += 1
+        spec, work = made
+        assert want is not None and sorted(spec) == sorted(want), (src.shape, dh, dw, mode)
+        for k, v in want.items():
+            assert np.array_equal(np.asarray(spec[k]), np.asarray(v)), (k, src.shape, dh, dw)
+        assert work == _pipeline._prepared(plan, src.dtype).work
+    assert planned > 150 and declined > 20, (planned, declined)
+
+
+@pytest.mark.parametrize("mode", [rcv.INTER_LINEAR, rcv.INTER_CUBIC])
+def test_new_shapes_planned_at_once_match_opencv(mode):
+    """Random crops of new shapes (planned at once), their second calls (the kept program),
+    a crop of a kept shape from an image of another width (rows another stride apart: planned
+    anew) and its contiguous copy: OpenCV's bytes at 1 and 2 threads."""
+    from resamplex._engine.plan import PROGRAMS
+    rng = np.random.default_rng(32)
+    img = rng.integers(0, 256, (500, 640, 3), dtype=np.uint8)
+    other = rng.integers(0, 256, (500, 700, 3), dtype=np.uint8)
+    rx.clear_plan_cache()
+    for i in range(40):
+        h, w = int(rng.integers(20, 480)), int(rng.integers(20, 600))
+        y, x = int(rng.integers(0, 500 - h)), int(rng.integers(0, 640 - w))
+        dsize = (224, 224) if i % 2 else (int(rng.integers(1, 700)), int(rng.integers(1, 700)))
+        for v in (img[y:y + h, x:x + w], other[y:y + h, x:x + w]):
+            want = cv2.resize(v, dsize, interpolation=mode)
+            for threads in (1, 2):
+                got = rcv.resize(v, dsize, interpolation=mode, threads=threads)
+                assert got.tobytes() == want.tobytes(), (v.shape, v.strides, dsize, mode)
+            assert rcv.resize(np.ascontiguousarray(v), dsize,
+                              interpolation=mode).tobytes() == want.tobytes()
+    assert PROGRAMS.bytes > 0
+    with pytest.raises(cv2.error):   # a kept program's call still checks its threads
+        rcv.resize(img[:100, :100], (50, 60), interpolation=mode)
+        rcv.resize(img[:100, :100], (50, 60), interpolation=mode, threads=0)
+    rx.clear_plan_cache()
+    assert PROGRAMS.bytes == 0 and not PROGRAMS._kept
+
+
+def test_kept_programs_are_bounded():
+    """Ever-new shapes keep the programs planned at once within their entries and bytes."""
+    from resamplex._engine.plan import PROGRAMS
+    img = np.random.default_rng(33).integers(0, 256, (300, 400, 3), dtype=np.uint8)
+    keep = PROGRAMS.max_entries, PROGRAMS.max_bytes
+    try:
+        PROGRAMS.max_entries, PROGRAMS.max_bytes = 7, 1 << 20
+        sizes = []
+        for i in range(60):
+            rcv.resize(img[:100 + i, :150 + 2 * i], (64 + i, 48))
+            sizes.append((len(PROGRAMS._kept), PROGRAMS.bytes))
+        assert max(n for n, _ in sizes) == 7 and max(b for _, b in sizes) <= 1 << 20
+        assert PROGRAMS.bytes == sum(k.program.nbytes for k in PROGRAMS._kept.values())
+        PROGRAMS.max_entries, PROGRAMS.max_bytes = 1000, 20000
+        for i in range(30):
+            rcv.resize(img[:100 + i, :150], (64, 48 + i))
+            assert PROGRAMS.bytes <= 20000
+    finally:
+        PROGRAMS.max_entries, PROGRAMS.max_bytes = keep
+        rx.clear_plan_cache()

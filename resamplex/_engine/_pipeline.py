@@ -1118,7 +1118,7 @@ def _prepared(plan: "Plan", dtype: np.dtype) -> Prepared:
     return prep
 
 
-def _row_stride(x: np.ndarray) -> int | None:
+def row_stride(x: np.ndarray) -> int | None:
     """The byte stride of ``x``'s first axis where ``x`` is native and aligned, its other
     axes C-contiguous and the stride positive (whole rows of contiguous elements at
     increasing addresses, as a crop of an image has them); else None."""
@@ -1136,10 +1136,10 @@ def in_place(plan: "Plan", x: np.ndarray) -> Any:
     """The program that runs ``plan`` on ``x`` as it lies, a view whose rows are apart (not
     C-contiguous, of the plan's input shape), or None where ``x`` must be copied first: the
     plan's program for ``x``'s dtype is one fused pass over the first axis and ``x`` has
-    whole rows of contiguous elements (``_row_stride``). That pass reads the input only
+    whole rows of contiguous elements (``row_stride``). That pass reads the input only
     through ``base + row * stride`` and the offsets of a row's elements, so with the view's
     stride it reads the same values as from the copy."""
-    stride = _row_stride(x)
+    stride = row_stride(x)
     if stride is None:
         return None
     prep = _prepared(plan, x.dtype)

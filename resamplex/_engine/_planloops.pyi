@@ -39,3 +39,9 @@ def cv2_linear(n_in: int, n_out: int, inv_scale: float, horizontal: bool, fixed:
 def cv2_cubic(n_in: int, n_out: int, inv_scale: float,
               fixed: bool) -> tuple[_I64, _I64, npt.NDArray[np.float64]]:
     """OpenCV's ``INTER_CUBIC`` taps of one axis as ``(ptr, idx, w)``."""
+
+def cv2_u8_pair(H: int, W: int, C: int, row_stride: int, dh: int, dw: int, inv_y: float,
+                inv_x: float, cubic: bool, op: int, u8: int, pre: int, post: int, bias: int,
+                mult: int, shift: int, head_scale: float,
+                lanes: int) -> tuple[dict[str, object], float] | None:
+    """OpenCV's uint8 linear or cubic pair's tables and fused pass in one call, or None."""

@@ -2017,6 +2017,65 @@ class CallMemo:
         self._seen[raw] = (key, extra, plan)
 
 
+class KeptProgram:
+    """An executor program a facade planned without a ``Plan`` (``compat.cv2``'s uint8 pairs
+    of new shapes, planned in one native call): what it computes a ``shape`` output of
+    ``dtype`` from, for input rows ``stride`` bytes apart (the layout it was compiled for),
+    its thread ``work``, and what the facade keeps beside it (``extra``)."""
+
+    __slots__ = ("program", "work", "shape", "dtype", "stride", "extra")
+
+    def __init__(self, program: Program, work: float, shape: tuple[int, ...], dtype: np.dtype,
+                 stride: int | None, extra: Any = None):
+        self.program, self.work, self.shape = program, work, shape
+        self.dtype, self.stride, self.extra = dtype, stride, extra
+
+    def run_new(self, x: np.ndarray, threads: int | None) -> np.ndarray:
+        """The program run on ``x`` (laid out as compiled for; not checked here) into a new
+        array; ``threads`` already validated."""
+        result = new_array(self.shape, self.dtype)
+        self.program.run(x, result, threads_for(threads, self.work))
+        return result
+
+
+class KeptPrograms:
+    """Raw call arguments (``_exec.call_key``) -> the ``KeptProgram`` a facade planned for
+    them: a call seen again runs its program without planning, as ``CallMemo`` gives a plan.
+    Emptied when it would hold more than ``max_bytes`` of programs or ``max_entries`` of
+    them (ever-new shapes keep it bounded), and by ``clear_cache``."""
+
+    def __init__(self, max_bytes: int = 16 << 20, max_entries: int = 1024):
+        self._kept: dict[Any, KeptProgram] = {}
+        self._lock = threading.Lock()
+        self.bytes = 0
+        self.max_bytes, self.max_entries = max_bytes, max_entries
+
+    def get(self, raw: Any) -> KeptProgram | None:
+        return self._kept.get(raw)
+
+    def remember(self, raw: Any, kept: KeptProgram) -> None:
+        size = kept.program.nbytes
+        if raw is None or size > self.max_bytes:
+            return
+        with self._lock:
+            old = self._kept.pop(raw, None)
+            if old is not None:
+                self.bytes -= old.program.nbytes
+            if self.bytes + size > self.max_bytes or len(self._kept) >= self.max_entries:
+                self._kept.clear()
+                self.bytes = 0
+            self._kept[raw] = kept
+            self.bytes += size
+
+    def clear(self) -> None:
+        with self._lock:
+            self._kept.clear()
+            self.bytes = 0
+
+
+PROGRAMS = KeptPrograms()
+
+
 def cache_info() -> dict[str, int]:
     """The shared plan cache: plans held, bytes they hold, the byte bound, hits and misses.
 
@@ -2069,8 +2128,8 @@ TABLES = KeptTables()
 
 
 def clear_cache() -> None:
-    """Drop every cached plan (and the programs compiled for them, and the axis tables kept
-    for plans of new shapes).
+    """Drop every cached plan (and the programs compiled for them, the axis tables kept for
+    plans of new shapes, and the programs facades planned without a plan).
 
     Examples
     --------
@@ -2080,6 +2139,7 @@ def clear_cache() -> None:
     """
     PLANS.clear()
     TABLES.clear()
+    PROGRAMS.clear()
 
 
 def set_cache_limit(max_bytes: int) -> None:

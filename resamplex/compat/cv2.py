@@ -41,12 +41,12 @@ from typing import Any
 import numpy as np
 
 from .._checks import check_allocation, check_threads
-from .._engine import _planloops
+from .._engine import _exec, _planloops
 from .._engine._pipeline import (
-    BlockPass, FloatPass, IntPass, SplitPass, row_major_groups,
+    ELEM, BlockPass, FloatPass, IntPass, SplitPass, row_major_groups, row_stride,
 )
 from .._engine._exec import call_key
-from .._engine.plan import PLANS, TABLES, CallMemo, Plan
+from .._engine.plan import PLANS, PROGRAMS, TABLES, CallMemo, KeptProgram, Plan
 from .._dtypes import name_of
 from .._errors import ResamplexError, UnsupportedError, bad_type, bad_value
 from .._tables import AxisTable, block_mean_table, consecutive_taps
@@ -361,7 +361,8 @@ def _generic_passes(mode: int, dtype: np.dtype) -> tuple[Any, Any]:
 # ------------------------------------------------------------------------------ arguments
 
 def _is_int(v: Any) -> bool:
-    return isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_))
+    return type(v) is int or (isinstance(v, numbers.Integral)
+                              and not isinstance(v, (bool, np.bool_)))
 
 
 def _check_src(src: Any) -> np.ndarray:
@@ -513,9 +514,7 @@ def _plan(shape: tuple[int, ...], dtype: np.dtype, dw: int, dh: int, inv_x: floa
     cn = shape[2] if len(shape) == 3 else 1
     name = name_of(dtype)
     scale_x, scale_y = 1.0 / inv_x, 1.0 / inv_y
-    iscale_x, iscale_y = cv_round(scale_x), cv_round(scale_y)
-    area_fast = (abs(scale_x - iscale_x) < _DBL_EPSILON
-                 and abs(scale_y - iscale_y) < _DBL_EPSILON)
+    area_fast, iscale_x, iscale_y = _integer_scales(inv_x, inv_y)
 
     def refuse(what: str) -> UnsupportedError:
         return UnsupportedError(f"src: {what} does not take {_DEPTH.get(name, name)} "
@@ -578,6 +577,15 @@ def _plan(shape: tuple[int, ...], dtype: np.dtype, dw: int, dh: int, inv_x: floa
     h, v = _generic_passes(mode, dtype)
     return Plan(shape, tables, weighted=True, order=[1, 0], keep_order=True, passes=[h, v],
                 op=_NAMES[mode])
+
+
+def _integer_scales(inv_x: float, inv_y: float) -> tuple[bool, int, int]:
+    """``(area_fast, iscale_x, iscale_y)`` of ``hal::resize``: whether both scales
+    ``1 / inv`` are integers within ``DBL_EPSILON``, and those integers (rounded)."""
+    scale_x, scale_y = 1.0 / inv_x, 1.0 / inv_y
+    iscale_x, iscale_y = cv_round(scale_x), cv_round(scale_y)
+    return (abs(scale_x - iscale_x) < _DBL_EPSILON and abs(scale_y - iscale_y) < _DBL_EPSILON,
+            iscale_x, iscale_y)
 
 
 def _axis_table(mode: int, n_in: int, n_out: int, inv_scale: float, horizontal: bool,
@@ -697,6 +705,11 @@ def _resize(src: Any, dsize: Any, dst: np.ndarray | None, fx: Any, fy: Any,
             plan, result_shape = found
             result = plan(src, threads=threads)
             return result.reshape(result_shape) if result.shape != result_shape else result
+        once = PROGRAMS.get(raw)
+        if once is not None and row_stride(src) == once.stride:
+            # a uint8 pair planned at once before (_planned_at_once), for rows this far apart
+            result = once.run_new(src, check_threads(threads) if threads is not None else None)
+            return result.reshape(once.extra) if result.shape != once.extra else result
     given = src
     src = _check_src(src)
     mode = _check_interpolation(interpolation)
@@ -739,14 +752,72 @@ def _resize(src: Any, dsize: Any, dst: np.ndarray | None, fx: Any, fy: Any,
         if mode == INTER_LINEAR_EXACT and native_name in ("float32", "float64"):
             mode = INTER_LINEAR
         key = ("cv2.resize", src.shape, native, dw, dh, inv_x, inv_y, mode)
-        plan = PLANS.get_or_build(key, lambda: _plan(src.shape, native, dw, dh, inv_x, inv_y,
-                                                     mode))
-        result = plan(src, out=out, threads=threads)
-        if src is given:  # not a 1-d array read as a column
-            _CALLS.remember(raw, key, result_shape)
+        made = None
+        if out is None and native_name == "uint8" and mode in (INTER_LINEAR, INTER_CUBIC):
+            stride = row_stride(src)
+            made = _planned_at_once(src, stride, key, dw, dh, inv_x, inv_y, mode)
+        if made is not None:
+            result = made.run_new(src, threads)
+            if src is given:
+                made.extra = result_shape
+                PROGRAMS.remember(raw, made)
+        else:
+            plan = PLANS.get_or_build(key, lambda: _plan(src.shape, native, dw, dh, inv_x,
+                                                         inv_y, mode))
+            result = plan(src, out=out, threads=threads)
+            if src is given:  # not a 1-d array read as a column
+                _CALLS.remember(raw, key, result_shape)
     if use_dst:
         return dst  # type: ignore[return-value]
     return result.reshape(result_shape) if result.shape != result_shape else result
 
 
 _CALLS = CallMemo()  # raw arguments seen before -> (plan key, shape of the result)
+
+
+@functools.lru_cache(maxsize=None)
+def _pair_constants(mode: int) -> tuple[int, int, int, int, int, float, int] | None:
+    """The uint8 pair's second pass (``_generic_passes``) as ``_planloops.cv2_u8_pair`` takes
+    it: ``(pre, post, bias, mult, shift, head weight scale or 0.0, head lanes)``; None where
+    it has a finish that function does not plan (a float multiplier, truncation, a view)."""
+    _, v = _generic_passes(mode, np.dtype(np.uint8))
+    head: Any = None
+    lanes = 0
+    if isinstance(v, SplitPass):
+        head, lanes = v.head, v.lanes
+        v = v.tail
+    if not isinstance(v, IntPass) or (head is not None and not isinstance(head, FloatPass)) \
+            or v.fmul is not None or v.truncate or v.view is not None or v.store != "uint8":
+        return None
+    return (v.pre, v.post, v.bias, v.mult, v.shift,
+            0.0 if head is None else head.weight_scale, lanes)
+
+
+def _planned_at_once(src: np.ndarray, stride: int | None, key: Any, dw: int, dh: int,
+                     inv_x: float, inv_y: float, mode: int) -> KeptProgram | None:
+    """The program of a uint8 ``INTER_LINEAR`` or ``INTER_CUBIC`` call without a plan in the
+    plan cache, planned by ``_planloops.cv2_u8_pair`` in one native call (the tables and the
+    fused integer pass: the program ``_plan`` and the pass compiler would make), or None
+    where the call takes its plan as before: an image of more than 4 channels or without
+    whole contiguous rows, a x2 area halving, a plan with a phase kernel (x2, x0.5). A
+    random crop resized to a fixed size (a new shape every call) then costs the resize, not
+    the planner's Python (docs/core.md). ``stride``: ``row_stride(src)``."""
+    consts = _pair_constants(mode)
+    C = src.shape[2] if src.ndim == 3 else 1
+    if consts is None or src.ndim not in (2, 3) or not 1 <= C <= 4 or stride is None:
+        return None
+    if mode == INTER_LINEAR:
+        area_fast, ix, iy = _integer_scales(inv_x, inv_y)
+        if area_fast and ix == 2 and iy == 2:
+            return None     # OpenCV takes INTER_AREA's path
+    if PLANS.get(key) is not None:
+        return None
+    H, W = src.shape[0], src.shape[1]
+    check_allocation(H * dw * C * 4, "scratch")  # the pass compiler's check of the first pass
+    made = _planloops.cv2_u8_pair(H, W, C, stride, dh, dw, inv_y, inv_x, mode == INTER_CUBIC,
+                                  _exec.OPS["int_fused"], ELEM["uint8"], *consts)
+    if made is None:
+        return None
+    spec, work = made
+    return KeptProgram(_exec.Program([spec], [], work), work, (dh, dw) + src.shape[2:],
+                       src.dtype, stride)
