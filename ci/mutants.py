@@ -1173,6 +1173,13 @@ MUTANTS = [
         "pair of outputs the other's first two weights",
         ("tests/test_compat_cv2.py",)),
     Mutant(
+        "u8-pairs-four-outputs-weights-crossed", "resamplex/_engine/_simd.h",
+        (("    const __m256i spread02 = _mm256_setr_epi32(0, 0, 0, 0, 2, 2, 2, 2);\n",
+          "    const __m256i spread02 = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1);\n"),),
+        "uint8 linear rows of 2-4 element pixels, four outputs a step, give the third output "
+        "the second one's weights",
+        ("tests/test_compat_cv2.py",)),
+    Mutant(
         "u8-taps-run-one-element-outputs-out-of-order", "resamplex/_engine/_simd.h",
         (("                                _mm256_permute4x64_epi64(_mm256_hadd_epi32(ma, mb), 0xD8));\n",
           "                                _mm256_permute4x64_epi64(_mm256_hadd_epi32(ma, mb), 0xE4));\n"),),

@@ -2459,6 +2459,10 @@ static RX_ALWAYS_INLINE void rx_pairs_pre_u8_c(const uint8_t *base, ptrdiff_t n_
     /* a 4-byte lane's first two bytes as its two 16-bit halves */
     const __m256i pair1 = _mm256_setr_epi8(0, -1, 1, -1, 4, -1, 5, -1, 8, -1, 9, -1, 12, -1, 13, -1,
                                            0, -1, 1, -1, 4, -1, 5, -1, 8, -1, 9, -1, 12, -1, 13, -1);
+    /* mk in both 128-bit lanes; pk[o], pk[o + 2] and pk[o + 1], pk[o + 3] to the lanes */
+    const __m256i mk2 = _mm256_broadcastsi128_si256(mk);
+    const __m256i spread02 = _mm256_setr_epi32(0, 0, 0, 0, 2, 2, 2, 2);
+    const __m256i spread13 = _mm256_setr_epi32(1, 1, 1, 1, 3, 3, 3, 3);
 #else
     (void)adj;
 #endif
@@ -2480,6 +2484,39 @@ static RX_ALWAYS_INLINE void rx_pairs_pre_u8_c(const uint8_t *base, ptrdiff_t n_
                 _mm_storeu_si128((__m128i *)(out16 + o),
                                  _mm256_castsi256_si128(_mm256_permute4x64_epi64(x, 0x08)));
                 o += 8;
+                continue;
+            }
+        }
+        /* outputs o .. o + 3 at once (c >= 2, each one 8-byte load): outputs o and o + 2 in
+         * the low and high 128-bit lanes of one vector, o + 1 and o + 3 of another (the
+         * zipped bytes' low and high halves, zero-extended), a multiply-add each; the same
+         * products, sums and stores as two steps below. o + 4 < n_out: the last 4-lane
+         * store stays inside the row's n_out c values. */
+        if (c >= 2 && o + 4 < n_out) {
+            uint32_t four;
+            memcpy(&four, adj + o, 4);
+            if (four == 0x01010101u) {
+                int64_t q0, q1, q2, q3;
+                __m256i x, w, p0, p1;
+                __m128i l0, l1;
+                memcpy(&q0, base + off[o], 8);
+                memcpy(&q1, base + off[o + 1], 8);
+                memcpy(&q2, base + off[o + 2], 8);
+                memcpy(&q3, base + off[o + 3], 8);
+                x = _mm256_shuffle_epi8(_mm256_setr_epi64x(q0, q1, q2, q3), mk2);
+                w = _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(pk + o)));
+                p0 = _mm256_madd_epi16(_mm256_unpacklo_epi8(x, _mm256_setzero_si256()),
+                                       _mm256_permutevar8x32_epi32(w, spread02));
+                p1 = _mm256_madd_epi16(_mm256_unpackhi_epi8(x, _mm256_setzero_si256()),
+                                       _mm256_permutevar8x32_epi32(w, spread13));
+                p0 = _mm256_packs_epi32(_mm256_sra_epi32(p0, sh), _mm256_sra_epi32(p1, sh));
+                l0 = _mm256_castsi256_si128(p0);
+                l1 = _mm256_extracti128_si256(p0, 1);
+                _mm_storel_epi64((__m128i *)(out16 + o * c), l0);
+                _mm_storel_epi64((__m128i *)(out16 + (o + 1) * c), _mm_unpackhi_epi64(l0, l0));
+                _mm_storel_epi64((__m128i *)(out16 + (o + 2) * c), l1);
+                _mm_storel_epi64((__m128i *)(out16 + (o + 3) * c), _mm_unpackhi_epi64(l1, l1));
+                o += 4;
                 continue;
             }
         }
