@@ -657,12 +657,17 @@ def test_crops_of_whole_rows_are_read_in_place(dtype):
     for v in views:
         for flag in (cv2.INTER_LINEAR, cv2.INTER_CUBIC, cv2.INTER_LANCZOS4, cv2.INTER_AREA):
             for dsize in ((224, 224), (81, 390)):
-                want = cv2.resize(v, dsize, interpolation=flag)
-                for threads in (1, 2):
-                    got = rcv.resize(v, dsize, interpolation=flag, threads=threads)
-                    assert got.tobytes() == want.tobytes(), (v.shape, v.strides, dsize, flag)
-                assert rcv.resize(np.ascontiguousarray(v), dsize,
-                                  interpolation=flag).tobytes() == want.tobytes()
+                view_matches_opencv(v, dsize, flag)
+
+
+def view_matches_opencv(v, dsize, flag):
+    # rcv.resize of the view v at 1 and 2 threads, and of its contiguous copy: OpenCV's bytes
+    want = cv2.resize(v, dsize, interpolation=flag)
+    for threads in (1, 2):
+        got = rcv.resize(v, dsize, interpolation=flag, threads=threads)
+        assert got.tobytes() == want.tobytes(), (v.shape, v.strides, dsize, flag)
+    assert rcv.resize(np.ascontiguousarray(v), dsize,
+                      interpolation=flag).tobytes() == want.tobytes()
 
 
 def test_new_shapes_share_kept_axis_tables():
@@ -764,12 +769,7 @@ def test_new_shapes_planned_at_once_match_opencv(mode):
         y, x = int(rng.integers(0, 500 - h)), int(rng.integers(0, 640 - w))
         dsize = (224, 224) if i % 2 else (int(rng.integers(1, 700)), int(rng.integers(1, 700)))
         for v in (img[y:y + h, x:x + w], other[y:y + h, x:x + w]):
-            want = cv2.resize(v, dsize, interpolation=mode)
-            for threads in (1, 2):
-                got = rcv.resize(v, dsize, interpolation=mode, threads=threads)
-                assert got.tobytes() == want.tobytes(), (v.shape, v.strides, dsize, mode)
-            assert rcv.resize(np.ascontiguousarray(v), dsize,
-                              interpolation=mode).tobytes() == want.tobytes()
+            view_matches_opencv(v, dsize, mode)
     assert PROGRAMS.bytes > 0
     with pytest.raises(cv2.error):   # a kept program's call still checks its threads
         rcv.resize(img[:100, :100], (50, 60), interpolation=mode)
