@@ -855,3 +855,21 @@ def test_remembered_calls_follow_the_cache(fresh_cache):
     for _ in range(3):
         assert np.array_equal(rcv.resize(x, (7, 5)), first)
     assert rx.plan_cache_info()["plans"] == 1
+
+
+def test_fused_integer_program_refuses_a_ring_the_kernel_cannot_keep():
+    # The fused integer kernel keeps 1 to 16 ring rows (a tag each, row % k): a spec outside
+    # that is refused when the program is made, never run.
+    from resamplex._engine import _pipeline, _planloops
+    from resamplex.compat import cv2 as rcv
+
+    spec, work = _planloops.cv2_u8_pair(40, 50, 3, 150, 17, 23, 17 / 40, 23 / 50, False,
+                                        _exec.OPS["int_fused"], _pipeline.ELEM["uint8"],
+                                        *rcv._pair_constants(rcv.INTER_LINEAR))
+    x = np.random.default_rng(3).integers(0, 256, (40, 50, 3), dtype=np.uint8)
+    out = np.empty((17, 23, 3), np.uint8)
+    _exec.Program([spec], [], work).run(x, out, 1)
+    assert np.array_equal(out, rcv.resize(x, (23, 17)))
+    for k in (0, -1, 17):
+        with pytest.raises(ValueError, match="ring of 1 to 16 rows"):
+            _exec.Program([dict(spec, k=k)], [], work)

@@ -563,6 +563,10 @@ cdef class Program:
                 p.w = _vec(self._keep, spec.get("w"), np.int64)
                 esize = 8
             elif p.op == OP_INT_FUSED:
+                if not 1 <= p.k <= 16:
+                    # the kernel keeps 1 to 16 ring rows (_intpass._fused_rows: row % k, and
+                    # a tag a row); the planner's _RING_MAX
+                    raise ValueError(f"int_fused: a ring of 1 to 16 rows; got k={p.k}")
                 p.w = _vec(self._keep, spec.get("w"), np.int64)
                 p.w2 = _vec(self._keep, spec.get("w2"), np.int64)
                 esize = 4
