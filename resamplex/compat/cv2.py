@@ -752,18 +752,19 @@ def _resize(src: Any, dsize: Any, dst: np.ndarray | None, fx: Any, fy: Any,
         if mode == INTER_LINEAR_EXACT and native_name in ("float32", "float64"):
             mode = INTER_LINEAR
         key = ("cv2.resize", src.shape, native, dw, dh, inv_x, inv_y, mode)
+        kept = PLANS.get(key)
         made = None
-        if out is None and native_name == "uint8" and mode in (INTER_LINEAR, INTER_CUBIC):
-            stride = row_stride(src)
-            made = _planned_at_once(src, stride, key, dw, dh, inv_x, inv_y, mode)
+        if kept is None and out is None and native_name == "uint8" \
+                and mode in (INTER_LINEAR, INTER_CUBIC):
+            made = _planned_at_once(src, row_stride(src), dw, dh, inv_x, inv_y, mode,
+                                    result_shape)
         if made is not None:
             result = made.run_new(src, threads)
             if src is given:
-                made.extra = result_shape
                 PROGRAMS.remember(raw, made)
         else:
-            plan = PLANS.get_or_build(key, lambda: _plan(src.shape, native, dw, dh, inv_x,
-                                                         inv_y, mode))
+            plan = kept if kept is not None else PLANS.get_or_build(
+                key, lambda: _plan(src.shape, native, dw, dh, inv_x, inv_y, mode))
             result = plan(src, out=out, threads=threads)
             if src is given:  # not a 1-d array read as a column
                 _CALLS.remember(raw, key, result_shape)
@@ -793,15 +794,16 @@ def _pair_constants(mode: int) -> tuple[int, int, int, int, int, float, int] | N
             0.0 if head is None else head.weight_scale, lanes)
 
 
-def _planned_at_once(src: np.ndarray, stride: int | None, key: Any, dw: int, dh: int,
-                     inv_x: float, inv_y: float, mode: int) -> KeptProgram | None:
+def _planned_at_once(src: np.ndarray, stride: int | None, dw: int, dh: int, inv_x: float,
+                     inv_y: float, mode: int, result_shape: tuple[int, ...]) -> KeptProgram | None:
     """The program of a uint8 ``INTER_LINEAR`` or ``INTER_CUBIC`` call without a plan in the
-    plan cache, planned by ``_planloops.cv2_u8_pair`` in one native call (the tables and the
-    fused integer pass: the program ``_plan`` and the pass compiler would make), or None
-    where the call takes its plan as before: an image of more than 4 channels or without
-    whole contiguous rows, a x2 area halving, a plan with a phase kernel (x2, x0.5). A
-    random crop resized to a fixed size (a new shape every call) then costs the resize, not
-    the planner's Python (docs/core.md). ``stride``: ``row_stride(src)``."""
+    plan cache (the caller looked), planned by ``_planloops.cv2_u8_pair`` in one native call
+    (the tables and the fused integer pass: the program ``_plan`` and the pass compiler would
+    make), or None where the call takes its plan as before: an image of more than 4 channels
+    or without whole contiguous rows, a x2 area halving, a plan with a phase kernel (x2,
+    x0.5). A random crop resized to a fixed size (a new shape every call) then costs the
+    resize, not the planner's Python (docs/core.md). ``stride``: ``row_stride(src)``; ``result_shape``:
+    the door's result (kept with the program, ``KeptProgram.extra``)."""
     consts = _pair_constants(mode)
     C = src.shape[2] if src.ndim == 3 else 1
     if consts is None or src.ndim not in (2, 3) or not 1 <= C <= 4 or stride is None:
@@ -810,8 +812,6 @@ def _planned_at_once(src: np.ndarray, stride: int | None, key: Any, dw: int, dh:
         area_fast, ix, iy = _integer_scales(inv_x, inv_y)
         if area_fast and ix == 2 and iy == 2:
             return None     # OpenCV takes INTER_AREA's path
-    if PLANS.get(key) is not None:
-        return None
     H, W = src.shape[0], src.shape[1]
     check_allocation(H * dw * C * 4, "scratch")  # the pass compiler's check of the first pass
     made = _planloops.cv2_u8_pair(H, W, C, stride, dh, dw, inv_y, inv_x, mode == INTER_CUBIC,
@@ -820,4 +820,4 @@ def _planned_at_once(src: np.ndarray, stride: int | None, key: Any, dw: int, dh:
         return None
     spec, work = made
     return KeptProgram(_exec.Program([spec], [], work), work, (dh, dw) + src.shape[2:],
-                       src.dtype, stride)
+                       src.dtype, stride, result_shape)
