@@ -1160,10 +1160,10 @@ MUTANTS = [
         ("tests/test_compat_cv2.py",)),
     Mutant(
         "u8-pair-table-second-output-reads-the-first-outputs-pixels", "resamplex/_engine/_simd.h",
-        (("            memcpy(&q1, base + off[o + 1], 8);\n",
-          "            memcpy(&q1, base + off[o], 8);\n"),),
-        "uint8 linear rows of 2-4 element pixels over a laid-out table give the second output "
-        "of each pair the first output's pixels",
+        (("            memcpy(&q1, base + off[o + 1], 8);\n            x = _mm256_cvtepu8_epi16(",
+          "            memcpy(&q1, base + off[o], 8);\n            x = _mm256_cvtepu8_epi16("),),
+        "uint8 linear rows of 2-4 element pixels over a laid-out table, two outputs a step, "
+        "give the second output of each pair the first output's pixels",
         ("tests/test_compat_cv2.py",)),
     Mutant(
         "u8-taps-run-pair-weights-crossed", "resamplex/_engine/_simd.h",
@@ -1195,17 +1195,19 @@ MUTANTS = [
         ("tests/test_compat_cv2.py",)),
     Mutant(
         "f32-dense2-window-one-element-late", "resamplex/_engine/_simd.h",
-        (("            x = _mm256_permutevar8x32_ps(_mm256_loadu_ps(tmp + t[1]),\n",
-          "            x = _mm256_permutevar8x32_ps(_mm256_loadu_ps(tmp + t[1] + 1),\n"),),
+        (("        *x = _mm256_permutevar8x32_ps(_mm256_loadu_ps(tmp + t[1]),\n",
+          "        *x = _mm256_permutevar8x32_ps(_mm256_loadu_ps(tmp + t[1] + 1),\n"),),
         "float32 single-element linear rows (blocks laid out once per pass, AVX2) read each "
         "block's window one element late",
         ("tests/test_compat_cv2.py",)),
     Mutant(
         "f32-dense2-pairs-first-output-reads-the-second", "resamplex/_engine/_simd.h",
-        (("                rx_load_f64_bits(tmp + t[1]), rx_load_f64_bits(tmp + t[2]),\n",
-          "                rx_load_f64_bits(tmp + t[2]), rx_load_f64_bits(tmp + t[2]),\n"),),
-        "float32 single-element linear rows that shrink by more than 2 (pairs loaded 64 bits "
-        "each, AVX2) give each block's first output the second's pixels",
+        (("        const __m256d a = _mm256_setr_pd(\n            rx_load_f64_bits(tmp + t[1]),",
+          "        const __m256d a = _mm256_setr_pd(\n            rx_load_f64_bits(tmp + t[2]),"),
+         ("        *x = _mm256_castpd_ps(_mm256_setr_pd(\n            rx_load_f64_bits(tmp + t[1]),",
+          "        *x = _mm256_castpd_ps(_mm256_setr_pd(\n            rx_load_f64_bits(tmp + t[2]),")),
+        "float32 single-element linear rows whose pairs lie wide apart (loaded 64 bits each, "
+        "AVX2 and AVX-512) give each block's first output the second's pixels",
         ("tests/test_compat_cv2.py",)),
     Mutant(
         "f32-dense4-second-tap-row-is-the-first", "resamplex/_engine/_simd.h",
@@ -1235,6 +1237,20 @@ MUTANTS = [
         "a product pass over single elements (ONNX Runtime's linear on NCHW) starts each "
         "(z, y) tap pair's sums from 0 instead of the earlier pairs' terms",
         ("tests/test_compat_onnx.py", "tests/test_executor.py")),
+    Mutant(
+        "f32-pixel-pairs-weights-crossed", "resamplex/_engine/_simd.h",
+        (("                    wv[8 * tt + 4 * q + j] = w[o * k + tt];\n",
+          "                    wv[8 * tt + 4 * (1 - q) + j] = w[o * k + tt];\n"),),
+        "float32 rows of 2-4 element pixels, two outputs a vector, weigh each output by the "
+        "other's weights",
+        ("tests/test_compat_cv2.py",)),
+    Mutant(
+        "f32-pair-windows-one-element-short", "resamplex/_engine/_simd.h",
+        (("                    cnt = t[4 + 2 * q] + 1;\n",
+          "                    cnt = t[4 + 2 * q];\n"),),
+        "float32 two-tap rows at AVX-512 load their 32-element windows without the last "
+        "pair's second element (it reads as 0)",
+        ("tests/test_compat_cv2.py",)),
     Mutant(
         "f32-pixel-taps-drop-the-last-tap", "resamplex/_engine/_simd.h",
         (("            for (t = 1; t < k; t++) {\n                memcpy(&a, x + ix[t] * c, sizeof a);\n",

@@ -529,6 +529,28 @@ def test_float_arbitrary_ratios_with_long_rows():
     cases_match_at_every_cpu_level(cases)
 
 
+def test_float_pixel_rows_two_outputs_a_vector():
+    # Float32 rows of 2-4 element pixels at ratios other than 2 (linear, cubic, Lanczos-4:
+    # 2, 4 or 8 taps on every output) are summed two outputs a 256-bit vector over blocks laid
+    # out once per pass; a block one of whose taps is the row's last pixel (c < 4: a
+    # four-lane load would leave the row), a clamped end, or whose store would leave the
+    # row's outputs goes output by output, as does an odd width's last output. Widths of 1
+    # to 9 outputs and longer, enlarging and shrinking; NaN, infinities and -0.0 included.
+    rng = np.random.default_rng(41)
+    cases = []
+    for cn in (2, 3, 4):
+        for h, w in ((5, 9), (7, 40), (9, 263)):
+            x = (rng.standard_normal((h, w, cn)) * 100).astype(np.float32)
+            for v in (np.nan, np.inf, -np.inf, -0.0):
+                x.reshape(-1)[rng.integers(0, x.size, 2)] = v
+            for dw in sorted({1, 2, 3, 4, 5, 8, 9, w // 3 + 1, 3 * w // 2 + 1, 5 * w // 2}):
+                dh = int(rng.integers(1, 2 * h))
+                for flag in (cv2.INTER_LINEAR, cv2.INTER_CUBIC, cv2.INTER_LANCZOS4):
+                    cases.append((x, (dw, dh), flag, cv2.resize(x, (dw, dh), interpolation=flag)))
+
+    cases_match_at_every_cpu_level(cases)
+
+
 def test_float_linear_rows_ending_in_one_tap_outputs():
     # An enlarged float32 linear row ends in outputs past the last pixel pair, which OpenCV
     # computes from one tap (its xmax). The fused sweep sums the row densely, two taps for

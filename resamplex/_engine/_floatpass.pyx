@@ -64,6 +64,10 @@ cdef extern from "_simd.h" nogil:
                            const float* w, const int32_t* tab)
     void rx_taps_px_f32(const float* x, float* out, Py_ssize_t n_out, int c, int k,
                         const int64_t* idx, const float* w, int64_t n_in)
+    int32_t* rx_taps_px2_f32_layout(Py_ssize_t n_out, int c, int k, const int64_t* idx,
+                                    const float* w, int64_t n_in)
+    void rx_taps_px2_f32(const float* x, float* out, Py_ssize_t n_out, int c, int k,
+                         const int64_t* idx, const float* w, int64_t n_in, const int32_t* tab)
     void rx_dense4_f32(const float* tmp, float* out, Py_ssize_t n, const int64_t* idx,
                        const float* w)
     void rx_dense8_f32(const float* tmp, float* out, Py_ssize_t n, const int64_t* idx,
@@ -655,8 +659,12 @@ cdef inline void _dense_row(const load_t* x, const acc_t* w1, acc_t* out, Py_ssi
                             Py_ssize_t c, Py_ssize_t k, const int64_t* idx,
                             int order, int64_t n_in, const int32_t* pre) noexcept nogil:
     # n_in: the row's pixels; pre: rx_dense2_f32_prep's or rx_dense4_f32_prep's blocks
-    # (float32, c 1, k 2 or 4), or NULL
-    if load_t is float and acc_t is float and pre != NULL and k == 2:
+    # (float32, c 1, k 2 or 4), rx_taps_px2_f32_layout's (float32, c 2 to 4, k 2, 4 or 8),
+    # or NULL
+    if load_t is float and acc_t is float and pre != NULL and c >= 2:
+        # rx_taps_px_f32 (below) two outputs a vector, over the pass's laid-out blocks
+        rx_taps_px2_f32(x, out, n_b, <int>c, <int>k, idx, w1, n_in, pre)
+    elif load_t is float and acc_t is float and pre != NULL and k == 2:
         rx_dense2_f32_pre(x, out, n_b, idx, w1, pre)
     elif load_t is float and acc_t is float and pre != NULL:
         rx_dense4_f32_pre(x, out, n_b, idx, w1, pre)
@@ -931,11 +939,15 @@ cdef void _band_run(const acc_t* tag, const PassDesc* p, const char* src, char* 
     cdef PassJob j
     cdef int32_t* pre = NULL
     j.p, j.src, j.dst, j.bufs, j.chunks, j.per, j.n_row = p, src, dst, b, chunks, per, n_row
-    if acc_t is float and p.channels == 1 and p.src_kind == E_F32 and p.order1 == 0 \
-            and p.phase != PHASE_UP2:
+    if acc_t is float and p.src_kind == E_F32 and p.order1 == 0 and p.phase != PHASE_UP2 \
+            and p.k > 0:
         # the first pass's blocks laid out once for all the rows it makes (or NULL: the
         # rows as before)
-        pre = rx_dense_f32_layout(p.shape[2], p.idx2, p.n_in, p.k)
+        if p.channels == 1:
+            pre = rx_dense_f32_layout(p.shape[2], p.idx2, p.n_in, p.k)
+        elif 2 <= p.channels <= 4:
+            pre = rx_taps_px2_f32_layout(p.shape[2] // p.channels, <int>p.channels, <int>p.k,
+                                         p.idx2, <const float*>p.w1, p.n_in)
     j.pre = pre
     pool_run(<body_fn>_band_body[acc_t], &j, p.shape[0] * chunks, nthreads)
     free(pre)
