@@ -58,7 +58,7 @@ LEVELS = [
     ("avx512", ["-mavx2", "-mf16c", "-mavx512f", "-mavx512bw", "-mavx512vl"]),
 ]
 # The kernel modules built per level (each exports its entry points as a KernelTable capsule).
-DISPATCHED = ["_gather", "_taps", "_fixed", "_intpass", "_floatpass", "_spline"]
+DISPATCHED = ["_gather", "_taps", "_fixed", "_intpass", "_floatpass", "_spline", "_prodpass"]
 # Modules by compile time, longest first (see _extensions).
 COMPILE_ORDER = ["_taps", "_floatpass", "_intpass", "_spline", "_exec", "_tablegen",
                  "_planloops", "_reduce", "_alpha"]
@@ -247,8 +247,7 @@ def _extensions():
     )
     folder = Path("resamplex/_engine")
     _render_templates(folder)
-    names = ["_pool", "_exec", "_tablegen", "_planloops", "_blockpass", "_prodpass", "_alpha",
-             "_reduce"]
+    names = ["_pool", "_exec", "_tablegen", "_planloops", "_blockpass", "_alpha", "_reduce"]
     names += DISPATCHED
     for level in _dispatch_levels()[1:]:
         for name in DISPATCHED:

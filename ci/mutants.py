@@ -1252,6 +1252,15 @@ MUTANTS = [
         "pair's second element (it reads as 0)",
         ("tests/test_compat_cv2.py",)),
     Mutant(
+        "product-pairs-vectors-forget-earlier-pairs", "resamplex/_engine/_simd.h",
+        (("            s = first ? rx_d2_even(x) : _mm256_add_ps(_mm256_loadu_ps(buf + o), rx_d2_even(x));\n",
+          "            s = rx_d2_even(x);\n"),
+         ("            s = first ? rx_d2_even(x) : _mm_add_ps(_mm_loadu_ps(buf + o), rx_d2_even(x));\n",
+          "            s = rx_d2_even(x);\n")),
+        "a product pass's float32 rows, several outputs a vector, start each (z, y) tap "
+        "pair's sums from 0 instead of the earlier pairs' terms",
+        ("tests/test_compat_onnx.py",)),
+    Mutant(
         "f32-pixel-taps-drop-the-last-tap", "resamplex/_engine/_simd.h",
         (("            for (t = 1; t < k; t++) {\n                memcpy(&a, x + ix[t] * c, sizeof a);\n",
           "            for (t = 1; t < k - 1; t++) {\n                memcpy(&a, x + ix[t] * c, sizeof a);\n"),),

@@ -632,6 +632,46 @@ def test_onnxruntime_flavour_random(mode, dtype):
     assert compared >= 10
 
 
+def test_onnxruntime_linear_rows_at_every_cpu_level():
+    """ONNX Runtime's linear on NCHW float32 weighs each output's corners by products of the
+    axes' weights; where every output of a row has two adjacent W taps, the rows are summed
+    several outputs a vector (eight at AVX-512, four at AVX2) over blocks laid out once per
+    pass, from a window of the row or by 64-bit pair loads, and a block with a clamped end
+    output by output. Widths of 1 to 131 pixels to 1 to 458, enlarging and shrinking, four
+    coordinate transforms, NaN, infinities and -0.0; at every CPU level, on 1 and 2 threads:
+    bit for bit with onnxruntime."""
+    pytest.importorskip("onnxruntime")
+    from resamplex._engine import _exec
+
+    rng = np.random.default_rng(57)
+    cases = []
+    for w in (1, 3, 8, 13, 40, 131):
+        for ow in sorted({1, 4, 9, w // 5 + 1, 3 * w // 4 + 1, 2 * w + 3, 7 * w // 2}):
+            h, oh = int(rng.integers(1, 9)), int(rng.integers(1, 12))
+            X = (rng.standard_normal((1, 2, h, w)) * 50).astype(np.float32)
+            X.reshape(-1)[rng.integers(0, X.size, 2)] = rng.choice([np.nan, np.inf, -np.inf,
+                                                                   -0.0], 2)
+            attrs = {"mode": "linear", "coordinate_transformation_mode": str(rng.choice(
+                ("half_pixel", "align_corners", "asymmetric", "pytorch_half_pixel")))}
+            inputs = {"sizes": np.array([1, 2, oh, ow], np.int64)}
+            want = ort_or_none(X, inputs, attrs)
+            if want is not None:
+                cases.append((X, inputs, attrs, want))
+    assert len(cases) > 30
+    before = _exec.cpu_level()
+    try:
+        for level in _exec.cpu_levels():
+            _exec.set_cpu_level(level)
+            for X, inputs, attrs, want in cases:
+                for threads in (1, 2):
+                    got = ronnx.resize(X, **inputs, **attrs, threads=threads)
+                    assert got.shape == want.shape
+                    assert np.array_equal(got, want, equal_nan=True), (level, X.shape, inputs,
+                                                                       attrs)
+    finally:
+        _exec.set_cpu_level(before)
+
+
 @pytest.mark.parametrize("name", BACKEND_CASES)
 def test_backend_case_onnxruntime(name):
     """The default flavour equals onnxruntime itself on every backend case."""

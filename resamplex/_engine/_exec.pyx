@@ -198,8 +198,8 @@ cdef extern from *:
 
 #: Instruction-set levels, lowest first (setup.py LEVELS builds them; "baseline" always).
 LEVELS = ("baseline", "avx2", "avx512")
-_DISPATCHED = ("_gather", "_taps", "_fixed", "_intpass", "_floatpass", "_spline")
-_ONE_LEVEL = ("_blockpass", "_prodpass")   # built once, at the baseline: every level runs them
+_DISPATCHED = ("_gather", "_taps", "_fixed", "_intpass", "_floatpass", "_spline", "_prodpass")
+_ONE_LEVEL = ("_blockpass",)   # built once, at the baseline: every level runs it
 
 cdef KernelTable _kernels      # the entry points every program runs (one level's)
 cdef str _level = "baseline"

@@ -28,10 +28,19 @@ from cpython.pycapsule cimport PyCapsule_New
 from resamplex._engine._pool cimport body_fn, run as pool_run
 from resamplex._engine._pass cimport C_DOUBLE, KernelTable, PassDesc, ProductArgs
 
+from libc.stdlib cimport free
+
 from resamplex._engine._fused cimport f16_t
 from resamplex._engine._elem cimport (
     E_U8, E_I8, E_U16, E_I16, E_I32, E_F16, E_F32, acc_t, load_t, load_as, store_f_row,
 )
+
+
+cdef extern from "_simd.h" nogil:
+    int32_t* rx_dense_f32_layout(Py_ssize_t n, const int64_t* idx, int64_t n_in, Py_ssize_t k)
+    void rx_prod2_f32(const float* row, float* buf, Py_ssize_t n, const int64_t* idx,
+                      const float* w, float a, float b, int where, int first,
+                      const int32_t* tab)
 
 
 cdef struct Geom:
@@ -46,6 +55,9 @@ cdef struct Geom:
     const int64_t* pw
     const int64_t* iw
     int p0, p1, p2, dst_kind, rounding
+    # float32 single elements, every output two W taps: the W table's blocks laid out once
+    # for the pass (rx_dense2_f32_prep), or NULL
+    const int32_t* pre
 
 
 cdef inline acc_t _coef(int where, acc_t wt, acc_t a, acc_t b) noexcept nogil:
@@ -86,6 +98,13 @@ cdef void _row(const load_t* tag, const acc_t* wd, const acc_t* wh, const acc_t*
                 a = wh[th]
                 b = wd[td]
             row = base + g.id_[td] * g.s_d + g.ih[th] * g.s_h
+            if load_t is float and acc_t is float and g.pre != NULL:
+                # float32 elements, two W taps on every output: vectors of outputs over the
+                # laid-out blocks (_simd.h), the same products and sums in the same order
+                rx_prod2_f32(<const float*>row, buf, g.wo, g.iw, ww, a, b, where,
+                             first_pair, g.pre)
+                first_pair = False
+                continue
             if g.inner == 1:
                 # single elements (NCHW): an output's terms of this pair summed in a
                 # register, the same additions in the same order
@@ -189,13 +208,28 @@ cdef void product_run(const PassDesc* p, const char* src, char* dst, void* bufs,
     g.pd, g.id_, g.ph, g.ih, g.pw, g.iw = a.pd, a.id_, a.ph, a.ih, a.pw, a.iw
     g.p0, g.p1, g.p2 = a.p0, a.p1, a.p2
     g.dst_kind, g.rounding = p.dst_kind, p.rounding
-    cdef Py_ssize_t items = p.shape[0] * g.do_ * g.ho
+    cdef Py_ssize_t items = p.shape[0] * g.do_ * g.ho, x
+    cdef int64_t n_in = 0
+    cdef bint dense2 = p.compute != C_DOUBLE and p.src_kind == E_F32 and g.inner == 1 \
+        and g.s_w == sizeof(float) and g.wo > 0
+    g.pre = NULL
+    if dense2:
+        for x in range(g.wo + 1):
+            if g.pw[x] != 2 * x:
+                dense2 = False
+                break
+    if dense2:
+        for x in range(2 * g.wo):
+            if g.iw[x] + 1 > n_in:
+                n_in = g.iw[x] + 1
+        g.pre = rx_dense_f32_layout(g.wo, g.iw, n_in, 2)
     if p.compute == C_DOUBLE:
         _dispatch(p.src_kind, <const double*>a.wd, <const double*>a.wh, <const double*>a.ww,
                   &g, items, <double*>bufs, p.buf_len, nthreads)
     else:
         _dispatch(p.src_kind, <const float*>a.wd, <const float*>a.wh, <const float*>a.ww,
                   &g, items, <float*>bufs, p.buf_len, nthreads)
+    free(<void*>g.pre)
 
 
 cdef KernelTable _table
