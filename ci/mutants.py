@@ -1261,6 +1261,13 @@ MUTANTS = [
         "pair's sums from 0 instead of the earlier pairs' terms",
         ("tests/test_compat_onnx.py",)),
     Mutant(
+        "u8-windows-eight-outputs-weights-crossed", "resamplex/_engine/_simd.h",
+        (("                        _mm_loadu_si128((const __m128i *)(const void *)(wk + a * k + c))),\n",
+          "                        _mm_loadu_si128((const __m128i *)(const void *)(wk + (a + 1) * k + c))),\n"),),
+        "uint8 rows of byte windows (torch's uint8 bilinear/bicubic at any ratio), eight "
+        "outputs a step, weigh each even output's window by the next output's weights",
+        ("tests/test_compat_torch.py",)),
+    Mutant(
         "f32-pixel-taps-drop-the-last-tap", "resamplex/_engine/_simd.h",
         (("            for (t = 1; t < k; t++) {\n                memcpy(&a, x + ix[t] * c, sizeof a);\n",
           "            for (t = 1; t < k - 1; t++) {\n                memcpy(&a, x + ix[t] * c, sizeof a);\n"),),

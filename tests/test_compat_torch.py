@@ -641,6 +641,38 @@ def test_default_capability_is_bit_exact():
 
 @pytest.mark.parametrize("cubic", [False, True])
 @pytest.mark.parametrize("antialias", [False, True])
+def test_uint8_windows_at_any_ratio_at_every_cpu_level(cubic, antialias):
+    # Rows resized by other ratios sum each output's window of bytes; contiguous outputs go
+    # eight a step where the level has AVX2 (the windows' 8-byte chunks of two outputs a
+    # vector, the sums reduced pairwise, clipped and packed), the last ones one by one.
+    # Widths of 1 to 9 outputs and longer, windows of 8 to 40 bytes, 0/255 stripes that
+    # reach both clips; against the scalar model at every instruction-set level.
+    from resamplex._engine import _exec
+
+    rng = np.random.default_rng(SEED + 21 + cubic + 2 * antialias)
+    cases = []
+    for h, w in ((5, 11), (7, 64), (3, 301)):
+        x = rng.integers(0, 256, (1, 2, h, w), dtype=np.uint8)
+        x[..., ::4] = np.where(x[..., ::4] > 127, 255, 0)
+        for ow in sorted({1, 3, 8, 9, 17, w // 3 + 1, (3 * w) // 4 + 1, (13 * w) // 10 + 1,
+                          (27 * w) // 10}):
+            size = (int(rng.integers(1, 2 * h + 1)), ow)
+            ac = bool(rng.integers(2)) and not antialias
+            cases.append((x, size, ac, ref_u8(x, size, cubic, antialias, ac)))
+    before = _exec.cpu_level()
+    try:
+        for level in _exec.cpu_levels():
+            _exec.set_cpu_level(level)
+            for x, size, ac, want in cases:
+                got = rxt.interpolate(x, size=size, mode="bicubic" if cubic else "bilinear",
+                                      antialias=antialias, align_corners=ac)
+                np.testing.assert_array_equal(got, want, err_msg=f"{level} {x.shape} {size}")
+    finally:
+        _exec.set_cpu_level(before)
+
+
+@pytest.mark.parametrize("cubic", [False, True])
+@pytest.mark.parametrize("antialias", [False, True])
 def test_uint8_runs_at_every_cpu_level(cubic, antialias):
     # Rows halved or doubled exactly read their windows at a fixed stride with the same
     # weights in the middle: the kernel sums each phase as one vectorised row (x2: the even

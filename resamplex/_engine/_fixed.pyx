@@ -28,6 +28,9 @@ from resamplex._engine._pass cimport KernelTable, PassDesc, PassJob, PHASE_DOWN2
 
 cdef extern from "_simd.h" nogil:
     int32_t rx_window_u8(const uint8_t* s, const int16_t* w, Py_ssize_t k)
+    Py_ssize_t rx_windows_u8(const uint8_t* s, const int64_t* starts, const int16_t* wk,
+                             Py_ssize_t k, Py_ssize_t j0, Py_ssize_t j1, int32_t bias, int shift,
+                             uint8_t* d)
     void rx_win_phase_u8(const uint8_t* x, Py_ssize_t q, const int16_t* w, Py_ssize_t k,
                          Py_ssize_t n, int32_t bias, int shift, uint8_t* out)
     void rx_zip2_8(const uint8_t* a, const uint8_t* b, uint8_t* out, Py_ssize_t npix,
@@ -64,9 +67,12 @@ cdef inline void _windows(const uint8_t* s, uint8_t* d, int64_t ds, Py_ssize_t j
                           Py_ssize_t j1, Py_ssize_t window, const int64_t* starts,
                           const int16_t* wk, int shift) noexcept nogil:
     # outputs [j0, j1) of a row, each a window of bytes (dense int16 weights), ds apart
-    cdef Py_ssize_t j
+    cdef Py_ssize_t j = j0
     cdef int32_t bias = (<int32_t>1) << (shift - 1)
-    for j in range(j0, j1):
+    if ds == 1:
+        # contiguous outputs: eight a step where the level has them (rx_windows_u8)
+        j = rx_windows_u8(s, starts, wk, window, j0, j1, bias, shift, d)
+    for j in range(j, j1):
         d[j * ds] = _clip8(bias + rx_window_u8(s + starts[j], wk + j * window, window), shift)
 
 

@@ -3708,6 +3708,58 @@ static inline int32_t rx_window_u8(const uint8_t *s, const int16_t *w, ptrdiff_t
     return sum;
 }
 
+/* Outputs [j0, j1) of a uint8 row of windows (_fixed._windows, contiguous outputs): output j
+ * = clip((bias + sum of its window of k bytes from s + starts[j] times the int16 weights
+ * wk[j k ...]) >> shift) to 0..255, the scalar loop's integer sums (any order, the same sums).
+ * AVX2, k a multiple of 8: eight outputs a step, each 8-byte chunk of two outputs' windows
+ * widened into one vector and multiplied-added with their weights, the sums reduced by two
+ * rounds of pairwise adds, clipped and packed to bytes. Returns the first output not done
+ * (the caller does the rest one by one). */
+static inline ptrdiff_t rx_windows_u8(const uint8_t *s, const int64_t *starts,
+                                      const int16_t *wk, ptrdiff_t k, ptrdiff_t j0,
+                                      ptrdiff_t j1, int32_t bias, int shift, uint8_t *d)
+{
+    ptrdiff_t j = j0;
+#if defined(RX_AVX2)
+    if (k % 8 == 0 && k > 0) {
+        const __m128i sh = _mm_cvtsi32_si128(shift);
+        const __m256i vb = _mm256_set1_epi32(bias), hi8 = _mm256_set1_epi32(255);
+        const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+        for (; j + 8 <= j1; j += 8) {
+            __m256i acc[4], r;
+            __m128i p;
+            ptrdiff_t c;
+            int q;
+            for (q = 0; q < 4; q++)
+                acc[q] = _mm256_setzero_si256();
+            for (c = 0; c < k; c += 8)
+                for (q = 0; q < 4; q++) {
+                    const ptrdiff_t a = j + 2 * q;
+                    const __m256i x = _mm256_cvtepu8_epi16(_mm_unpacklo_epi64(
+                        _mm_loadl_epi64((const __m128i *)(const void *)(s + starts[a] + c)),
+                        _mm_loadl_epi64((const __m128i *)(const void *)(s + starts[a + 1] + c))));
+                    const __m256i w = _mm256_inserti128_si256(_mm256_castsi128_si256(
+                        _mm_loadu_si128((const __m128i *)(const void *)(wk + a * k + c))),
+                        _mm_loadu_si128((const __m128i *)(const void *)(wk + (a + 1) * k + c)), 1);
+                    acc[q] = _mm256_add_epi32(acc[q], _mm256_madd_epi16(x, w));
+                }
+            /* acc[q]: output 2q's four partial sums in the low lane, 2q + 1's in the high; two
+             * rounds of pairwise adds leave outputs 0, 2, 4, 6 low and 1, 3, 5, 7 high */
+            r = _mm256_hadd_epi32(_mm256_hadd_epi32(acc[0], acc[1]),
+                                  _mm256_hadd_epi32(acc[2], acc[3]));
+            r = _mm256_permutevar8x32_epi32(r, order);
+            r = _mm256_sra_epi32(_mm256_add_epi32(r, vb), sh);
+            r = _mm256_min_epi32(_mm256_max_epi32(r, _mm256_setzero_si256()), hi8);
+            p = _mm_packus_epi32(_mm256_castsi256_si128(r), _mm256_extracti128_si256(r, 1));
+            _mm_storel_epi64((__m128i *)(void *)(d + j), _mm_packus_epi16(p, p));
+        }
+    }
+#else
+    (void)s; (void)starts; (void)wk; (void)k; (void)j1; (void)bias; (void)shift; (void)d;
+#endif
+    return j;
+}
+
 /* Repeat each of n elements (itemsize 1, 2, 4 or 8 bytes) f times, contiguous rows: integer-
  * factor nearest upsampling of the innermost axis, by duplication instead of a gather through
  * a table of offsets. Bytes move unchanged (NaN payloads included). */
