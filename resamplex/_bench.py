@@ -759,6 +759,7 @@ def _arbitrary_size_workloads(threads: int, quick: bool, cv2: Any, torch: Any,
     crop views of a 1200x1600x3 image to 224x224, a new shape every call (plans built on each
     call: the crops' shapes never repeat within a run)."""
     from .compat import cv2 as rcv
+    from .compat import onnx as ronnx
     from .compat import pil as rpil
     from .compat import torch as rtorch
 
@@ -820,6 +821,20 @@ def _arbitrary_size_workloads(threads: int, quick: bool, cv2: Any, torch: Any,
             made.append(run)
         return made
 
+    def onnx_calls() -> list[dict[str, Runner]]:
+        # float32 NCHW linear, ONNX Runtime's flavour (the door's default) against itself
+        made = []
+        for shape, out_hw in pairs:
+            x = np.ascontiguousarray(image(shape, np.float32).transpose(2, 0, 1))[None]
+            sizes = (1, shape[2]) + tuple(out_hw)
+            run = {"resamplex": lambda x=x, s=sizes: ronnx.resize(
+                x, sizes=np.array(s, np.int64), mode="linear", threads=threads)}
+            peer = _ort_resize(x, sizes, "linear", threads)
+            if peer is not None:
+                run["onnxruntime"] = peer
+            made.append(run)
+        return made
+
     def crops(flag: str) -> dict[str, Runner]:
         big = data.integers(0, 256, (1200, 1600, 3), dtype=np.uint8)
 
@@ -865,6 +880,8 @@ def _arbitrary_size_workloads(threads: int, quick: bool, cv2: Any, torch: Any,
                     f"compat.torch u8 {mode}{' antialias' if aa else ''} random sizes",
                     per_call_targets("torch"),
                     calls=lambda mode=mode, aa=aa: torch_calls(mode, aa)))
+        items.append(Workload("compat.onnx linear f32 NCHW random sizes",
+                              per_call_targets("onnxruntime"), calls=onnx_calls))
     for flag in ("INTER_LINEAR",) if quick else ("INTER_LINEAR", "INTER_CUBIC", "INTER_AREA"):
         items.append(Workload(f"compat.cv2 {flag} 20 random crops -> 224x224 (new shapes)",
                               [faster_than("opencv", 1)], lambda flag=flag: crops(flag)))

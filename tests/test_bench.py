@@ -71,7 +71,7 @@ def test_every_workload_has_targets_of_spec_9():
         for t in w.targets:
             versus = t.versus.split(", per-call ")[0]
             assert versus in ("torch", "opencv", "pillow", "scipy", "scikit-image",
-                              "floor", _bench.FLOAT32_PER_BYTE, _bench.NUMPY_CHAIN,
+                              "onnxruntime", "floor", _bench.FLOAT32_PER_BYTE, _bench.NUMPY_CHAIN,
                               _bench.RESIZE_ALONE, _bench.DOOR_ALONE)
             assert t.versus in (versus, _bench.per_call(versus, "median"),
                                 _bench.per_call(versus, "minimum"))
@@ -87,7 +87,8 @@ def test_every_workload_has_targets_of_spec_9():
     assert any("random crops -> 224x224" in w.name for w in items)
     full = _bench.workloads(threads=1, quick=False)
     for door in ("compat.cv2 INTER_CUBIC u8", "compat.cv2 INTER_AREA f32", "rx.resize linear",
-                 "rx.resize cubic f32", "compat.pil LANCZOS", "compat.torch u8 bicubic antialias"):
+                 "rx.resize cubic f32", "compat.pil LANCZOS", "compat.torch u8 bicubic antialias",
+                 "compat.onnx linear f32"):
         assert any(w.name.startswith(door) and w.name.endswith("random sizes")
                    for w in full), door
 
