@@ -639,6 +639,23 @@ def test_default_capability_is_bit_exact():
         np.testing.assert_array_equal(got, np.array(ref), err_msg=str(case))
 
 
+def uint8_cases_match_at_every_cpu_level(cases, cubic, antialias):
+    """Each ``(x, size, align_corners, want)`` of uint8 bilinear (bicubic) gives ``want`` at
+    every instruction-set level this build and CPU have."""
+    from resamplex._engine import _exec
+
+    before = _exec.cpu_level()
+    try:
+        for level in _exec.cpu_levels():
+            _exec.set_cpu_level(level)
+            for x, size, ac, want in cases:
+                got = rxt.interpolate(x, size=size, mode="bicubic" if cubic else "bilinear",
+                                      antialias=antialias, align_corners=ac)
+                np.testing.assert_array_equal(got, want, err_msg=f"{level} {x.shape} {size}")
+    finally:
+        _exec.set_cpu_level(before)
+
+
 @pytest.mark.parametrize("cubic", [False, True])
 @pytest.mark.parametrize("antialias", [False, True])
 def test_uint8_windows_at_any_ratio_at_every_cpu_level(cubic, antialias):
@@ -647,8 +664,6 @@ def test_uint8_windows_at_any_ratio_at_every_cpu_level(cubic, antialias):
     # vector, the sums reduced pairwise, clipped and packed), the last ones one by one.
     # Widths of 1 to 9 outputs and longer, windows of 8 to 40 bytes, 0/255 stripes that
     # reach both clips; against the scalar model at every instruction-set level.
-    from resamplex._engine import _exec
-
     rng = np.random.default_rng(SEED + 21 + cubic + 2 * antialias)
     cases = []
     for h, w in ((5, 11), (7, 64), (3, 301)):
@@ -659,16 +674,7 @@ def test_uint8_windows_at_any_ratio_at_every_cpu_level(cubic, antialias):
             size = (int(rng.integers(1, 2 * h + 1)), ow)
             ac = bool(rng.integers(2)) and not antialias
             cases.append((x, size, ac, ref_u8(x, size, cubic, antialias, ac)))
-    before = _exec.cpu_level()
-    try:
-        for level in _exec.cpu_levels():
-            _exec.set_cpu_level(level)
-            for x, size, ac, want in cases:
-                got = rxt.interpolate(x, size=size, mode="bicubic" if cubic else "bilinear",
-                                      antialias=antialias, align_corners=ac)
-                np.testing.assert_array_equal(got, want, err_msg=f"{level} {x.shape} {size}")
-    finally:
-        _exec.set_cpu_level(before)
+    uint8_cases_match_at_every_cpu_level(cases, cubic, antialias)
 
 
 @pytest.mark.parametrize("cubic", [False, True])
@@ -678,8 +684,6 @@ def test_uint8_runs_at_every_cpu_level(cubic, antialias):
     # weights in the middle: the kernel sums each phase as one vectorised row (x2: the even
     # and odd rows zipped). Checked against the scalar model at every instruction-set level,
     # rows long enough for whole vectors and their overlapping last one, 0/255 extremes.
-    from resamplex._engine import _exec
-
     rng = np.random.default_rng(SEED + 11 + cubic + 2 * antialias)
     cases = []
     for h, w in ((6, 70), (9, 103), (4, 40)):
@@ -688,13 +692,4 @@ def test_uint8_runs_at_every_cpu_level(cubic, antialias):
         for size in ((h, 2 * w), (h, w // 2), (2 * h, 2 * w), (h, 4 * w)):
             ac = bool(rng.integers(2)) and not antialias
             cases.append((x, size, ac, ref_u8(x, size, cubic, antialias, ac)))
-    before = _exec.cpu_level()
-    try:
-        for level in _exec.cpu_levels():
-            _exec.set_cpu_level(level)
-            for x, size, ac, want in cases:
-                got = rxt.interpolate(x, size=size, mode="bicubic" if cubic else "bilinear",
-                                      antialias=antialias, align_corners=ac)
-                np.testing.assert_array_equal(got, want, err_msg=f"{level} {x.shape} {size}")
-    finally:
-        _exec.set_cpu_level(before)
+    uint8_cases_match_at_every_cpu_level(cases, cubic, antialias)
