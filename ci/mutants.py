@@ -1268,6 +1268,20 @@ MUTANTS = [
         "outputs a step, weigh each even output's window by the next output's weights",
         ("tests/test_compat_torch.py",)),
     Mutant(
+        "u8-two-byte-windows-weights-one-output-late", "resamplex/_engine/_simd.h",
+        (("                _mm256_loadu_si256((const __m256i *)(const void *)(wk + 2 * j))), bias, shift, d + j);\n",
+          "                _mm256_loadu_si256((const __m256i *)(const void *)(wk + 2 * j + 2))), bias, shift, d + j);\n"),),
+        "uint8 rows of two-byte windows (torch's uint8 bilinear), eight outputs a step, weigh "
+        "each output by the next one's weights",
+        ("tests/test_compat_torch.py",)),
+    Mutant(
+        "u8-four-byte-windows-outputs-out-of-order", "resamplex/_engine/_simd.h",
+        (("            rx_windows_store8(_mm256_permute4x64_epi64(_mm256_hadd_epi32(a, b), 0xD8), bias, shift,\n",
+          "            rx_windows_store8(_mm256_permute4x64_epi64(_mm256_hadd_epi32(a, b), 0xE4), bias, shift,\n"),),
+        "uint8 rows of four-byte windows (torch's uint8 bicubic), eight outputs a step, store "
+        "outputs 2-5 in the wrong order",
+        ("tests/test_compat_torch.py",)),
+    Mutant(
         "f32-pixel-taps-drop-the-last-tap", "resamplex/_engine/_simd.h",
         (("            for (t = 1; t < k; t++) {\n                memcpy(&a, x + ix[t] * c, sizeof a);\n",
           "            for (t = 1; t < k - 1; t++) {\n                memcpy(&a, x + ix[t] * c, sizeof a);\n"),),

@@ -3711,23 +3711,68 @@ static inline int32_t rx_window_u8(const uint8_t *s, const int16_t *w, ptrdiff_t
 /* Outputs [j0, j1) of a uint8 row of windows (_fixed._windows, contiguous outputs): output j
  * = clip((bias + sum of its window of k bytes from s + starts[j] times the int16 weights
  * wk[j k ...]) >> shift) to 0..255, the scalar loop's integer sums (any order, the same sums).
- * AVX2, k a multiple of 8: eight outputs a step, each 8-byte chunk of two outputs' windows
+ * AVX2, eight outputs a step: k a multiple of 8, each 8-byte chunk of two outputs' windows
  * widened into one vector and multiplied-added with their weights, the sums reduced by two
- * rounds of pairwise adds, clipped and packed to bytes. Returns the first output not done
- * (the caller does the rest one by one). */
+ * rounds of pairwise adds; k = 2 (bilinear), each window's two bytes loaded as 16 bits and
+ * spread to a pair of 16-bit lanes, one multiply-add giving the eight sums in order; k = 4
+ * (bicubic), each window's four bytes one 32-bit lane, widened by four outputs, two
+ * multiply-adds and one pairwise add. Then bias, shift, clip and pack to bytes. Only the
+ * windows' own bytes are read. Returns the first output not done (the caller does the rest
+ * one by one). */
+#if defined(RX_AVX2)
+static RX_ALWAYS_INLINE void rx_windows_store8(__m256i r, int32_t bias, int shift, uint8_t *d)
+{
+    __m128i p;
+    r = _mm256_sra_epi32(_mm256_add_epi32(r, _mm256_set1_epi32(bias)), _mm_cvtsi32_si128(shift));
+    r = _mm256_min_epi32(_mm256_max_epi32(r, _mm256_setzero_si256()), _mm256_set1_epi32(255));
+    p = _mm_packus_epi32(_mm256_castsi256_si128(r), _mm256_extracti128_si256(r, 1));
+    _mm_storel_epi64((__m128i *)(void *)d, _mm_packus_epi16(p, p));
+}
+#endif
+
 static inline ptrdiff_t rx_windows_u8(const uint8_t *s, const int64_t *starts,
                                       const int16_t *wk, ptrdiff_t k, ptrdiff_t j0,
                                       ptrdiff_t j1, int32_t bias, int shift, uint8_t *d)
 {
     ptrdiff_t j = j0;
 #if defined(RX_AVX2)
+    if (k == 2) {
+        /* bytes 0 and 1 of each 32-bit lane to its two 16-bit halves */
+        const __m256i spread = _mm256_setr_epi8(0, -1, 1, -1, 4, -1, 5, -1, 8, -1, 9, -1, 12, -1, 13, -1,
+                                                0, -1, 1, -1, 4, -1, 5, -1, 8, -1, 9, -1, 12, -1, 13, -1);
+        for (; j + 8 <= j1; j += 8) {
+            uint16_t v[8];
+            int q;
+            for (q = 0; q < 8; q++)
+                memcpy(&v[q], s + starts[j + q], 2);
+            rx_windows_store8(_mm256_madd_epi16(
+                _mm256_shuffle_epi8(_mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(const void *)v)), spread),
+                _mm256_loadu_si256((const __m256i *)(const void *)(wk + 2 * j))), bias, shift, d + j);
+        }
+        return j;
+    }
+    if (k == 4) {
+        for (; j + 8 <= j1; j += 8) {
+            uint32_t v[8];
+            __m256i a, b;
+            int q;
+            for (q = 0; q < 8; q++)
+                memcpy(&v[q], s + starts[j + q], 4);
+            /* outputs 0-3's bytes widened, times their weights: each output's two pair sums */
+            a = _mm256_madd_epi16(_mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(const void *)v)),
+                                  _mm256_loadu_si256((const __m256i *)(const void *)(wk + 4 * j)));
+            b = _mm256_madd_epi16(_mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(const void *)(v + 4))),
+                                  _mm256_loadu_si256((const __m256i *)(const void *)(wk + 4 * j + 16)));
+            /* pairwise adds: outputs 0, 1, 4, 5 low, 2, 3, 6, 7 high; back in order */
+            rx_windows_store8(_mm256_permute4x64_epi64(_mm256_hadd_epi32(a, b), 0xD8), bias, shift,
+                              d + j);
+        }
+        return j;
+    }
     if (k % 8 == 0 && k > 0) {
-        const __m128i sh = _mm_cvtsi32_si128(shift);
-        const __m256i vb = _mm256_set1_epi32(bias), hi8 = _mm256_set1_epi32(255);
         const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
         for (; j + 8 <= j1; j += 8) {
             __m256i acc[4], r;
-            __m128i p;
             ptrdiff_t c;
             int q;
             for (q = 0; q < 4; q++)
@@ -3747,11 +3792,7 @@ static inline ptrdiff_t rx_windows_u8(const uint8_t *s, const int64_t *starts,
              * rounds of pairwise adds leave outputs 0, 2, 4, 6 low and 1, 3, 5, 7 high */
             r = _mm256_hadd_epi32(_mm256_hadd_epi32(acc[0], acc[1]),
                                   _mm256_hadd_epi32(acc[2], acc[3]));
-            r = _mm256_permutevar8x32_epi32(r, order);
-            r = _mm256_sra_epi32(_mm256_add_epi32(r, vb), sh);
-            r = _mm256_min_epi32(_mm256_max_epi32(r, _mm256_setzero_si256()), hi8);
-            p = _mm_packus_epi32(_mm256_castsi256_si128(r), _mm256_extracti128_si256(r, 1));
-            _mm_storel_epi64((__m128i *)(void *)(d + j), _mm_packus_epi16(p, p));
+            rx_windows_store8(_mm256_permutevar8x32_epi32(r, order), bias, shift, d + j);
         }
     }
 #else

@@ -362,15 +362,18 @@ _NOT_BUILT: Any = object()
 
 def _fixed_windows(table: AxisTable, contiguous: bool) -> dict[str, Any]:
     """The window form of a fixed-point pass along a contiguous innermost axis, or ``{}``:
-    every output's taps lie in ``k`` consecutive samples (``k`` a multiple of 8, at most 64,
-    the window moved left where it would leave the row), with int16 weights, 0 where the
-    output reads nothing (taps on one sample add up: the same integer sum)."""
+    every output's taps lie in ``k`` consecutive samples (``k`` 2 or 4 where they fit, as
+    bilinear's and bicubic's do at any ratio, else a multiple of 8, at most 64; the window
+    moved left where it would leave the row), with int16 weights, 0 where the output reads
+    nothing (taps on one sample add up: the same integer sum). The kernel sums windows of
+    2, 4 and 8n bytes eight outputs a vector (``_simd.h`` ``rx_windows_u8``)."""
     counts = np.diff(table.ptr)
     if table.nnz == 0 or counts.min() == 0:
         return {}
     first = np.minimum.reduceat(table.idx, table.ptr[:-1])
     last = np.maximum.reduceat(table.idx, table.ptr[:-1])
-    k = -(-int((last - first).max() + 1) // 8) * 8
+    span = int((last - first).max() + 1)
+    k = 2 if span <= 2 else 4 if span <= 4 else -(-span // 8) * 8
     if k > 64 or k > table.n_in:
         return {}
     start = np.minimum(first, table.n_in - k)
