@@ -1167,8 +1167,8 @@ MUTANTS = [
         ("tests/test_compat_cv2.py",)),
     Mutant(
         "u8-taps-run-pair-weights-crossed", "resamplex/_engine/_simd.h",
-        (("                                      _mm256_permute2x128_si256(wa, wb, 0x20)),\n",
-          "                                      _mm256_permute2x128_si256(wa, wb, 0x02)),\n"),),
+        (("                              _mm256_permute2x128_si256(wa, wb, 0x20)),\n",
+          "                              _mm256_permute2x128_si256(wa, wb, 0x02)),\n"),),
         "uint8 cubic rows of 2-4 element pixels whose taps read consecutive pixels give each "
         "pair of outputs the other's first two weights",
         ("tests/test_compat_cv2.py",)),
@@ -1281,6 +1281,13 @@ MUTANTS = [
         "uint8 rows of four-byte windows (torch's uint8 bicubic), eight outputs a step, store "
         "outputs 2-5 in the wrong order",
         ("tests/test_compat_torch.py",)),
+    Mutant(
+        "u8-taps-run-loop-second-output-gets-the-first-sums", "resamplex/_engine/_simd.h",
+        (("                    _mm_storeu_si128((__m128i *)(void *)(ac + c), _mm256_extracti128_si256(sum, 1));\n",
+          "                    _mm_storeu_si128((__m128i *)(void *)(ac + c), _mm256_castsi256_si128(sum));\n"),),
+        "uint8 cubic rows of 2-4 element pixels, in the loop over a run of outputs whose taps "
+        "read consecutive pixels, store the first output's sums for the second too",
+        ("tests/test_compat_cv2.py",)),
     Mutant(
         "f32-pixel-taps-drop-the-last-tap", "resamplex/_engine/_simd.h",
         (("            for (t = 1; t < k; t++) {\n                memcpy(&a, x + ix[t] * c, sizeof a);\n",

@@ -2608,6 +2608,36 @@ static RX_ALWAYS_INLINE __m128i rx_taps_pre_u8_one(const uint8_t *base, const in
 }
 #endif
 
+#if defined(RX_AVX2)
+/* Two outputs of rx_taps_pre_u8_ck whose k taps read consecutive pixels (RX_TAPS_RUN): per
+ * 128-bit lane one output, its pixels four at a time in one 16-byte load, zipped to pairs of
+ * pixels 0 and 1 and of 2 and 3 of each element (zip2), times (w0, w1) and (w2, w3); ox, wq:
+ * the first output's offsets and laid-out weights (the second's follow them). */
+static RX_ALWAYS_INLINE __m256i rx_taps_pair_u8(const uint8_t *base, const int k,
+                                                const int32_t *ox, const int32_t *wq,
+                                                __m256i zip2)
+{
+    const __m256i z = _mm256_setzero_si256();
+    __m256i sum = z;
+    int g;
+    for (g = 0; g < k / 4; g++) {
+        const __m256i v = _mm256_shuffle_epi8(_mm256_inserti128_si256(
+            _mm256_castsi128_si256(
+                _mm_loadu_si128((const __m128i *)(const void *)(base + ox[4 * g]))),
+            _mm_loadu_si128((const __m128i *)(const void *)(base + ox[k + 4 * g])), 1),
+            zip2);
+        const __m256i wa = _mm256_loadu_si256((const __m256i *)(wq + 8 * g));
+        const __m256i wb = _mm256_loadu_si256((const __m256i *)(wq + (k / 4) * 8 + 8 * g));
+        sum = _mm256_add_epi32(sum, _mm256_add_epi32(
+            _mm256_madd_epi16(_mm256_unpacklo_epi8(v, z),
+                              _mm256_permute2x128_si256(wa, wb, 0x20)),
+            _mm256_madd_epi16(_mm256_unpackhi_epi8(v, z),
+                              _mm256_permute2x128_si256(wa, wb, 0x31))));
+    }
+    return sum;
+}
+#endif
+
 /* rx_taps_px_u8 over a table laid out by rx_taps_px_u8_prep: the same int32 sums (integer
  * sums of int16 products, in any grouping the same). AVX2: eight one-element outputs of
  * four consecutive pixels (RX_TAPS_RUN) at once, each's four bytes in a 32-bit lane; two
@@ -2625,8 +2655,6 @@ static RX_ALWAYS_INLINE void rx_taps_pre_u8_ck(const uint8_t *base, ptrdiff_t n_
     ptrdiff_t o = 0;
 #if defined(RX_AVX2)
     const __m256i zip2 = _mm256_broadcastsi128_si256(rx_taps_run_mask(c));
-    const __m256i z = _mm256_setzero_si256();
-    int g;
 #endif
     while (o < n_out) {
         const int32_t *ox = off + o * k, *wq = pk + o * (k / 4) * 8;
@@ -2653,24 +2681,29 @@ static RX_ALWAYS_INLINE void rx_taps_pre_u8_ck(const uint8_t *base, ptrdiff_t n_
             o += 8;
             continue;
         }
-        if (o + 2 <= n_out && (wide[o] & wide[o + 1] & RX_TAPS_RUN)) {
-            /* per 128-bit lane one output: its four pixels in one load, zipped to pairs of
-             * pixels 0 and 1 and of 2 and 3 of each element, times (w0, w1) and (w2, w3) */
-            __m256i sum = z;
-            for (g = 0; g < k / 4; g++) {
-                const __m256i v = _mm256_shuffle_epi8(_mm256_inserti128_si256(
-                    _mm256_castsi128_si256(
-                        _mm_loadu_si128((const __m128i *)(const void *)(base + ox[4 * g]))),
-                    _mm_loadu_si128((const __m128i *)(const void *)(base + ox[k + 4 * g])), 1),
-                    zip2);
-                const __m256i wa = _mm256_loadu_si256((const __m256i *)(wq + 8 * g));
-                const __m256i wb = _mm256_loadu_si256((const __m256i *)(wq + (k / 4) * 8 + 8 * g));
-                sum = _mm256_add_epi32(sum, _mm256_add_epi32(
-                    _mm256_madd_epi16(_mm256_unpacklo_epi8(v, z),
-                                      _mm256_permute2x128_si256(wa, wb, 0x20)),
-                    _mm256_madd_epi16(_mm256_unpackhi_epi8(v, z),
-                                      _mm256_permute2x128_si256(wa, wb, 0x31))));
+        if (c >= 2 && o + 2 <= n_out && (wide[o] & wide[o + 1] & RX_TAPS_RUN)) {
+            /* a run of outputs whose taps read consecutive pixels (all of a row but its
+             * ends), two a step in a loop of their own: pointers stepped, no flag test per
+             * pair, both stores whole (the run stops where the second's lanes past c would
+             * leave the row) */
+            ptrdiff_t e = o + 2;
+            while (e < n_out && (wide[e] & RX_TAPS_RUN))
+                e++;
+            if (c < 4 && e == n_out)
+                e--;
+            if (o + 2 <= e) {
+                const int32_t *ox2 = off + o * k, *wq2 = pk + o * (k / 4) * 8;
+                int32_t *ac = acc + o * c;
+                for (; o + 2 <= e; o += 2, ox2 += 2 * k, wq2 += 2 * (k / 4) * 8, ac += 2 * c) {
+                    const __m256i sum = rx_taps_pair_u8(base, k, ox2, wq2, zip2);
+                    _mm_storeu_si128((__m128i *)(void *)ac, _mm256_castsi256_si128(sum));
+                    _mm_storeu_si128((__m128i *)(void *)(ac + c), _mm256_extracti128_si256(sum, 1));
+                }
+                continue;
             }
+        }
+        if (o + 2 <= n_out && (wide[o] & wide[o + 1] & RX_TAPS_RUN)) {
+            const __m256i sum = rx_taps_pair_u8(base, k, ox, wq, zip2);
             /* the first's lanes past c land on the second's sums, stored after it */
             rx_store_px_sums(acc, o, c, n_out, _mm256_castsi256_si128(sum));
             rx_store_px_sums(acc, o + 1, c, n_out, _mm256_extracti128_si256(sum, 1));
