@@ -1277,12 +1277,6 @@ static inline double rx_load_f64_bits(const float *p)
     return d;
 }
 
-/* rx_dense2_f32 over blocks laid out by rx_dense2_f32_prep: a laid-out block's four pairs
- * (eight at AVX-512, from a window of up to 32 elements: reductions to about a quarter)
- * picked from its window by its places (one permute) or loaded 64 bits each, multiplied by
- * the weights as they lie in w and summed tap 0 + tap 1, as rx_dense2_f32; the other blocks
- * and the last outputs by rx_dense2_f32 itself. The same products and sums, so the same
- * bits. */
 /* The pairs of a block laid out by rx_dense2_f32_prep (t: the block's int32; eight outputs
  * at AVX-512, four at AVX2) as the lanes 2q, 2q + 1 of one vector: 1, or 0 where the block is
  * not laid out (RX_D2_NONE). */
@@ -1359,6 +1353,12 @@ static RX_ALWAYS_INLINE __m128 rx_d2_odd(__m256 p)
 }
 #endif
 
+/* rx_dense2_f32 over blocks laid out by rx_dense2_f32_prep: a laid-out block's four pairs
+ * (eight at AVX-512, from a window of up to 32 elements: reductions to about a quarter)
+ * picked from its window by its places (one permute) or loaded 64 bits each, multiplied by
+ * the weights as they lie in w and summed tap 0 + tap 1, as rx_dense2_f32; the other blocks
+ * and the last outputs by rx_dense2_f32 itself. The same products and sums, so the same
+ * bits. */
 static inline void rx_dense2_f32_pre(const float *tmp, float *out, ptrdiff_t n,
                                      const int64_t *idx, const float *w, const int32_t *tab)
 {
@@ -1422,7 +1422,7 @@ static inline void rx_prod2_f32(const float *row, float *buf, ptrdiff_t n, const
                                 const int32_t *tab)
 {
     ptrdiff_t o = 0;
-#if defined(__AVX512F__) || defined(RX_AVX2)
+#if defined(RX_AVX2)
     if (tab != NULL) {
 #if defined(__AVX512F__)
         const __m512 va = _mm512_set1_ps(a), vb = _mm512_set1_ps(b);
@@ -2770,6 +2770,16 @@ static inline int rx_pairs_px_u8_prep(ptrdiff_t n_out, int c, int64_t s, const i
 #endif
 }
 
+#if defined(RX_AVX2)
+/* The byte shuffle that puts bytes 0 and 1 of each 32-bit lane into its two 16-bit halves
+ * (zero-extended): two adjacent uint8 taps as a pair for one 16-bit multiply-add */
+static RX_ALWAYS_INLINE __m256i rx_lane_pairs_u8(void)
+{
+    return _mm256_setr_epi8(0, -1, 1, -1, 4, -1, 5, -1, 8, -1, 9, -1, 12, -1, 13, -1,
+                            0, -1, 1, -1, 4, -1, 5, -1, 8, -1, 9, -1, 12, -1, 13, -1);
+}
+#endif
+
 /* rx_pairs_px_u8 (its out16 form: (int16)(sum >> pre) into out16[o c + ch], the planner
  * bounded the sums) over a table laid out by rx_pairs_px_u8_prep: the same integer products
  * and sums, without the checks and the packing of weights per output. AVX2: two outputs of
@@ -2791,9 +2801,7 @@ static RX_ALWAYS_INLINE void rx_pairs_pre_u8_c(const uint8_t *base, ptrdiff_t n_
                      : _mm_setr_epi8(0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15);
     /* pk[o], pk[o + 1] to the low and the high 128-bit lane */
     const __m256i spread = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1);
-    /* a 4-byte lane's first two bytes as its two 16-bit halves */
-    const __m256i pair1 = _mm256_setr_epi8(0, -1, 1, -1, 4, -1, 5, -1, 8, -1, 9, -1, 12, -1, 13, -1,
-                                           0, -1, 1, -1, 4, -1, 5, -1, 8, -1, 9, -1, 12, -1, 13, -1);
+    const __m256i pair1 = rx_lane_pairs_u8();
     /* mk in both 128-bit lanes; pk[o], pk[o + 2] and pk[o + 1], pk[o + 3] to the lanes */
     const __m256i mk2 = _mm256_broadcastsi128_si256(mk);
     const __m256i spread02 = _mm256_setr_epi32(0, 0, 0, 0, 2, 2, 2, 2);
@@ -3770,9 +3778,7 @@ static inline ptrdiff_t rx_windows_u8(const uint8_t *s, const int64_t *starts,
     ptrdiff_t j = j0;
 #if defined(RX_AVX2)
     if (k == 2) {
-        /* bytes 0 and 1 of each 32-bit lane to its two 16-bit halves */
-        const __m256i spread = _mm256_setr_epi8(0, -1, 1, -1, 4, -1, 5, -1, 8, -1, 9, -1, 12, -1, 13, -1,
-                                                0, -1, 1, -1, 4, -1, 5, -1, 8, -1, 9, -1, 12, -1, 13, -1);
+        const __m256i spread = rx_lane_pairs_u8();
         for (; j + 8 <= j1; j += 8) {
             uint16_t v[8];
             int q;
