@@ -90,6 +90,7 @@ for f in pyproject.toml setup.py README.md LICENSE MANIFEST.in \
          resamplex/py.typed resamplex/__init__.py resamplex/_io.py \
          resamplex/_engine/_gather.pyx resamplex/_engine/_taps.pyx.tp resamplex/_engine/_fixed.pyx \
          resamplex/_engine/_exec.pyx resamplex/_engine/_tablegen.pyx resamplex/_engine/plan.py \
+         resamplex/_engine/compile/exact.py resamplex/_engine/compile/weighted.py \
          resamplex/_engine/_fused.pxd resamplex/_engine/_half.pxd resamplex/_engine/_openmp.pxd \
          resamplex/_engine/_simd.h \
          resamplex/_engine/_exec.pyi resamplex/_engine/_taps.pyi resamplex/_engine/_tablegen.pyi \

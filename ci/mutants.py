@@ -294,14 +294,14 @@ MUTANTS = [
         "1's elements",
         ("tests/test_dispatch.py", "tests/test_resize.py")),
     Mutant(
-        "tensor-scratch-counts-kept-axes", "resamplex/_engine/splines.py",
+        "tensor-scratch-counts-kept-axes", "resamplex/_engine/compile/splines.py",
         (("            buf_len=_spline.tensor_scratch(len(self.tables) - self.lead, k, n_last, n_in_last),\n",
           "            buf_len=_spline.tensor_scratch(len(self.tables), k, n_last, n_in_last),\n"),),
         "the SciPy tensor pass sizes its products' scratch by every axis, the kept ones read "
         "at one tap included (2^(ndim - 1) products at order 1)",
         ("tests/test_compat_scipy.py",)),
     Mutant(
-        "two-row-zoom-folds-channels-in-axis-order", "resamplex/_engine/splines.py",
+        "two-row-zoom-folds-channels-in-axis-order", "resamplex/_engine/compile/splines.py",
         (("            grid[order] = walk              # each output's index on every folded axis\n",
           "            grid = walk\n"),),
         "the channels folded into an image's rows are walked in axis order, not in the "
@@ -351,13 +351,13 @@ MUTANTS = [
         "of outputs swapped",
         ("tests/test_compat_torch.py",)),
     Mutant(
-        "window-run-skips-first-tap", "resamplex/_engine/plan.py",
+        "window-run-skips-first-tap", "resamplex/_engine/compile/fixed.py",
         (("        c0 = int(cols[0])\n",
           "        c0 = int(cols[0]) + 1\n"),),
         "the run of a fixed-point window pass starts one tap late (its first tap left out)",
         ("tests/test_compat_torch.py",)),
     Mutant(
-        "block-pass-drops-partial-finish", "resamplex/_engine/_pipeline.py",
+        "block-pass-drops-partial-finish", "resamplex/_engine/compile/exact.py",
         (("        pfin=fins[spec.partial_finish or spec.finish],\n",
           "        pfin=fins[spec.finish],\n"),),
         "a block pass finishes its partial blocks like its full ones (OpenCV's area with "
@@ -370,7 +370,7 @@ MUTANTS = [
         "the odd outputs of a float four- or eight-tap x2 run read the even outputs' pixels",
         ("tests/test_compat_cv2.py",)),
     Mutant(
-        "split-tail-not-offset", "resamplex/_engine/_pipeline.py",
+        "split-tail-not-offset", "resamplex/_engine/compile/exact.py",
         (("            soff=c0 * sz, doff=c0 * dz,\n",
           "            soff=c0 * sz, doff=0,\n"),),
         "a split pass's scalar tail writes over the start of each row instead of after the "
@@ -540,7 +540,7 @@ MUTANTS = [
         "the whole-row x2 kernel's last step reads each pixel for the one after it",
         ("tests/test_resize.py",)),
     Mutant(
-        "clamped-borders-unchecked", "resamplex/_engine/plan.py",
+        "clamped-borders-unchecked", "resamplex/_engine/compile/phases.py",
         (("        if {e: q for e, q in want.items() if q} != {e: q for e, q in got.items() if q}:\n"
           "            return False\n",
           "        pass\n"),),
@@ -686,14 +686,14 @@ MUTANTS = [
         "the AVX2 window pick reads positions 16-31 of a window from its first half",
         ("tests/test_compat_scipy.py",)),
     Mutant(
-        "row-window-read-whole-past-the-end", "resamplex/_engine/splines.py",
+        "row-window-read-whole-past-the-end", "resamplex/_engine/compile/splines.py",
         (("    table[:, 1] = np.where(ok, np.where(base + WINDOW_BYTES > end, span, -span), 0)\n",
           "    table[:, 1] = np.where(ok, -span, 0)\n"),),
         "every window is loaded whole, also where it runs past the last element of the rows "
         "(reads outside the source array)",
         ("tests/test_compat_scipy.py",)),
     Mutant(
-        "row-windows-take-cval-blocks", "resamplex/_engine/splines.py",
+        "row-windows-take-cval-blocks", "resamplex/_engine/compile/splines.py",
         (("    ok = ~cval & (top < WINDOW_BYTES) & (rel % size == 0).all(axis=(1, 2))\n",
           "    ok = (top < WINDOW_BYTES) & (rel % size == 0).all(axis=(1, 2))\n"),),
         "a block of outputs with a tap reading cval gets a window (at a cval tap's offset)",
@@ -837,9 +837,9 @@ MUTANTS = [
         "the integer x0.5 cubic rows (AVX2, AVX-512) round half up, not half to even",
         ("tests/test_resize.py", "tests/test_dispatch.py")),
     Mutant(
-        "split-i16-borders-scaled-by-the-whole-shift", "resamplex/_engine/plan.py",
-        (("                    pqk=tuple(int(v) for v in q2[0]), iscale=2.0 ** -q1[1])",
-          "                    pqk=tuple(int(v) for v in q2[0]), iscale=2.0 ** -(q1[1] + q2[1]))"),),
+        "split-i16-borders-scaled-by-the-whole-shift", "resamplex/_engine/compile/phases.py",
+        (("                pqk=tuple(int(v) for v in q2[0]), iscale=2.0 ** -q1[1])",
+          "                pqk=tuple(int(v) for v in q2[0]), iscale=2.0 ** -(q1[1] + q2[1]))"),),
         "the outputs outside the integer x0.5 cubic run read the int16 rows scaled by 2^-(m1+m2), "
         "not 2^-m1",
         ("tests/test_resize.py", "tests/test_dispatch.py")),
@@ -909,7 +909,7 @@ MUTANTS = [
         "of another call, or uninitialised memory, are taken for input rows)",
         ("tests/test_resize.py",)),
     Mutant(
-        "phasek-run-one-pixel-wider", "resamplex/_engine/plan.py",
+        "phasek-run-one-pixel-wider", "resamplex/_engine/compile/phases.py",
         (("    hi = int(bad[bad > mid].min()) if (bad > mid).any() else ok.size\n",
           "    hi = int(bad[bad > mid].min()) + 1 if (bad > mid).any() else ok.size\n"),),
         "the phase runs take in the first pixel after them whose outputs have other taps "
@@ -1025,32 +1025,32 @@ MUTANTS = [
         "magnitude",
         ("tests/test_tables.py",)),
     Mutant(
-        "periodic-tile-not-a-whole-period", "resamplex/_engine/plan.py",
+        "periodic-tile-not-a-whole-period", "resamplex/_engine/tiles.py",
         (("        length = p * -(-RUN_TILE // p)\n",
           "        length = RUN_TILE\n"),),
         "the tiles of a periodic axis's runs start where the rows are not the middle "
         "tile's moved",
         ("tests/test_executor.py",)),
     Mutant(
-        "periodic-tiles-past-the-right-end", "resamplex/_engine/plan.py",
+        "periodic-tiles-past-the-right-end", "resamplex/_engine/tiles.py",
         (("            j_max = (b - margin - lo - t.n_in) // step\n",
           "            j_max = (b - margin - lo) // step\n"),),
         "a run's tiles go on where their windows leave the input (or the binade) on the right",
         ("tests/test_executor.py",)),
     Mutant(
-        "fresh-results-off-the-huge-page", "resamplex/_engine/plan.py",
+        "fresh-results-off-the-huge-page", "resamplex/_engine/memory.py",
         (("    start = -block.ctypes.data % HUGE_PAGE\n",
           "    start = 0\n"),),
         "large fresh results start where malloc's block does, 16 bytes past a page",
         ("tests/test_executor.py",)),
     Mutant(
-        "periodic-keeps-unbounded", "resamplex/_engine/plan.py",
+        "periodic-keeps-unbounded", "resamplex/_engine/tiles.py",
         (("        if 4 * between > n_out or between + len(runs) * length > 4 * self.tile:\n",
           "        if 4 * between > n_out:\n"),),
         "a periodic axis keeps tables of any size (a run per binade, each with a long period)",
         ("tests/test_executor.py",)),
     Mutant(
-        "periodic-runs-cross-binades", "resamplex/_engine/plan.py",
+        "periodic-runs-cross-binades", "resamplex/_engine/tiles.py",
         (("        regions = [(0, n_in)] if whole else \\\n",
           "        regions = [(0, n_in)] if True else \\\n"),),
         "the runs of an axis that repeats only within binades of its coordinates span "
@@ -1295,7 +1295,7 @@ MUTANTS = [
         "float32 rows of 2-4 element pixels sum every tap but the last in their vector form",
         ("tests/test_compat_cv2.py",)),
     Mutant(
-        "crop-view-read-with-the-contiguous-stride", "resamplex/_engine/_pipeline.py",
+        "crop-view-read-with-the-contiguous-stride", "resamplex/_engine/compile/exact.py",
         (('    spec["sstr"] = [stride * x.shape[0], stride] + list(spec["sstr"][2:])\n',
           '    spec["sstr"] = list(spec["sstr"])\n'),),
         "a crop read in place steps through its rows by the contiguous copy's row stride",

@@ -5,9 +5,9 @@ See ``resamplex.resize`` for the core API, ``resamplex.show_config()`` for the b
 
 try:
     from ._config import __version__, show_config
-    from ._engine.plan import cache_info as plan_cache_info
-    from ._engine.plan import clear_cache as clear_plan_cache
-    from ._engine.plan import set_cache_limit as set_plan_cache_limit
+    from ._engine.cache import cache_info as plan_cache_info
+    from ._engine.cache import clear_cache as clear_plan_cache
+    from ._engine.cache import set_cache_limit as set_plan_cache_limit
     from ._errors import ResamplexError, ResamplexTypeError, UnsupportedError
     from ._patch import patch, patch_report, patched, unpatch
     from ._resize import Resampler, get_num_threads, resize, resize_adjoint, set_num_threads

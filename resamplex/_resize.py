@@ -17,7 +17,9 @@ from . import _dtypes
 from ._checks import (INTP_MAX, MAX_NDIM, affine_arrays, as_array, check_allocation,
                       check_conversion, check_threads, is_int, is_real, ndim, normalize_axes)
 from ._engine import _exec
-from ._engine.plan import PLANS, CallMemo, Plan, TiledAxis
+from ._engine.cache import PLANS, CallMemo
+from ._engine.plan import Plan
+from ._engine.tiles import TiledAxis
 from ._errors import ResamplexError, UnsupportedError, bad_choice, bad_value
 from ._tables import FILTERS, NEAREST_MODES, TRANSFORMS, AxisSpec, AxisTable
 

@@ -394,6 +394,17 @@ class AxisSpec:
         # (its widest window), which a size check has no need of.
         return _tablegen.TableBuilder(**self._args)
 
+    @property
+    def builder(self) -> _tablegen.TableBuilder:
+        """The axis's native table builder (``_tablegen.TableBuilder``), made on first use."""
+        return self._builder
+
+    @property
+    def step(self) -> float:
+        """``r``: input units per output unit (``1/scale``, or ``n_in/n_out``; at least 1
+        where antialiasing widens the kernel), the slope of the output coordinates."""
+        return float(self._args["r"])
+
     def __reduce__(self) -> tuple[Any, ...]:
         # Pickled as its request (a task can build its own tiles); the builder is remade.
         n_in, n_out, scale, kw = self._request

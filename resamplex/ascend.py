@@ -32,7 +32,8 @@ from . import _dtypes
 from ._errors import ResamplexError, UnsupportedError, bad_choice, bad_value
 from ._checks import as_array, check_allocation, check_out_early, finite_float
 from ._checks import check_threads as _check_threads, ndim as _ndim
-from ._engine.plan import PLANS, Plan
+from ._engine.cache import PLANS
+from ._engine.plan import Plan
 from ._tables import AxisTable
 
 __all__ = [

@@ -64,7 +64,9 @@ except ImportError as exc:  # pragma: no cover - exercised only without dask
 from . import _dtypes
 from ._errors import ResamplexError, bad_value
 from ._checks import check_threads as _check_threads, normalize_axes as _normalize_axes
-from ._engine.plan import Plan, TiledAxis, layout_perm as _layout_perm
+from ._engine.memory import layout_perm as _layout_perm
+from ._engine.plan import Plan
+from ._engine.tiles import TiledAxis
 from ._resize import _check_plan_size, _core_args, core_plan
 from ._tables import AxisTable
 

@@ -65,7 +65,8 @@ from ._errors import ResamplexError, UnsupportedError, bad_value
 from ._checks import as_array, check_allocation, is_int, is_real
 from ._checks import ndim as _ndim
 from ._engine._exec import call_key
-from ._engine.plan import PLANS, CallMemo, Plan
+from ._engine.cache import PLANS, CallMemo
+from ._engine.plan import Plan
 from ._tables import AxisTable, antialias_linear_taps
 
 __all__ = [

@@ -595,33 +595,33 @@ def test_float_cubic_clamped_windows_sum_from_zero():
 
 
 def test_clamped_ends_are_the_windows_cut_by_the_row():
-    # _pipeline._clamped_ends: the outputs at either end whose taps are not consecutive
+    # _exact._clamped_ends: the outputs at either end whose taps are not consecutive
     # pixels, counted from the table itself (OpenCV's xmin and xmax for cubic)
-    from resamplex._engine import _pipeline
+    from resamplex._engine.compile import exact as _exact
 
     for n_in, n_out in ((8, 24), (30, 7), (5, 17), (3, 10), (1, 4), (200, 61)):
         t = rcv.cubic_table(n_in, n_out, n_out / n_in, fixed=False)
-        lead, trail = _pipeline._clamped_ends(t, np.diff(t.ptr))
+        lead, trail = _exact._clamped_ends(t, np.diff(t.ptr))
         sx = np.floor((np.arange(n_out) + 0.5) * n_in / n_out - 0.5)
         cut = (sx - 1 < 0) | (sx + 2 > n_in - 1)
         assert lead == (n_out if cut.all() else int(np.argmin(cut)))
         assert lead + trail <= n_out and cut[:lead].all() and cut[n_out - trail:].all()
         assert not cut[lead:n_out - trail].any()
     t = rcv.linear_table(10, 25, 2.5, horizontal=True, fixed=False)   # not dense
-    assert _pipeline._clamped_ends(t, np.diff(t.ptr)) is None
+    assert _exact._clamped_ends(t, np.diff(t.ptr)) is None
 
 
 def test_dense_tail_layout_keeps_each_outputs_taps():
-    # _pipeline._dense_tail: every output's k dense slots hold its taps (the short ones'
+    # _exact._dense_tail: every output's k dense slots hold its taps (the short ones'
     # padding inside the row, weight 0), and ptr2 points the short outputs at their own
     # taps, in order: the sums it gives are the table's.
-    from resamplex._engine import _pipeline
+    from resamplex._engine.compile import exact as _exact
 
     for n_in, n_out in ((53, 131), (9, 40), (300, 433), (2, 7)):
         t = rcv.linear_table(n_in, n_out, n_out / n_in, horizontal=True, fixed=False)
         counts = np.diff(t.ptr)
         w1 = t.w.astype(np.float32)
-        k, ptr, idx, w, tail = _pipeline._dense_tail(t, w1, counts)
+        k, ptr, idx, w, tail = _exact._dense_tail(t, w1, counts)
         assert k == 2 and tail == int((counts < 2).sum()) > 0
         full = n_out - tail
         assert (counts[:full] == 2).all()
@@ -639,9 +639,9 @@ def test_dense_tail_layout_keeps_each_outputs_taps():
                 assert w[mine].tolist() == w1[taps].tolist()
     # not the form: every output with k taps, or a short output before a full one
     t = rcv.linear_table(50, 25, 0.5, horizontal=True, fixed=False)
-    assert _pipeline._dense_tail(t, t.w.astype(np.float32), np.diff(t.ptr)) is None
+    assert _exact._dense_tail(t, t.w.astype(np.float32), np.diff(t.ptr)) is None
     counts = np.array([2, 1, 2, 2])
-    assert _pipeline._dense_tail(t, t.w.astype(np.float32), counts) is None
+    assert _exact._dense_tail(t, t.w.astype(np.float32), counts) is None
 
 
 def test_eight_bit_arbitrary_ratios_with_four_and_eight_taps():
@@ -696,7 +696,7 @@ def test_new_shapes_share_kept_axis_tables():
     """Crops of new shapes that share an axis reuse its kept table (plan.TABLES) and give
     OpenCV's bytes; the store is bounded by its bytes and emptied with the plan cache.
     (float32: uint8 linear and cubic crops are planned at once, without kept tables.)"""
-    from resamplex._engine.plan import TABLES
+    from resamplex._engine.cache import TABLES
     rng = np.random.default_rng(21)
     img = (rng.standard_normal((300, 400, 3)) * 50).astype(np.float32)
     rx.clear_plan_cache()
@@ -721,13 +721,13 @@ def test_new_shapes_share_kept_axis_tables():
 
 
 def _planner_spec(src, dw, dh, mode):
-    """The fused pass the planner compiles for ``src`` as it lies (``_pipeline``), or None."""
-    from resamplex._engine import _pipeline
+    """The fused pass the planner compiles for ``src`` as it lies (``compile.exact``), or None."""
+    from resamplex._engine.compile import exact as _exact
     plan = rcv._plan(src.shape, src.dtype, dw, dh, dw / src.shape[1], dh / src.shape[0], mode)
-    fused = _pipeline._prepared(plan, src.dtype).fused
+    fused = _exact._prepared(plan, src.dtype).fused
     if fused is None:
         return None, plan
-    stride = _pipeline.row_stride(src)
+    stride = _exact.row_stride(src)
     return dict(fused, sstr=[stride * src.shape[0], stride] + list(fused["sstr"][2:])), plan
 
 
@@ -736,7 +736,8 @@ def test_new_shapes_are_planned_at_once_as_the_planner_plans():
     one native call) gives the planner's pass field for field (so the same kernels and
     bytes), and declines only where the planner takes a phase kernel: seeded random images
     of 1-4 channels, 2-D, crops, exact x2 and x0.5 and arbitrary sizes."""
-    from resamplex._engine import _exec, _pipeline, _planloops
+    from resamplex._engine.compile import exact as _exact
+    from resamplex._engine import _exec, _planloops
     rng = np.random.default_rng(31)
     img = rng.integers(0, 256, (700, 900, 4), dtype=np.uint8)
     planned = declined = 0
@@ -755,12 +756,12 @@ def test_new_shapes_are_planned_at_once_as_the_planner_plans():
         area_fast, ix, iy = rcv._integer_scales(dw / w, dh / h)
         if (dh, dw) == (h, w) or (mode == rcv.INTER_LINEAR and area_fast and ix == iy == 2):
             continue
-        stride = _pipeline.row_stride(src)
+        stride = _exact.row_stride(src)
         if stride is None:
             continue
         made = _planloops.cv2_u8_pair(h, w, src.shape[2] if src.ndim == 3 else 1, stride, dh,
                                       dw, dh / h, dw / w, mode == rcv.INTER_CUBIC,
-                                      _exec.OPS["int_fused"], _pipeline.ELEM["uint8"],
+                                      _exec.OPS["int_fused"], _exact.ELEM["uint8"],
                                       *rcv._pair_constants(mode))
         want, plan = _planner_spec(src, dw, dh, mode)
         if made is None:
@@ -772,7 +773,7 @@ def test_new_shapes_are_planned_at_once_as_the_planner_plans():
         assert want is not None and sorted(spec) == sorted(want), (src.shape, dh, dw, mode)
         for k, v in want.items():
             assert np.array_equal(np.asarray(spec[k]), np.asarray(v)), (k, src.shape, dh, dw)
-        assert work == _pipeline._prepared(plan, src.dtype).work
+        assert work == _exact._prepared(plan, src.dtype).work
     assert planned > 150 and declined > 20, (planned, declined)
 
 
@@ -781,7 +782,7 @@ def test_new_shapes_planned_at_once_match_opencv(mode):
     """Random crops of new shapes (planned at once), their second calls (the kept program),
     a crop of a kept shape from an image of another width (rows another stride apart: planned
     anew) and its contiguous copy: OpenCV's bytes at 1 and 2 threads."""
-    from resamplex._engine.plan import PROGRAMS
+    from resamplex._engine.cache import PROGRAMS
     rng = np.random.default_rng(32)
     img = rng.integers(0, 256, (500, 640, 3), dtype=np.uint8)
     other = rng.integers(0, 256, (500, 700, 3), dtype=np.uint8)
@@ -802,7 +803,7 @@ def test_new_shapes_planned_at_once_match_opencv(mode):
 
 def test_kept_programs_are_bounded():
     """Ever-new shapes keep the programs planned at once within their entries and bytes."""
-    from resamplex._engine.plan import PROGRAMS
+    from resamplex._engine.cache import PROGRAMS
     img = np.random.default_rng(33).integers(0, 256, (300, 400, 3), dtype=np.uint8)
     keep = PROGRAMS.max_entries, PROGRAMS.max_bytes
     try:

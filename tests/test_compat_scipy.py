@@ -319,7 +319,7 @@ def test_order_one_rows_through_windows_at_every_cpu_level(shape, zoom, dtype):
 def test_row_windows_of_a_row():
     # the planner's table (splines.row_windows) on offsets worked out by hand: float32
     # elements (4 bytes), blocks of eight outputs with two taps each
-    from resamplex._engine.splines import CVAL_TAP, WINDOW_BYTES, WINDOW_ENTRIES, row_windows
+    from resamplex._engine.compile.splines import CVAL_TAP, WINDOW_BYTES, WINDOW_ENTRIES, row_windows
 
     def block(table, b):
         entry = table[b * WINDOW_ENTRIES:(b + 1) * WINDOW_ENTRIES]
@@ -688,7 +688,7 @@ def test_prefilter_lines_near_underflow_at_every_cpu_level(order):
     # beside a tiny one (taken directly), zeros of both signs, infinities and NaN in some
     # lines; both axes, every mode, every CPU level
     from resamplex._engine import _exec
-    from resamplex._engine.splines import POLES
+    from resamplex._engine.compile.splines import POLES
 
     lengths = set()
     for z in POLES[order]:

@@ -304,7 +304,7 @@ def test_zoom_store_clips_as_numpy_at_every_cpu_level():
     # of the same evaluation unclipped (before NumPy 2.2, whose clip gives a zero that ties
     # a bound of the other sign the bound's sign, without the zero bounds).
     from resamplex._engine import _exec
-    from resamplex._engine.splines import SplinePlan
+    from resamplex._engine.compile.splines import SplinePlan
     from resamplex.compat.scipy import zoom_table
 
     rng = np.random.default_rng(23)

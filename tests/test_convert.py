@@ -125,7 +125,7 @@ def test_gathered_rows_give_the_whole_rows_bits(src, monkeypatch):
     # too, padding taps of antialias and exclude_outside, negative cubic weights, NaN, inf
     # and -0.0 in the input, channels-last pixels of 1-5 elements, an affine into CHW) and
     # forced off, the same bytes; both within the reference's tolerance.
-    from resamplex._engine import plan as plan_mod
+    from resamplex._engine.compile import weighted
     sdt = _dt(src)
     rng = _rng("gathered", src)
     cases = [((20, 150, 3), (7, 9), "linear", {}), ((13, 301, 1), (4, 11), "cubic", {}),
@@ -144,8 +144,8 @@ def test_gathered_rows_give_the_whole_rows_bits(src, monkeypatch):
         aff = (np.linspace(0.5, 2.0, c) / 256.0, np.linspace(-1.0, 1.0, c))
         outs = []
         for reads, pairs in ((0, 1 << 60), (1 << 60, 0)):
-            monkeypatch.setattr(plan_mod, "GATHERED_READS", reads)
-            monkeypatch.setattr(plan_mod, "PAIR_READS", pairs)
+            monkeypatch.setattr(weighted, "GATHERED_READS", reads)
+            monkeypatch.setattr(weighted, "PAIR_READS", pairs)
             rx.clear_plan_cache()
             got = rx.resize(x, size, axes=(0, 1), mode=mode, **kw)
             chw = np.empty((c,) + size, np.float32)

@@ -12,7 +12,7 @@ import pytest
 
 import resamplex as rx
 from resamplex import _resize
-from resamplex._engine import _exec, plan as plan_mod
+from resamplex._engine import _exec, memory, plan as plan_mod, tiles
 
 import reference as ref
 from guarded import guarded
@@ -213,24 +213,24 @@ def test_large_fresh_results_start_on_a_huge_page(dtype):
         dt = np.dtype(ml_dtypes.bfloat16)
     else:
         dt = np.dtype(dtype)
-    big = plan_mod.new_array((3, 1024, 1400), dt)
-    assert big.ctypes.data % plan_mod.HUGE_PAGE == 0
+    big = memory.new_array((3, 1024, 1400), dt)
+    assert big.ctypes.data % memory.HUGE_PAGE == 0
     assert big.shape == (3, 1024, 1400) and big.dtype == dt
     assert big.flags.c_contiguous and big.flags.writeable
-    small = plan_mod.new_array((100, 1000), dt)
+    small = memory.new_array((100, 1000), dt)
     assert small.shape == (100, 1000) and small.flags.owndata
     # just under glibc's adaptive mmap ceiling: a plain array, which malloc recycles from call
     # to call, where the block with a huge page more would be fresh memory every time
-    rows = (plan_mod.MMAP_CEILING - plan_mod.HUGE_PAGE // 2) // (4096 * dt.itemsize)
-    near = plan_mod.new_array((rows, 4096), dt)
+    rows = (memory.MMAP_CEILING - memory.HUGE_PAGE // 2) // (4096 * dt.itemsize)
+    near = memory.new_array((rows, 4096), dt)
     assert near.shape == (rows, 4096) and near.flags.owndata and near.flags.c_contiguous
-    assert plan_mod.MMAP_CEILING - plan_mod.HUGE_PAGE < near.nbytes <= plan_mod.MMAP_CEILING
+    assert memory.MMAP_CEILING - memory.HUGE_PAGE < near.nbytes <= memory.MMAP_CEILING
     x = np.arange(4 * 512 * 600, dtype=np.float32).reshape(4, 512, 600).astype(dt)
     y = rx.resize(x, (1024, 1200), axes=(1, 2), mode="nearest")
-    assert y.ctypes.data % plan_mod.HUGE_PAGE == 0
+    assert y.ctypes.data % memory.HUGE_PAGE == 0
     np.testing.assert_array_equal(y, x.repeat(2, axis=1).repeat(2, axis=2))
     z = rx.resize(x.astype(np.float32), (1024, 1200), axes=(1, 2))
-    assert z.ctypes.data % plan_mod.HUGE_PAGE == 0 and z.flags.c_contiguous
+    assert z.ctypes.data % memory.HUGE_PAGE == 0 and z.flags.c_contiguous
 
 
 # ------------------------------------------------------------------------------ long axes
@@ -293,14 +293,14 @@ def test_periodic_tiles_are_kept_and_give_the_whole_table_bits(monkeypatch, fres
     # run per binade within the bound of four tiles)
     monkeypatch.setattr(_resize, "TILE_TABLE_BYTES",
                         {"1d_x1.5": 131072, "1d_44100_to_48000": 524288}.get(layout, 32768))
-    monkeypatch.setattr(plan_mod, "RUN_TILE", 8)
+    monkeypatch.setattr(tiles, "RUN_TILE", 8)
     plan = _resize.core_plan(_resize._core_args(x.shape, size, None, axes, mode, transform,
                                                 "round_prefer_ceil", antialias, -0.75, False))
     tiled = plan.tables[plan.tiled]
     assert tiled.period is not None
     before = plan.nbytes
     np.testing.assert_array_equal(rx.resize(x, size, **kw), whole)
-    (runs,) = plan._tiles.values()  # one pass order
+    (runs,) = plan.tiling._tiles.values()  # one pass order
     assert plan.nbytes > before  # the kept tiles count
     # the runs cover the outputs in order, most of them in runs of many tiles
     a = plan.tiled
@@ -339,16 +339,16 @@ def test_periodic_tiles_keep_a_bounded_share(monkeypatch):
     4 tiles of outputs (what the largest table built whole holds) and a quarter of the axis
     between runs; beyond that it tiles as an axis without a period does."""
     from resamplex._tables import AxisSpec
-    monkeypatch.setattr(plan_mod, "RUN_TILE", 8)
+    monkeypatch.setattr(tiles, "RUN_TILE", 8)
     spec = AxisSpec(44100, 48000, None, mode="linear", transform="half_pixel")
     assert spec.period == (160, 147, False)
-    runs = plan_mod.TiledAxis(spec, 4000).runs()
+    runs = tiles.TiledAxis(spec, 4000).runs()
     kept = sum(t.n_out for *_, t in runs)
     assert runs is not None and 4 * 160 < kept <= 4 * 4000
-    assert plan_mod.TiledAxis(spec, kept // 4 - 1).runs() is None
-    assert plan_mod.TiledAxis(spec, 159).runs() is None  # a tile shorter than the period
+    assert tiles.TiledAxis(spec, kept // 4 - 1).runs() is None
+    assert tiles.TiledAxis(spec, 159).runs() is None  # a tile shorter than the period
     short = AxisSpec(4410, 4800, None, mode="linear", transform="half_pixel")
-    assert plan_mod.TiledAxis(short, 4000).runs() is None  # mostly between runs
+    assert tiles.TiledAxis(short, 4000).runs() is None  # mostly between runs
 
 
 def _awkward_rows(rng, case, n_in, dtypes):
@@ -405,10 +405,10 @@ def test_periodic_tiles_take_any_array(monkeypatch, fresh_cache):
 
         def tile():
             monkeypatch.setattr(_resize, "TILE_TABLE_BYTES", 32768)
-            monkeypatch.setattr(plan_mod, "RUN_TILE", 8)
+            monkeypatch.setattr(tiles, "RUN_TILE", 8)
 
         plan = _whole_then_tiled(monkeypatch, x, n_out, kw, tile)
-        kept += isinstance(plan._tile_tables, list)
+        kept += isinstance(plan.tiling._tile_tables, list)
     assert kept >= 20  # most ran as kept runs of tiles
 
 
@@ -448,8 +448,8 @@ def test_native_tiles_give_the_whole_table_bits(monkeypatch, fresh_cache, mode, 
     assert _long_axis_plan(x, size, scale, axes, mode, transform, antialias).tiled is None
     rx.clear_plan_cache()
     monkeypatch.setattr(_resize, "TILE_TABLE_BYTES", 4096)
-    monkeypatch.setattr(plan_mod.TiledAxis, "runs", lambda self: None)  # as if no period
-    monkeypatch.setattr(plan_mod, "NATIVE_TILE", 97)
+    monkeypatch.setattr(tiles.TiledAxis, "runs", lambda self: None)  # as if no period
+    monkeypatch.setattr(tiles, "NATIVE_TILE", 97)
     plan = _long_axis_plan(x, size, scale, axes, mode, transform, antialias)
     assert plan.tiled is not None
     for threads in (1, 3):
@@ -458,7 +458,7 @@ def test_native_tiles_give_the_whole_table_bits(monkeypatch, fresh_cache, mode, 
     g = guarded(x.shape, x.dtype)
     g[...] = x
     np.testing.assert_array_equal(rx.resize(g, threads=2, **kw), whole)
-    entries = [e for e in plan._native.values() if e is not None]
+    entries = [e for e in plan.tiling._native.values() if e is not None]
     assert len(entries) == 1
     # channels per row (a gather moves whole pixels); CSR for columns and gathers
     assert entries[0][6] == (3 if layout == "channels_last" and mode != "nearest" else 1)
@@ -468,7 +468,7 @@ def test_native_tiles_give_the_whole_table_bits(monkeypatch, fresh_cache, mode, 
     np.testing.assert_array_equal(out, whole)
     # every tile fit its window: nothing fell back to the tiles in Python
     y = np.empty_like(whole)
-    assert plan._run_native(plan.run_order(x.strides, y.strides), x, y, 2, "half_even")
+    assert plan.tiling._run_native(plan.run_order(x.strides, y.strides), x, y, 2, "half_even")
     np.testing.assert_array_equal(y, whole)
     # (with a scale the reference's exact coordinates decide nearest ties otherwise than
     # float64's: the whole table is the check there)
@@ -491,7 +491,7 @@ def test_native_tiles_on_an_axis_without_a_period(fresh_cache, monkeypatch):
     plan = _long_axis_plan(x, (70001,), None, (1,), "linear", "half_pixel", False)
     assert plan.tiled is not None and plan.tables[1].period is None
     np.testing.assert_array_equal(rx.resize(x, (70001,), axes=(1,), threads=2), whole)
-    (entry,) = plan._native.values()
+    (entry,) = plan.tiling._native.values()
     assert entry is not None and 70001 % entry[2] != 0
 
 
@@ -519,11 +519,11 @@ def test_native_tiles_take_any_array(monkeypatch, fresh_cache):
 
         def tile():
             monkeypatch.setattr(_resize, "TILE_TABLE_BYTES", 16384)
-            monkeypatch.setattr(plan_mod.TiledAxis, "runs", lambda self: None)
-            monkeypatch.setattr(plan_mod, "NATIVE_TILE", tile_length)
+            monkeypatch.setattr(tiles.TiledAxis, "runs", lambda self: None)
+            monkeypatch.setattr(tiles, "NATIVE_TILE", tile_length)
 
         plan = _whole_then_tiled(monkeypatch, x, n_out, kw, tile)
-        native += any(e is not None for e in plan._native.values())
+        native += any(e is not None for e in plan.tiling._native.values())
     assert native >= 18  # all but the big-endian inputs and outputs of weighted modes
 
 
@@ -535,19 +535,19 @@ def test_native_tiles_that_do_not_fit_fall_back(monkeypatch, fresh_cache):
     whole = rx.resize(x, (3001,))
     rx.clear_plan_cache()
     monkeypatch.setattr(_resize, "TILE_TABLE_BYTES", 4096)
-    monkeypatch.setattr(plan_mod.TiledAxis, "runs", lambda self: None)
-    monkeypatch.setattr(plan_mod, "NATIVE_TILE", 97)
-    real = plan_mod.Plan._native_tiles
+    monkeypatch.setattr(tiles.TiledAxis, "runs", lambda self: None)
+    monkeypatch.setattr(tiles, "NATIVE_TILE", 97)
+    real = tiles.TileRunner._native_tiles
 
     def short_windows(self, *args):  # the program's, with windows half as long
         entry = real(self, *args)
         return entry[:3] + (entry[3] // 2,) + entry[4:]
 
-    monkeypatch.setattr(plan_mod.Plan, "_native_tiles", short_windows)
+    monkeypatch.setattr(tiles.TileRunner, "_native_tiles", short_windows)
     plan = _long_axis_plan(x, (3001,), None, (0,), "linear", "half_pixel", False)
     before = plan.nbytes
     np.testing.assert_array_equal(rx.resize(x, (3001,), axes=(0,)), whole)
-    assert list(plan._native.values()) == [None] and plan.nbytes == before
+    assert list(plan.tiling._native.values()) == [None] and plan.nbytes == before
     np.testing.assert_array_equal(rx.resize(x, (3001,), axes=(0,), threads=2), whole)
 
 
@@ -604,7 +604,7 @@ def test_nearest_on_an_axis_of_more_than_2_31_elements():
 def test_exact_passes_are_prepared_once_per_dtype():
     """A plan of exact passes makes its kernels' arguments on the first call with a dtype and
     counts their bytes; later calls (any layout, byte order, ``out``) give the same bits."""
-    from resamplex._engine._pipeline import FloatPass, IntPass
+    from resamplex._engine.compile.exact import FloatPass, IntPass
     from resamplex._engine.plan import Plan
     from resamplex._tables import AxisTable
 
@@ -618,7 +618,7 @@ def test_exact_passes_are_prepared_once_per_dtype():
     x = rng.standard_normal((6, 5)).astype(np.float32)
     before = plan.nbytes
     first = plan(x)
-    assert list(plan._prepared) == [np.dtype(np.float32)] and plan.nbytes > before
+    assert list(plan.prepared) == [np.dtype(np.float32)] and plan.nbytes > before
     grown = plan.nbytes
     for y in (x, np.asfortranarray(x), x.astype(">f4")):
         assert np.array_equal(plan(y), first)
@@ -634,7 +634,7 @@ def test_exact_passes_are_prepared_once_per_dtype():
     for _ in range(2):  # refused every time, and nothing is kept
         with pytest.raises(ValueError, match="integer weights"):
             bad(x.astype(np.int32))
-    assert not bad._prepared
+    assert not bad.prepared
 
 
 def _float_pass_reference(x, table_taps, axis, order, compute, store):
@@ -692,12 +692,12 @@ def test_two_float_passes_in_one_sweep(monkeypatch, fresh_cache, src, compute, c
     the values of the two passes, element by element, at 1 and 2 threads; a split second
     pass takes each half's order (and weights: a head that scales them runs unfused, as a
     head pass and a tail pass offset into the same rows)."""
-    from resamplex._engine import _pipeline
-    from resamplex._engine._pipeline import FloatPass, SplitPass
+    from resamplex._engine.compile import exact as _exact
+    from resamplex._engine.compile.exact import FloatPass, SplitPass
     from resamplex._engine.plan import Plan
     from resamplex._tables import AxisTable
 
-    monkeypatch.setattr(_pipeline, "_BAND_BYTES", band)
+    monkeypatch.setattr(_exact, "_BAND_BYTES", band)
     rng = np.random.default_rng(channels)
     H, W, oh, ow = 23, 19, 31, 14
     shape = (2, H, W, channels)
@@ -749,7 +749,7 @@ def test_two_float_passes_in_one_sweep(monkeypatch, fresh_cache, src, compute, c
             # one native pass; the core's own arithmetic (one float type, sequential
             # orders) runs as the core's weighted program instead
             core = src == compute and order1 == "sequential" and orders is None
-            program = plan._prepared[x.dtype].program
+            program = plan.prepared[x.dtype].program
             assert program is not None and (core or program.npass == (1 if scale == 1 else 3))
 
 
@@ -765,8 +765,8 @@ def test_loading_float_pass_at_every_cpu_level(fresh_cache, src):
     import dataclasses
 
     ndimage = pytest.importorskip("scipy.ndimage")   # the reference (an optional test extra)
-    from resamplex._engine import _pipeline
-    from resamplex._engine._pipeline import FloatPass
+    from resamplex._engine.compile import exact as _exact
+    from resamplex._engine.compile.exact import FloatPass
     from resamplex._engine.plan import Plan
     from resamplex._tables import AxisTable
     from resamplex.compat import _gaussian
@@ -798,15 +798,15 @@ def test_loading_float_pass_at_every_cpu_level(fresh_cache, src):
                                                       load=(scale, floor))])
                         got = np.empty(shape, store)
                         if i == len(cases) - 1:   # 31 and 32 in the slots of 1 and 2
-                            assert _pipeline.ring_slots(table, 16) is None
+                            assert _exact.ring_slots(table, 16) is None
                             with pytest.raises(ValueError, match="loading float pass"):
-                                _pipeline.run(plan, x, got, 1)
+                                _exact.run(plan, x, got, 1)
                             continue
-                        _pipeline.run(plan, x, got, 1 + (i + j) % 3)
+                        _exact.run(plan, x, got, 1 + (i + j) % 3)
                         assert np.array_equal(got.view(np.uint8),
                                               want.astype(store).view(np.uint8)), \
                             (level, shape, mode, scale, store)
-                        assert plan._prepared[x.dtype].program.npass == 1
+                        assert plan.prepared[x.dtype].program.npass == 1
     finally:
         _exec.set_cpu_level(before)
 
@@ -833,10 +833,10 @@ def test_loading_float_pass_at_every_cpu_level(fresh_cache, src):
                     passes=passes)
         out = np.empty(plan.out_shape)
         if k == 0:
-            _pipeline.run(plan, data, out, 1)
+            _exact.run(plan, data, out, 1)
             continue
         with pytest.raises(ValueError, match="loading float pass"):
-            _pipeline.run(plan, data, out, 1)
+            _exact.run(plan, data, out, 1)
 
 
 def test_remembered_calls_follow_the_cache(fresh_cache):
@@ -860,11 +860,12 @@ def test_remembered_calls_follow_the_cache(fresh_cache):
 def test_fused_integer_program_refuses_a_ring_the_kernel_cannot_keep():
     # The fused integer kernel keeps 1 to 16 ring rows (a tag each, row % k): a spec outside
     # that is refused when the program is made, never run.
-    from resamplex._engine import _pipeline, _planloops
+    from resamplex._engine.compile import exact as _exact
+    from resamplex._engine import _planloops
     from resamplex.compat import cv2 as rcv
 
     spec, work = _planloops.cv2_u8_pair(40, 50, 3, 150, 17, 23, 17 / 40, 23 / 50, False,
-                                        _exec.OPS["int_fused"], _pipeline.ELEM["uint8"],
+                                        _exec.OPS["int_fused"], _exact.ELEM["uint8"],
                                         *rcv._pair_constants(rcv.INTER_LINEAR))
     x = np.random.default_rng(3).integers(0, 256, (40, 50, 3), dtype=np.uint8)
     out = np.empty((17, 23, 3), np.uint8)

@@ -631,17 +631,17 @@ def test_polyphase_k_taps_give_the_general_bits(monkeypatch, dname, channels):
     # (x2 only: x0.5 to 18 is not a phase pass), every rounding; NaN, inf, -0.0 for floats.
     # The phase form is checked to be the one taken; within the reference's tolerance.
     from resamplex._engine import _exec
-    from resamplex._engine import plan as rplan
+    from resamplex._engine.compile import phases
 
     taken = []
-    fields = rplan.Plan._phase_fields
+    fields = phases.phase_fields
 
-    def spy(self, *args):
-        got = fields(self, *args)
+    def spy(plan, *args):
+        got = fields(plan, *args)
         taken.append(got.get("rk", 0))
         return got
 
-    monkeypatch.setattr(rplan.Plan, "_phase_fields", spy)
+    monkeypatch.setattr(phases, "phase_fields", spy)
     rx.clear_plan_cache()
     dtype = DTYPES[dname]
     eight = dname in ("uint8", "int8")
@@ -706,24 +706,24 @@ def test_polyphase_k_taps_give_the_general_bits(monkeypatch, dname, channels):
 def test_cubic_half_in_integers_gives_the_float_bits(monkeypatch, dname, channels):
     # Cubic x0.5 of 8-bit images on both axes has dyadic weights (32nds with a = -0.75, 16ths
     # with -0.5), so the float32 sums of _phase_split_k are exact and it computes them in
-    # int16 rows and int32 sums instead (plan.py _split_exact, rx_phasek_i16: pairs of taps,
+    # int16 rows and int32 sums instead (compile/phases.py _split_exact, rx_phasek_i16: pairs of taps,
     # 32 outputs a step at AVX-512, 16 at AVX2, then one at a time): the bytes of the float
     # form (the planner kept from the integer one), at every CPU level, both integer
     # roundings (toward_zero keeps the float form), 1 and 2 threads, a batch of two, rows
     # whose run is 1-9 vector steps and a tail; extreme values for saturation. Lanczos's
     # weights are not dyadic: it keeps the float form.
     from resamplex._engine import _exec
-    from resamplex._engine import plan as rplan
+    from resamplex._engine.compile import phases
 
-    exact = rplan.Plan._split_exact
+    exact = phases._split_exact
     taken = []
 
-    def spy(self, *args):
-        got = exact(self, *args)
+    def spy(plan, *args):
+        got = exact(plan, *args)
         taken.append(bool(got))
         return got
 
-    def none(self, *args):
+    def none(plan, *args):
         return {}
 
     dtype = DTYPES[dname]
@@ -744,13 +744,13 @@ def test_cubic_half_in_integers_gives_the_float_bits(monkeypatch, dname, channel
                         ("cubic", "lanczos")):
                     args = dict(axes=(1, 2), mode=mode, cubic_a=a, rounding=rounding,
                                 threads=threads)
-                    monkeypatch.setattr(rplan.Plan, "_split_exact", spy)
+                    monkeypatch.setattr(phases, "_split_exact", spy)
                     del taken[:]
                     rx.clear_plan_cache()
                     got = rx.resize(x, size, **args)
                     assert taken == [mode == "cubic" and rounding != "toward_zero"], \
                         (level, shape, mode, rounding)
-                    monkeypatch.setattr(rplan.Plan, "_split_exact", none)
+                    monkeypatch.setattr(phases, "_split_exact", none)
                     rx.clear_plan_cache()
                     want = rx.resize(x, size, **args)
                     assert got.tobytes() == want.tobytes(), (level, shape, a, rounding, threads)
@@ -817,10 +817,10 @@ def test_broadcast_pixels_are_not_copied():
 def test_phase_borders_are_clamped_only_where_the_table_says_so():
     # The whole-row x2 kernel (8-bit, AVX-512) computes the outputs outside the regular run
     # from the run's taps clamped to the row; the planner allows it only where the table's
-    # integer weights there are exactly that (plan._clamped_borders). half_pixel x2 of n
+    # integer weights there are exactly that (compile/phases.py _clamped_borders). half_pixel x2 of n
     # pixels: output 2i reads pixels (i - 1, i) with weights (1, 3) / 4, output 2i + 1 pixels
     # (i, i + 1) with (3, 1) / 4, indices clamped to [0, n); padding taps read element n.
-    from resamplex._engine.plan import _clamped_borders
+    from resamplex._engine.compile.phases import _clamped_borders
 
     n = 16
     o = np.arange(2 * n)

@@ -1,7 +1,7 @@
 # Element codes and row stores shared by the exact pass variants (_intpass, _floatpass,
 # _blockpass). See docs/engine-passes.md for the contract of each variant.
 #
-# The codes are those of resamplex._engine._pipeline.ELEM (keep the two in step). Integer
+# The codes are those of resamplex._engine.compile.exact.ELEM (keep the two in step). Integer
 # stores saturate to the type's range; float stores into an integer type first round by
 # `rounding`, then saturate (NaN goes to 0). Float stores into a float type are plain C casts
 # (round to nearest).

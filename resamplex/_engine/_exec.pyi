@@ -25,7 +25,7 @@ def cpu_level() -> str: ...
 def set_cpu_level(level: str) -> str: ...
 
 class Program:
-    """A plan compiled for one layout (see ``plan.py``)."""
+    """A plan compiled for one layout (see ``compile/``)."""
 
     work: float
     nbytes: int

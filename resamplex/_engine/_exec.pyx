@@ -1,7 +1,7 @@
 # cython: language_level=3
 """The executor: a compiled program runs every pass of a plan in one native call.
 
-A ``Program`` is a plan compiled for one memory layout (``plan.py`` does the compiling, once,
+A ``Program`` is a plan compiled for one memory layout (``compile/`` does the compiling, once,
 when a layout is first seen): an array of ``PassDesc`` (the kernel contract, ``_pass.pxd``)
 with their tables, the sizes of the scratch arrays between passes and of the per-thread
 scratch rows. ``Program.run`` allocates that scratch, runs the passes in order with the GIL
@@ -385,7 +385,7 @@ def cores_free():
 
 
 cdef void _block_args(list keep, BlockArgs* b, dict spec) except *:
-    # OP_BLOCK's geometry and finish from the planner's dict (_pipeline._block_spec)
+    # OP_BLOCK's geometry and finish from the planner's dict (exact._block_spec)
     b.ys = _i64(keep, spec["ys"])
     b.cy = _i64(keep, spec["cy"])
     b.xs = _i64(keep, spec["xs"])

@@ -486,7 +486,7 @@ cdef void _load_row(int kind, const char* x, double* out, Py_ssize_t n, double s
 cdef void _pairs_run_row(const PassDesc* p, const char* src, char* dst, Py_ssize_t q,
                          double* acc) noexcept nogil:
     # Outer index q of a pairs pass on float64 pixels of c = shape[2] <= 4 elements, loop 1
-    # (PHASE_RUN, _pipeline._pairs_run): the outputs [lo, hi) read output lo's taps, each
+    # (PHASE_RUN, exact._pairs_run): the outputs [lo, hi) read output lo's taps, each
     # index + (o - lo), with its weights, and the pixels are contiguous along the axis, so
     # the run's elements are one row of rx_pairs_f64 whose tap rows start at output lo's
     # taps; the outputs before and after it as _item computes them. Then _item's store, or
@@ -733,7 +733,7 @@ cdef inline void _short_f32(const float* x, const float* w1, const int64_t* ptr,
 cdef inline void _up2_row(const PassDesc* p, const float* x, float* out, Py_ssize_t n_b,
                           Py_ssize_t c, float* tmp) noexcept nogil:
     # A float32 first-pass row (sequential taps, pixels of c <= 4 elements) with a x2 run
-    # (_pipeline._up2_run): output pixels 2i and 2i + 1, i in [lo, hi), read pixels
+    # (exact._up2_run): output pixels 2i and 2i + 1, i in [lo, hi), read pixels
     # i + pd[0], i + pd[1] and i + pd[2], i + pd[3] with the weights pw, so they are two
     # contiguous rows of elements (the same two products and one sum each), zipped by pixel;
     # the outputs around the run through the table. tmp: 2 (hi - lo) c floats.

@@ -99,7 +99,7 @@ ctypedef fused iacc_t:
 cdef inline void _finish(iacc_t* acc, Py_ssize_t n, int finish, int64_t bias, int64_t mult,
                          int shift, float fmul) noexcept nogil:
     # In the accumulator's width: an int32 accumulator is chosen only where the planner has
-    # bounded every sum, biased and multiplied, inside int32 (_pipeline._int_program).
+    # bounded every sum, biased and multiplied, inside int32 (exact._int_program).
     cdef Py_ssize_t j
     cdef iacc_t b = <iacc_t>bias, m = <iacc_t>mult
     if finish == 0:
@@ -263,7 +263,7 @@ cdef inline void _pairs(const in_t* tag, const char* base, Py_ssize_t n_out,
 
 cdef inline void _phase_up2(const in_t* tag, const char* base, const PassDesc* p,
                             const Py_ssize_t c, int32_t* acc) noexcept nogil:
-    # The x2 run of a dense two-tap table (_pipeline._up2_run): output pixels 2i and 2i + 1,
+    # The x2 run of a dense two-tap table (exact._up2_run): output pixels 2i and 2i + 1,
     # i in [lo, hi), read pixels i + pd[0], i + pd[1] and i + pd[2], i + pd[3] with the
     # weights pq[0..3]; pixels of c <= 4 elements, c a constant at each call. The same sums
     # as _pairs, with affine addresses instead of an index per output (so they vectorise).
@@ -323,7 +323,7 @@ cdef inline void _pairs_up2(const in_t* tag, const char* base, const PassDesc* p
 
 cdef inline void _down2_row(const uint8_t* x, const PassDesc* p, Py_ssize_t c,
                             uint8_t* planes, int32_t* acc) noexcept nogil:
-    # The x0.5 run of a first pass over uint8 pixels (_pipeline._down2_run): outputs o in
+    # The x0.5 run of a first pass over uint8 pixels (exact._down2_run): outputs o in
     # [lo, hi) read pixels 2 o + rd[t]. The row is unzipped into its even and odd pixels, so
     # each tap reads one contiguous run of elements: even rd[t] from the even pixels at
     # o + rd[t] / 2, odd from the odd ones at o + (rd[t] - 1) / 2. The same integer sums.

@@ -1,6 +1,6 @@
 # The kernel contract: one pass of a program, as the executor (_exec.pyx) hands it to a kernel.
 #
-# A plan is compiled (in Python, once per input layout: resamplex/_engine/plan.py) into a
+# A plan is compiled (in Python, once per input layout: resamplex/_engine/compile/) into a
 # program, a list of PassDesc; a call runs the whole list in one native call with the GIL
 # released (_exec.pyx). Every kernel module exports its entry points as a KernelTable behind a
 # PyCapsule named "resamplex.kernels" (see kernel_table() in each module), so the executor can
@@ -152,7 +152,7 @@ cdef struct PassDesc:
     const int64_t* idx2   # fused: dense indices of the innermost table; gather: axis starts
     const void* w2        # fused: dense weights of the innermost table
     # Fused passes of 8-bit data whose innermost table is a x2 / x0.5 polyphase pattern
-    # (plan.py _phase_fields): PHASE_UP2 computes the even and odd output pixels of input
+    # (compile/phases.py phase_fields): PHASE_UP2 computes the even and odd output pixels of input
     # pixels [lo, hi) as two contiguous rows, rounds them and zips them; PHASE_DOWN2 unzips
     # each input row into its even and odd pixels first; PHASE_DOWN32 (3:2, single-element
     # pixels, exact integers only) computes outputs 2k and 2k + 1 from pixels 3k + pd[0],
@@ -199,7 +199,7 @@ cdef struct PassDesc:
     Py_ssize_t head       # OP_INT_FUSED: the first `head` elements of each output row are
     float hscale          # float32 sums instead, right to left, of (w * hscale) * (float)x,
                           # rounded half to even (OpenCV's vector head of a split pass)
-    # OP_FLOAT loop 0, pairs, float64, integer source (_pipeline.FloatPass.load): lscale != 0
+    # OP_FLOAT loop 0, pairs, float64, integer source (exact.FloatPass.load): lscale != 0
     # reads each source element as max(double(x) * lscale, lfloor), every source row made so
     # once into a per-thread ring of `ring` rows (slot: input index mod ring) and summed from
     # there (scikit-image's img_as_float folded into its Gaussian's first pass)
@@ -265,7 +265,7 @@ cdef struct PassDesc:
     # of such an axis sits on an input element: weight 1.0 there, 0.0 at its other taps)
     int lead
     # OP_FUSED with four rows per step (axis == ndim - 2) whose innermost pass reads few of
-    # a row's elements (plan.py _gathered_fields): gpix_n > 0 output pixels of `channels`
+    # a row's elements (compile/weighted.py _gathered_fields): gpix_n > 0 output pixels of `channels`
     # elements per row (n = shape[-1] = gpix_n * channels). For tap j of the dense innermost
     # table, gpix[j * gpix_n + o] is the byte offset in an input row of the pixel that output
     # pixel o reads; those pixels of each blended input row are gathered first (the first

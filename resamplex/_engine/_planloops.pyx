@@ -10,11 +10,11 @@ float32 arithmetic is written as float32 operations, in NumPy's order):
 
 - statistics of a table the pass compiler needs (``tap_bounds``, ``span_rows``,
   ``count_range``, ``regular_run``, ``int_weights``, ``two_taps``, ``exact_scaled``): what
-  ``resamplex._engine._pipeline`` derives from a table to choose and bound a fused pass;
+  ``resamplex._engine.compile.exact`` derives from a table to choose and bound a fused pass;
 - OpenCV's separable tables (``cv2_linear``, ``cv2_cubic``): ``hal::resize``'s coordinates
   and Q11 weights, as ``resamplex.compat.cv2`` documents them;
 - OpenCV's uint8 linear and cubic calls planned at once (``cv2_u8_pair``): both tables and
-  the fused integer pass ``_pipeline._int_fused`` makes of them, in one call with no Python
+  the fused integer pass ``exact._int_fused`` makes of them, in one call with no Python
   between the steps. It repeats that planner's decisions for this one pair of passes (each
   statistic above, by its native core), and a test compares its pass with the planner's
   field by field: a change to one must be made to the other.
@@ -471,7 +471,7 @@ def cv2_u8_pair(int64_t H, int64_t W, int64_t C, int64_t row_stride, int64_t dh,
     """OpenCV's uint8 ``INTER_LINEAR`` / ``INTER_CUBIC`` of an ``(H, W, C)`` image (rows
     ``row_stride`` bytes apart, ``1 <= C <= 4``) to ``(dh, dw, C)``, planned in one call: both
     axes' tables (``cv2_linear``, ``cv2_cubic``, Q11) and the one fused integer pass
-    ``resamplex._engine._pipeline._int_fused`` makes of them (its first pass plain int32
+    ``resamplex._engine.compile.exact._int_fused`` makes of them (its first pass plain int32
     sums over the rows, its second ``pre``, ``post``, ``bias``, ``mult``, ``shift`` over the
     columns; ``head_scale`` > 0: the float32 head of ``lanes`` of a split second pass), as
     ``(spec, work)`` for ``_exec.Program``: the same fields and values that planner gives.

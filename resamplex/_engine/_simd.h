@@ -66,7 +66,7 @@ static inline void rx_interleave4_f32(const float *r0, const float *r1, const fl
 }
 
 /* One output row of a fused pass of uint8 data whose innermost taps read adjacent pixel pairs
- * (plan.py _gathered_fields: gpair): output pixel o reads pixels i0 and i0 + 1 of c <= 4
+ * (compile/weighted.py _gathered_fields: gpair): output pixel o reads pixels i0 and i0 + 1 of c <= 4
  * channels, pixel i0 at byte offset poff[o] of every input row (row t at s + roff[t]), with
  * weights wa[o * c], wb[o * c]. Channel ch of it is wa * T(i0 c + ch) + wb * T(i0 c + c + ch),
  * T(e) the input rows blended in float32 (w1[0] * x0[e], then + w1[t] * xt[e], tap by tap):
@@ -609,7 +609,7 @@ static inline ptrdiff_t rx_phasek_8(const float *const *x, uint8_t *out, ptrdiff
 }
 
 /* Exact integer forms of the polyphase kernels, for 8-bit data whose float32 sums are exact
- * (plan.py _phase_fields checks it: integer weights q = w * 2^m, sums bounded well inside
+ * (compile/phases.py phase_fields checks it: integer weights q = w * 2^m, sums bounded well inside
  * int16). A value is then an integer s, the float32 value s / 2^shift exactly, and rounding
  * s half-to-even by the shift gives the float32 store's bits. */
 
@@ -4024,7 +4024,7 @@ static inline void rx_head4_u8(const int32_t *restrict h0, const int32_t *restri
  * kernels form inside int16 and every weight inside int16. */
 
 /* out[e] = (u * a[e] + v * b[e]) >> pre, the sum in int32 (exact), for uint8 rows a and b:
- * the even or the odd outputs of a x2 run (_pipeline._up2_run), one contiguous row each. */
+ * the even or the odd outputs of a x2 run (exact._up2_run), one contiguous row each. */
 static inline void rx_pair16_u8(const uint8_t *restrict a, const uint8_t *restrict b,
                                 int32_t u, int32_t v, int pre, ptrdiff_t n,
                                 int16_t *restrict out)

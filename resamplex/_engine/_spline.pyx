@@ -939,7 +939,7 @@ cdef void _tensor_group(const elem_t* tag, const PassDesc* p, const char* src, c
             _store_row(outrow, drow, n, p.dstr[last], p.dst_kind, p.rounding)
             _stored(p, drow)
         return
-    # Tile by tile along the row (_engine/splines.py last_axis_tiles): a tile's outputs read
+    # Tile by tile along the row (_engine/compile/splines.py last_axis_tiles): a tile's outputs read
     # a few distinct inputs; their products are formed once per combination of the outer
     # axes' taps and lane, into u[c][m][lane] (m: the tile's m-th distinct input; the last
     # slot for taps reading cval).

@@ -36,9 +36,10 @@ from typing import Any, Sequence
 import numpy as np
 
 from .._checks import as_array, check_allocation, check_threads, is_int, is_real
-from .._engine import _pipeline
-from .._engine._pipeline import FloatPass
-from .._engine.plan import PLANS, Plan
+from .._engine.compile import exact as _exact
+from .._engine.compile.exact import FloatPass
+from .._engine.cache import PLANS
+from .._engine.plan import Plan
 from .._errors import ResamplexError, UnsupportedError, bad_choice, bad_value
 from .._tables import AxisTable
 
@@ -323,7 +324,7 @@ def _correlate(x: np.ndarray, steps: list[tuple[int, np.ndarray, str]], cval: fl
     wraps = _may_wrap(x, steps, cval, dtype)
     if not padded and not wraps and (store in _SOURCES or len(steps) == 1):
         plan = _plan(x.shape, tuple(keyed), store, 0)
-        _pipeline.run(plan, _source(x), result, threads)
+        _exact.run(plan, _source(x), result, threads)
         return result
     # One plan per axis, each reading the previous one's output as float64 (what SciPy's
     # line buffer holds): for int64 outputs, which the pass does not read back; for
@@ -343,7 +344,7 @@ def _correlate(x: np.ndarray, steps: list[tuple[int, np.ndarray, str]], cval: fl
         plan = _plan(x.shape, ((axis, raw, mode),), "int64" if wraps else store, pad)
         last = k == len(keyed) - 1
         dst = result if last and not wraps else np.empty(x.shape, "int64" if wraps else dtype)
-        _pipeline.run(plan, np.ascontiguousarray(src), dst, threads)
+        _exact.run(plan, np.ascontiguousarray(src), dst, threads)
         cur = _c_cast(dst, dtype) if wraps else dst
         if wraps and last:
             np.copyto(result, cur)

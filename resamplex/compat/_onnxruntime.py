@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from .._engine._pipeline import FloatPass, IntPass, ProductPass
+from .._engine.compile.exact import FloatPass, IntPass, ProductPass
 from .._errors import UnsupportedError
 from .._engine.plan import Plan
 from .._tables import AxisTable

@@ -20,7 +20,7 @@ difference. The rules, from ``research/opencv_pillow.md`` §1 and checked agains
   :func:`area_table`, :func:`nearest_indices`): coordinates in float64 cast to float32,
   coefficients in float32 (``libm`` ``sin``/``cos`` in float64 for Lanczos), Q11 integers
   (``cvRound(c * 2048)``) for uint8; LINEAR_EXACT in float64 with Q8/Q16 integers.
-- **Passes** (``_engine/_pipeline.py`` specs, run by the shared ``Plan``): horizontal then
+- **Passes** (``_engine/_exact.py`` specs, run by the shared ``Plan``): horizontal then
   vertical. uint8: int32 horizontal sums, then ``((b0*(D0>>4))>>16 + (b1*(D1>>4))>>16 + 2) >> 2``
   (linear), ``(sum + 2^21) >> 22`` (Lanczos; cubic's scalar tail) or float32 nested sums with
   weights ``b * 2^-22`` (cubic's 8-lane vector head). Other depths: float32 (float64 for
@@ -42,11 +42,12 @@ import numpy as np
 
 from .._checks import check_allocation, check_threads
 from .._engine import _exec, _planloops
-from .._engine._pipeline import (
+from .._engine.compile.exact import (
     ELEM, BlockPass, FloatPass, IntPass, SplitPass, row_major_groups, row_stride,
 )
 from .._engine._exec import call_key
-from .._engine.plan import PLANS, PROGRAMS, TABLES, CallMemo, KeptProgram, Plan
+from .._engine.cache import PLANS, PROGRAMS, TABLES, CallMemo, KeptProgram
+from .._engine.plan import Plan
 from .._dtypes import name_of
 from .._errors import ResamplexError, UnsupportedError, bad_type, bad_value
 from .._tables import AxisTable, block_mean_table, consecutive_taps

@@ -53,7 +53,9 @@ from .. import _dtypes
 from .._checks import as_array, check_allocation, check_out_early
 from .._checks import ndim as _ndim
 from .._engine._exec import call_key
-from .._engine.plan import PLANS, CallMemo, Plan, new_array
+from .._engine.cache import PLANS, CallMemo
+from .._engine.memory import new_array
+from .._engine.plan import Plan
 from .._errors import ResamplexError, UnsupportedError, bad_choice, bad_value
 from .._tables import AxisTable
 from . import _onnxruntime

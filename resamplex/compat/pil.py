@@ -43,10 +43,11 @@ from typing import Any, Callable
 import numpy as np
 
 from .._checks import as_array, c_double, c_index, check_allocation, check_threads
-from .._engine._pipeline import BlockPass, FloatPass, pair_groups
+from .._engine.compile.exact import BlockPass, FloatPass, pair_groups
 from .._engine import _alpha
 from .._engine._exec import call_key, threads_for
-from .._engine.plan import PLANS, CallMemo, Plan
+from .._engine.cache import PLANS, CallMemo
+from .._engine.plan import Plan
 from .._errors import UnsupportedError, bad_type, bad_value
 from .._tables import AxisTable, block_mean_table, consecutive_taps
 

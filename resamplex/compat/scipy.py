@@ -5,7 +5,7 @@
 (``round(n * zoom)``), coordinates, boundary modes, B-spline prefilter and the same store into
 integer outputs. The rules, read from SciPy's ``_interpolation.py`` and ``ni_interpolation.c``
 / ``ni_splines.c`` and checked against the installed SciPy, are table builders here; the
-arithmetic is the engine's (``_engine/splines.py``: an ``OP_SPLINE`` pass per axis for the
+arithmetic is the engine's (``_engine/compile/splines.py``: an ``OP_SPLINE`` pass per axis for the
 prefilter and an ``OP_TENSOR`` pass that evaluates every output in SciPy's order).
 
 For each axis, with ``z`` the axis's factor (``(n_in - 1) / (n_out - 1)``, or ``n_in / n_out``
@@ -34,8 +34,10 @@ from .._checks import c_double, c_index, check_allocation, check_threads, out_is
 from .._errors import ResamplexError, UnsupportedError, bad_type, bad_value
 from .._tables import AxisTable
 from .._engine import _exec
-from .._engine.plan import PLANS, Plan, new_array
-from .._engine.splines import ELEMS, SplinePlan, SplineTable, run_filter
+from .._engine.cache import PLANS
+from .._engine.memory import new_array
+from .._engine.plan import Plan
+from .._engine.compile.splines import ELEMS, SplinePlan, SplineTable, run_filter
 
 __all__ = ["zoom", "spline_filter", "spline_filter1d", "MODES", "ScipyRuntimeError"]
 
@@ -409,7 +411,7 @@ class _Evaluate:
     it counts against the cache's bound (about its key and itself)."""
 
     nbytes = 512
-    _cache: Any = None
+    held_by: Any = None
 
 
 def _gather_plan(shape: tuple[int, ...], out_shape: tuple[int, ...],

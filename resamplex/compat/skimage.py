@@ -49,10 +49,12 @@ from typing import Any
 import numpy as np
 
 from .._checks import as_array, c_double, c_index, check_allocation, is_int
-from .._engine import _pipeline
-from .._engine._pipeline import BlockPass, FloatPass
+from .._engine.compile import exact as _exact
+from .._engine.compile.exact import BlockPass, FloatPass
 from .._engine._reduce import int_range
-from .._engine.plan import PLANS, Plan, new_array
+from .._engine.cache import PLANS
+from .._engine.memory import new_array
+from .._engine.plan import Plan
 from .._resize import get_num_threads
 from .._errors import ResamplexError, UnsupportedError, bad_type, bad_value
 from .._tables import AxisTable
@@ -349,7 +351,7 @@ def _smooth_zoom_bands(image: np.ndarray, preserve_range: bool, sigmas: np.ndarr
     writes (and faults in) three arrays of its own size in float. ``factors``: each axis's
     input length over its output length, as :func:`resize` has them."""
     from . import scipy as ndi
-    from .._engine.splines import SplinePlan, SplineTable
+    from .._engine.compile.splines import SplinePlan, SplineTable
 
     fdtype = _float_type(image.dtype)
     in_shape = image.shape
@@ -387,8 +389,8 @@ def _smooth_zoom_bands(image: np.ndarray, preserve_range: bool, sigmas: np.ndarr
         # img_as_float read by the Gaussian's first pass where it runs along the rows (g0)
         # in pairs (FloatPass.load), instead of a converted copy of the band's rows
         if g0 is not None and specs[0].order == "pairs" \
-                and image.dtype.name in _pipeline.LOAD_SOURCES \
-                and _pipeline.ring_slots(g0, math.prod(in_shape[1:])) is not None:
+                and image.dtype.name in _exact.LOAD_SOURCES \
+                and _exact.ring_slots(g0, math.prod(in_shape[1:])) is not None:
             top = 1.0 if preserve_range else float(np.iinfo(image.dtype).max)
             signed = image.dtype.kind == "i" and not preserve_range
             specs[0] = dataclasses.replace(specs[0],
@@ -428,7 +430,7 @@ def _smooth_zoom_bands(image: np.ndarray, preserve_range: bool, sigmas: np.ndarr
                 if gbuf is None or gbuf.shape[0] < gb - ga:
                     gbuf = np.empty((gb - ga,) + in_shape[1:], fdtype)
                 g = gbuf[:gb - ga]
-                _pipeline.run(plan, f, g, threads)
+                _exact.run(plan, f, g, threads)
             else:
                 g = f
             dst = out[p:q]
@@ -815,5 +817,5 @@ def downscale_local_mean(image: Any, factors: Any, cval: float = 0,
     if result.size == 0:
         return result[..., 0]
     plan = _mean_plan(tuple(x.shape), facs, compute, store)
-    _pipeline.run(plan, np.ascontiguousarray(x)[..., None], result, None)
+    _exact.run(plan, np.ascontiguousarray(x)[..., None], result, None)
     return result[..., 0]

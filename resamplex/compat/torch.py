@@ -46,7 +46,8 @@ from .._errors import ResamplexError, UnsupportedError, bad_type
 from .._checks import as_array as _as_array, check_allocation, check_out_early
 from .._checks import check_threads as _check_threads
 from .._engine._exec import call_key
-from .._engine.plan import PLANS, CallMemo, Plan
+from .._engine.cache import PLANS, CallMemo
+from .._engine.plan import Plan
 from .._tables import AxisTable
 
 __all__ = [

@@ -30,14 +30,15 @@ from typing import TYPE_CHECKING, Any, Sequence, Union
 
 import numpy as np
 
-from .. import _dtypes
-from .._checks import check_allocation
-from .._dtypes import name_of
-from . import _exec, _planloops
+from ... import _dtypes
+from ..._checks import check_allocation
+from ..._dtypes import name_of
+from .. import _exec, _planloops
+from .weighted import weighted_specs
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .plan import Plan
-    from .._tables import AxisTable
+    from ..._tables import AxisTable
+    from ..plan import Plan
 
 #: Element codes of the exact kernels (enum Elem in ``_elem.pxd``; keep in step).
 ELEM = {"uint8": 0, "int8": 1, "uint16": 2, "int16": 3, "int32": 4, "int64": 5,
@@ -446,7 +447,7 @@ def _span_rows(table: "AxisTable") -> int:
     return int(_planloops.span_rows(table.ptr, table.idx))
 
 
-def _regular_run(d: np.ndarray, q: np.ndarray) -> tuple[int, int, list[int], list[int]] | None:
+def regular_run(d: np.ndarray, q: np.ndarray) -> tuple[int, int, list[int], list[int]] | None:
     """Rows ``[lo, hi)`` around the middle row whose offsets ``d`` and weights ``q`` (one row
     per pixel of a x2 run, or per output of a x0.5 run) equal the middle row's, with those
     offsets and weights; None when it is shorter than 4."""
@@ -480,7 +481,7 @@ def _up2_run(idx: np.ndarray, w: np.ndarray,
     if np.abs(q[half // 2]).max() >= 1 << 15:
         return None
     i = np.arange(half)
-    return _regular_run(idx[:2 * k * half].reshape(half, 2 * k) - i[:, None], q)
+    return regular_run(idx[:2 * k * half].reshape(half, 2 * k) - i[:, None], q)
 
 
 def _down2_run(table: "AxisTable", w: np.ndarray) -> tuple[int, int, list[int], list[int]] | None:
@@ -496,7 +497,7 @@ def _down2_run(table: "AxisTable", w: np.ndarray) -> tuple[int, int, list[int], 
     if w.dtype == np.int64:
         return _planloops.regular_run(table.idx, w, table.n_out, k, 2)
     o = np.arange(table.n_out)
-    return _regular_run(table.idx.reshape(-1, k) - 2 * o[:, None], w.reshape(-1, k))
+    return regular_run(table.idx.reshape(-1, k) - 2 * o[:, None], w.reshape(-1, k))
 
 def _narrow(dtype: np.dtype, second: IntPass, head: Any, ta: "AxisTable", w2: np.ndarray,
             lo: int, hi: int, acc32: bool) -> bool:
@@ -850,8 +851,8 @@ def _core_program(plan: "Plan", dtype: np.dtype, steps: Sequence[Any]) -> Any:
     xs = [math.prod(plan.in_shape[a + 1:]) * size for a in range(len(plan.in_shape))]
     os_ = [math.prod(plan.out_shape[a + 1:]) * size for a in range(len(plan.out_shape))]
     # channels-last pixels merge into their row (the same sums, on the core's fused sweep)
-    return _exec.Program(*plan._weighted_specs(dtype, xs, os_,
-                                               _dtypes.rounding_code("half_even"), None))
+    return _exec.Program(*weighted_specs(plan, dtype, xs, os_,
+                                         _dtypes.rounding_code("half_even"), None))
 
 
 def _program(plan: "Plan", dtype: np.dtype,
@@ -1109,12 +1110,12 @@ def prepare(plan: "Plan", dtype: np.dtype) -> Prepared:
 
 def _prepared(plan: "Plan", dtype: np.dtype) -> Prepared:
     """``plan``'s prepared program for ``dtype``, made on first use and kept with it."""
-    prep = plan._prepared.get(dtype)
+    prep = plan.prepared.get(dtype)
     if prep is None:
         made = prepare(plan, dtype)
-        prep = plan._prepared.setdefault(dtype, made)
+        prep = plan.prepared.setdefault(dtype, made)
         if prep is made:  # not made by a concurrent call in between
-            plan._grew(made.nbytes)
+            plan.grew(made.nbytes)
     return prep
 
 
@@ -1155,7 +1156,7 @@ def in_place(plan: "Plan", x: np.ndarray) -> Any:
         if stride in prep.views or len(prep.views) >= _VIEWS_MAX:
             return prep.views.get(stride, program)
         prep.views[stride] = program
-    plan._grew(program.nbytes)
+    plan.grew(program.nbytes)
     return program
 
 
@@ -1163,7 +1164,7 @@ def run(plan: "Plan", x: np.ndarray, out: np.ndarray, threads: int | None,
         program: Any = None) -> None:
     """Execute ``plan.passes`` on ``x`` into ``out`` (shapes and dtypes already checked): one
     executor program, made once per plan and input dtype (``prepare``, kept in
-    ``plan._prepared``); the input is made C-contiguous and native first (a copy only when
+    ``plan.prepared``); the input is made C-contiguous and native first (a copy only when
     it is not, nor read in place: ``in_place``, or its ``program`` given by the caller that
     asked it), and the last pass writes into ``out`` when it is C-contiguous, native and of
     the last pass's type, else into a scratch array copied into it."""

@@ -22,10 +22,10 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .._checks import check_allocation
-from . import _exec, _spline
-from ._exec import Program, threads_for
-from .plan import coalesce_all
+from ..._checks import check_allocation
+from .. import _exec, _spline
+from .._exec import Program, threads_for
+from ..memory import coalesce_all
 
 OP_SPLINE, OP_TENSOR = _exec.OPS["spline"], _exec.OPS["tensor"]
 TENSOR_ROWS2 = _exec.LOOPS["tensor_rows2"]
@@ -237,13 +237,13 @@ class SplinePlan:
         self.op = op
         self._programs: dict[tuple[Any, ...], Program] = {}
         self.nbytes = sum(t.nbytes for t in self.tables)
-        self._cache: Any = None
-        self._owner: Any = None
+        self.held_by: Any = None
+        self.owner: Any = None
 
     def _grew(self, delta: int) -> None:
         self.nbytes += delta
-        if self._cache is not None:
-            self._cache.grew(delta)
+        if self.held_by is not None:
+            self.held_by.grew(delta)
 
     def compile(self, x: np.ndarray, out: np.ndarray) -> Program:
         shape = self.in_shape
