@@ -12,8 +12,8 @@ the repository root finds them; see ``build_ext_openmp``); ``RESAMPLEX_NO_COPY_T
 leaves the source tree alone.
 
 Runtime CPU dispatch: on x86-64 with GCC or Clang the kernel modules (``DISPATCHED``) are
-built once per instruction-set level (``LEVELS``) from the same source, as ``_taps`` (baseline),
-``_taps_avx2``, ``_taps_avx512``, ...; the executor picks the best level the CPU reports at
+built once per instruction-set level (``LEVELS``) from the same source, as ``kernels/_taps``
+(baseline), ``kernels/_taps_avx2``, ``kernels/_taps_avx512``, ...; the executor picks the best level the CPU reports at
 import (``_exec.pyx``). A level the compiler cannot build is left out (the build says so), and
 every other platform or compiler builds the baseline only. ``RESAMPLEX_CPU_LEVELS=baseline``
 (a comma list) limits the levels built; ``RESAMPLEX_NATIVE=1`` builds the baseline only.
@@ -49,8 +49,8 @@ int main(void) {
 
 # Instruction-set levels of the dispatched kernel modules: name, compiler flags. The same
 # source compiles at every level; what differs is what the compiler may use (and the vector
-# helpers of _simd.h, which test __AVX2__ / __F16C__ / __AVX512F__). No level enables FMA,
-# and every level compiles with -ffp-contract=off: the arithmetic, and so every bit of every
+# helpers of kernels/_simd.h and the headers beside it, which test __AVX2__ / __F16C__ /
+# __AVX512F__). No level enables FMA, and every level compiles with -ffp-contract=off: the arithmetic, and so every bit of every
 # result, is the same at every level (SPEC §3).
 LEVELS = [
     ("baseline", []),
@@ -59,6 +59,12 @@ LEVELS = [
 ]
 # The kernel modules built per level (each exports its entry points as a KernelTable capsule).
 DISPATCHED = ["_gather", "_taps", "_fixed", "_intpass", "_floatpass", "_spline", "_prodpass"]
+# The folder of the kernels under resamplex/_engine (one module per pass kind), and its
+# modules built once: the dispatched ones at the baseline, and those every level shares.
+KERNELS = "kernels"
+KERNEL_MODULES = DISPATCHED + ["_blockpass", "_alpha", "_reduce"]
+# The runner (_exec, its thread pool) and the native table builders, in resamplex/_engine.
+ENGINE = ["_pool", "_exec", "_tablegen", "_planloops"]
 # Modules by compile time, longest first (see _extensions).
 COMPILE_ORDER = ["_taps", "_floatpass", "_intpass", "_spline", "_exec", "_tablegen",
                  "_planloops", "_reduce", "_alpha"]
@@ -240,32 +246,36 @@ def _extensions():
     inc = np.get_include()
     npymath = str(Path(inc).parent / "lib")
     common = dict(
-        include_dirs=[inc, "resamplex/_engine"],
+        include_dirs=[inc, "resamplex/_engine", "resamplex/_engine/kernels"],
         library_dirs=[npymath],
         libraries=["npymath"] + (["m", "pthread"] if os.name == "posix" else []),
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
     )
-    folder = Path("resamplex/_engine")
-    _render_templates(folder)
-    names = ["_pool", "_exec", "_tablegen", "_planloops", "_blockpass", "_alpha", "_reduce"]
-    names += DISPATCHED
+    engine = Path("resamplex/_engine")
+    kernels = engine / KERNELS
+    _render_templates(kernels)
+    # (module path under _engine, its base name): the runner and native planners in _engine,
+    # the kernels in their room
+    names = [(n, n) for n in ENGINE]
+    names += [(f"{KERNELS}/{n}", n) for n in KERNEL_MODULES]
     for level in _dispatch_levels()[1:]:
         for name in DISPATCHED:
-            _write_if_changed(folder / f"{name}_{level}.pyx", (folder / f"{name}.pyx").read_text())
-            names.append(f"{name}_{level}")
+            _write_if_changed(kernels / f"{name}_{level}.pyx", (kernels / f"{name}.pyx").read_text())
+            names.append((f"{KERNELS}/{name}_{level}", f"{name}_{level}"))
     # Longest compile first: the parallel build hands each free worker the next module, and a
     # long one started last leaves the other workers idle (two workers: about 30 s of a
     # 450 s build). The order is the modules' compile times measured at -O3; new modules
     # (not listed) go last, in their order above.
-    def cost(name):  # (module, the widest level first)
-        level, _ = _level_of(name)
-        base = name if level == "baseline" else name[:-len(level) - 1]
+    def cost(entry):  # (module, the widest level first)
+        level, _ = _level_of(entry[1])
+        base = entry[1] if level == "baseline" else entry[1][:-len(level) - 1]
         rank = COMPILE_ORDER.index(base) if base in COMPILE_ORDER else len(COMPILE_ORDER)
         return rank, -[n for n, _ in LEVELS].index(level)
     names.sort(key=cost)
     return [
-        Extension(f"resamplex._engine.{n}", [f"resamplex/_engine/{n}.pyx"], **common)
-        for n in names
+        Extension("resamplex._engine." + path.replace("/", "."), [f"resamplex/_engine/{path}.pyx"],
+                  **common)
+        for path, _ in names
     ]
 
 

@@ -88,19 +88,21 @@ step "sdist contents"
 tar -tzf "$SDIST" | sed 's|^[^/]*/||' | sort > "$TMP/sdist.txt"
 for f in pyproject.toml setup.py README.md LICENSE MANIFEST.in \
          resamplex/py.typed resamplex/__init__.py resamplex/_io.py \
-         resamplex/_engine/_gather.pyx resamplex/_engine/_taps.pyx.tp resamplex/_engine/_fixed.pyx \
+         resamplex/_engine/kernels/_gather.pyx resamplex/_engine/kernels/_taps.pyx.tp \
+         resamplex/_engine/kernels/_fixed.pyx resamplex/_engine/kernels/__init__.py \
          resamplex/_engine/_exec.pyx resamplex/_engine/_tablegen.pyx resamplex/_engine/plan.py \
          resamplex/_engine/compile/exact.py resamplex/_engine/compile/weighted.py \
          resamplex/_engine/_fused.pxd resamplex/_engine/_half.pxd resamplex/_engine/_openmp.pxd \
-         resamplex/_engine/_simd.h \
-         resamplex/_engine/_exec.pyi resamplex/_engine/_taps.pyi resamplex/_engine/_tablegen.pyi \
+         resamplex/_engine/kernels/_simd.h \
+         resamplex/_engine/_exec.pyi resamplex/_engine/kernels/_taps.pyi \
+         resamplex/_engine/_tablegen.pyi \
          resamplex/_engine/_pass.pxd resamplex/_engine/_elem.pxd \
          tests/conftest.py docs/core.md; do
     grep -qxF "$f" "$TMP/sdist.txt" || fail "the sdist lacks $f"
 done
 # _taps.pyx is rendered from its template, the per-level copies (_taps_avx2.pyx, ...) written,
 # by setup.py at build time: neither belongs in the sdist.
-if grep -E '\.(c|cpp|so|pyd|o)$|_build_config\.py$|__pycache__|_engine/_taps\.pyx$|_avx(2|512)\.pyx$' \
+if grep -E '\.(c|cpp|so|pyd|o)$|_build_config\.py$|__pycache__|_engine/kernels/_taps\.pyx$|_avx(2|512)\.pyx$' \
         "$TMP/sdist.txt"; then
     fail "the sdist holds generated files (above)"
 fi
@@ -114,10 +116,10 @@ import zipfile
 
 names = set(zipfile.ZipFile(sys.argv[1]).namelist())
 need = ["resamplex/py.typed", "resamplex/_build_config.py",
-        "resamplex/_engine/_exec.pyi", "resamplex/_engine/_taps.pyi",
+        "resamplex/_engine/_exec.pyi", "resamplex/_engine/kernels/_taps.pyi",
         "resamplex/_engine/_tablegen.pyi"]
 missing = [n for n in need if n not in names]
-for mod in ("_gather", "_taps", "_fixed", "_exec", "_tablegen"):
+for mod in ("kernels/_gather", "kernels/_taps", "kernels/_fixed", "_exec", "_tablegen"):
     if not any(re.fullmatch(rf"resamplex/_engine/{mod}\..*(\.so|\.pyd)", n) for n in names):
         missing.append(f"resamplex/_engine/{mod} (compiled)")
 if not any(re.search(r"\.dist-info/(licenses/)?LICENSE$", n) for n in names):

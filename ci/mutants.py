@@ -26,7 +26,7 @@ tests still catch it. ``--list`` checks every mutant without running tests. Wher
 lives now: the core table builders are the Cython loops of ``resamplex/_engine/_tablegen.pyx``
 (``TableBuilder``, driven by ``resamplex._tables.AxisSpec``), the adjoint's table is
 ``AxisTable.transpose`` in ``resamplex/_tables.py``, and the kernels' stores are in
-``resamplex/_engine/_taps.pyx.tp``. Edit a template (``.pyx.tp``), never the ``.pyx`` that
+``resamplex/_engine/kernels/_taps.pyx.tp``. Edit a template (``.pyx.tp``), never the ``.pyx`` that
 setup.py renders from it (ignored by git, rewritten at every build). Where one bug needs the
 same change in several places (``exclude_outside`` renormalises in the cubic and the
 antialiased cubic rows), the mutant lists one edit for each.
@@ -125,7 +125,7 @@ MUTANTS = [
           "                         np.ascontiguousarray(self.w))\n"),),
         "AxisTable.transpose reorders the indices by input but not the weights"),
     Mutant(
-        "int-store-rounds-half-up", "resamplex/_engine/_taps.pyx.tp",
+        "int-store-rounds-half-up", "resamplex/_engine/kernels/_taps.pyx.tp",
         (("from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int32_t, int64_t\n",
           "from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int32_t, int64_t\n"
           "from libc.math cimport floor as floor_d\n"),
@@ -134,7 +134,7 @@ MUTANTS = [
         "the contiguous integer store of half_even rounds ties up (int16/uint16, and 8-bit "
         "outputs of float64 sums)"),
     Mutant(
-        "phase-int-ties-up", "resamplex/_engine/_simd.h",
+        "phase-int-ties-up", "resamplex/_engine/kernels/_taps_simd.h",
         (("                              : (s + (1 << (shift - 1)) - 1 + ((s >> shift) & 1)) >> shift;\n",
           "                              : (s + (1 << (shift - 1))) >> shift;\n"),
          ("        _mm256_and_si256(_mm256_sra_epi16(s, cnt), _mm256_set1_epi16(1))), cnt);\n",
@@ -144,20 +144,20 @@ MUTANTS = [
         "the exact-integer 8-bit kernels (x2 / x0.5 phase passes) round ties up, not to even",
         DEFAULT_TESTS + ("tests/test_dispatch.py",)),
     Mutant(
-        "narrow-blend-drops-bias", "resamplex/_engine/_simd.h",
+        "narrow-blend-drops-bias", "resamplex/_engine/kernels/_intpass_simd.h",
         (("            s0 = _mm256_sra_epi16(_mm256_add_epi16(s0, bb), sh);\n",
           "            s0 = _mm256_sra_epi16(s0, sh);\n"),),
         "the 16-bit vertical pass of a narrow ring (OpenCV uint8 linear) forgets its rounding "
         "bias in the first half of each AVX2 vector",
         ("tests/test_compat_cv2.py",)),
     Mutant(
-        "narrow-up2-phases-swapped", "resamplex/_engine/_intpass.pyx",
+        "narrow-up2-phases-swapped", "resamplex/_engine/kernels/_intpass.pyx",
         (("    rx_zip2_16(spare, od, row + a * c, p.hi - p.lo, c)\n",
           "    rx_zip2_16(od, spare, row + a * c, p.hi - p.lo, c)\n"),),
         "a x2 run's even and odd output rows are zipped the wrong way round in a narrow ring",
         ("tests/test_compat_cv2.py",)),
     Mutant(
-        "down2-pairs-rounds-the-other-way", "resamplex/_engine/_simd.h",
+        "down2-pairs-rounds-the-other-way", "resamplex/_engine/kernels/_taps_simd.h",
         (("        _mm_storeu_si128((__m128i *)(out + j), rx_round_pack16(sum, shift, 0, away));\n"
           "    }\n    return 1;\n",
           "        _mm_storeu_si128((__m128i *)(out + j), rx_round_pack16(sum, shift, 0, !away));\n"
@@ -165,26 +165,26 @@ MUTANTS = [
         "a x0.5 of uint8 pixels read in place (1, 2 or 4 bytes) rounds its ties the other way",
         ("tests/test_compat_cv2.py", "tests/test_dispatch.py")),
     Mutant(
-        "halving-takes-odd-pixels", "resamplex/_engine/_simd.h",
+        "halving-takes-odd-pixels", "resamplex/_engine/kernels/_gather_simd.h",
         (("            _mm_storeu_si128((__m128i *)(d + 4 * o), _mm_castps_si128(_mm_shuffle_ps(v0, v1, 0x88)));\n",
           "            _mm_storeu_si128((__m128i *)(d + 4 * o), _mm_castps_si128(_mm_shuffle_ps(v0, v1, 0xDD)));\n"),),
         "a nearest halving of 4-byte pixels copies the odd pixels instead of the even ones",
         ("tests/test_compat_cv2.py",)),
     Mutant(
-        "rgb-halving-takes-odd-pixels", "resamplex/_engine/_simd.h",
+        "rgb-halving-takes-odd-pixels", "resamplex/_engine/kernels/_gather_simd.h",
         (("-1, -1, -1, -1, -1, -1, -1, -1, -1, 2, 3, 4, 8, 9, 10, -1);\n",
           "-1, -1, -1, -1, -1, -1, -1, -1, -1, 5, 6, 7, 11, 12, 13, -1);\n"),),
         "a nearest halving of 3-byte pixels copies odd pixels into the last two of every five",
         ("tests/test_compat_cv2.py",)),
     Mutant(
-        "vector-pairs-add-antisymmetric-taps", "resamplex/_engine/_simd.h",
+        "vector-pairs-add-antisymmetric-taps", "resamplex/_engine/kernels/_floatpass_simd.h",
         (("                p = SUB(p, LOAD(x[t + 1] + j)); \\\n",
           "                p = ADD(p, LOAD(x[t + 1] + j)); \\\n"),),
         "SciPy's pairs of float64 rows, by vectors, add the taps of an antisymmetric kernel "
         "(odd derivatives) instead of subtracting them",
         ("tests/test_compat_gaussian.py",)),
     Mutant(
-        "portable-symmetric-pairs-subtract", "resamplex/_engine/_simd.h",
+        "portable-symmetric-pairs-subtract", "resamplex/_engine/kernels/_floatpass_simd.h",
         (("static inline rx_v2d rx_v2d_add(rx_v2d a, rx_v2d b) { return a + b; }\n",
           "static inline rx_v2d rx_v2d_add(rx_v2d a, rx_v2d b) { return a - b; }\n"),),
         "the portable two-double vectors of a symmetric kernel's pairs (below AVX2, and the "
@@ -198,14 +198,14 @@ MUTANTS = [
         "names",
         ("tests/test_compat_skimage.py",)),
     Mutant(
-        "pairs-run-ends-one-early", "resamplex/_engine/_floatpass.pyx",
+        "pairs-run-ends-one-early", "resamplex/_engine/kernels/_floatpass.pyx",
         (("    rx_pairs_f64(acc + lo * c, rows, w + ta, signs, tb - ta, (hi - lo) * c)\n",
           "    rx_pairs_f64(acc + lo * c, rows, w + ta, signs, tb - ta, (hi - lo - 1) * c)\n"),),
         "the interior run of a float64 pairs pass over pixels leaves its last output "
         "uncomputed",
         ("tests/test_compat_gaussian.py",)),
     Mutant(
-        "two-row-zoom-weighs-the-last-tap-by-the-first", "resamplex/_engine/_spline.h",
+        "two-row-zoom-weighs-the-last-tap-by-the-first", "resamplex/_engine/kernels/_spline.h",
         (("        t = _mm512_add_pd(t, _mm512_mul_pd(_mm512_mul_pd(x11, va1), w1));\n",
           "        t = _mm512_add_pd(t, _mm512_mul_pd(_mm512_mul_pd(x11, va1), w0));\n"),
          ("        t = _mm256_add_pd(t, _mm256_mul_pd(_mm256_mul_pd(x11, va1), w1));\n",
@@ -214,21 +214,21 @@ MUTANTS = [
         "first tap's weight",
         ("tests/test_compat_scipy.py",)),
     Mutant(
-        "two-row-zoom-scalar-second-tap-weighted-by-the-first", "resamplex/_engine/_spline.pyx",
+        "two-row-zoom-scalar-second-tap-weighted-by-the-first", "resamplex/_engine/kernels/_spline.pyx",
         (("        v = v + (_tap(tag, r0, g1[j], cval) * a0) * b1[j]\n",
           "        v = v + (_tap(tag, r0, g1[j], cval) * a0) * b0[j]\n"),),
         "the outputs of SciPy's order-1 image zoom taken one at a time (integer inputs, cval "
         "taps at the edges) weigh the first row's second tap by the first tap's weight",
         ("tests/test_compat_scipy.py",)),
     Mutant(
-        "two-row-zoom-misses-the-last-cval-output", "resamplex/_engine/_spline.pyx",
+        "two-row-zoom-misses-the-last-cval-output", "resamplex/_engine/kernels/_spline.pyx",
         (("        for j in range(p.n_in):\n            _put(out, cval_at[j], cval, f32)\n",
           "        for j in range(p.n_in - 1):\n            _put(out, cval_at[j], cval, f32)\n"),),
         "the order-1 image zoom by rows leaves the last of a row's outputs outside the input "
         "computed instead of cval",
         ("tests/test_compat_scipy.py",)),
     Mutant(
-        "order-zero-rows-keep-negative-zero", "resamplex/_engine/_spline.h",
+        "order-zero-rows-keep-negative-zero", "resamplex/_engine/kernels/_spline.h",
         (("            _mm256_storeu_ps((float*)out + j, _mm256_mask_add_ps(vc, in, v, z));\n",
           "            _mm256_storeu_ps((float*)out + j, _mm256_mask_mov_ps(vc, in, v));\n"),
          ("            _mm512_storeu_pd((double*)out + j, _mm512_mask_add_pd(vc, in, v, z));\n",
@@ -237,14 +237,14 @@ MUTANTS = [
         "0.0 + x (-0.0 stays -0.0)",
         ("tests/test_compat_scipy.py",)),
     Mutant(
-        "store-clip-ties-go-to-the-bound", "resamplex/_engine/_spline.pyx",
+        "store-clip-ties-go-to-the-bound", "resamplex/_engine/kernels/_spline.pyx",
         (("            t = lo if lo > d[j] else d[j]\n",
           "            t = lo if lo >= d[j] else d[j]\n"),),
         "the zoom's clip in the store gives contiguous float64 values that tie the lower "
         "bound the bound (-0.0 clipped at +0.0 is +0.0), not NumPy's value",
         ("tests/test_compat_skimage.py",)),
     Mutant(
-        "two-row-zoom-rows-left-unclipped", "resamplex/_engine/_spline.pyx",
+        "two-row-zoom-rows-left-unclipped", "resamplex/_engine/kernels/_spline.pyx",
         (("            for l in range(nl):\n"
           "                _stored(p, dst + do + (at + l) * p.dstr[mid])\n"
           "        else:\n",
@@ -262,14 +262,14 @@ MUTANTS = [
         "they clip in the store (a clip=False call after a clip=True one reuses its plans)",
         ("tests/test_compat_skimage.py",)),
     Mutant(
-        "int-range-stops-at-either-end", "resamplex/_engine/_reduce.pyx",
+        "int-range-stops-at-either-end", "resamplex/_engine/kernels/_reduce.pyx",
         (("        if lo == bottom and hi == top:\n",
           "        if lo == bottom or hi == top:\n"),),
         "the one-pass integer range stops once either end of the type is seen, not both "
         "(the other end then from the blocks read so far)",
         ("tests/test_compat_skimage.py",)),
     Mutant(
-        "dense-window-pairs-one-late", "resamplex/_engine/_simd.h",
+        "dense-window-pairs-one-late", "resamplex/_engine/kernels/_dense_f32.h",
         (("        rel, _mm512_slli_epi64(_mm512_add_epi64(rel, _mm512_set1_epi64(1)), 32));\n",
           "        rel, _mm512_slli_epi64(_mm512_add_epi64(rel, _mm512_set1_epi64(2)), 32));\n"),
          ("        rel, _mm256_slli_epi64(_mm256_add_epi64(rel, _mm256_set1_epi64x(1)), 32));\n",
@@ -278,7 +278,7 @@ MUTANTS = [
         "late",
         ("tests/test_dispatch.py", "tests/test_resize.py")),
     Mutant(
-        "dense-window-loads-one-short", "resamplex/_engine/_simd.h",
+        "dense-window-loads-one-short", "resamplex/_engine/kernels/_dense_f32.h",
         (("                    x = rx_pick_pairs16_ps(rx_window16_ps(tmp + a0, span + 2), rel);\n",
           "                    x = rx_pick_pairs16_ps(rx_window16_ps(tmp + a0, span + 1), rel);\n"),
          ("                    x = rx_pick_pairs8_ps(rx_window8_ps(tmp + a0, span + 2), rel);\n",
@@ -287,7 +287,7 @@ MUTANTS = [
         "last tap reads 0)",
         ("tests/test_dispatch.py", "tests/test_resize.py")),
     Mutant(
-        "dense4-window-second-pair-repeats-the-first", "resamplex/_engine/_simd.h",
+        "dense4-window-second-pair-repeats-the-first", "resamplex/_engine/kernels/_dense_f32.h",
         (("                    xb = rx_pick_pairs16_ps(win, _mm512_add_epi64(rel, two));\n",
           "                    xb = rx_pick_pairs16_ps(win, rel);\n"),),
         "the float32 four-tap dense rows read from a window take taps 2 and 3 from taps 0 and "
@@ -317,12 +317,12 @@ MUTANTS = [
         "range",
         ("tests/test_compat_skimage.py",)),
     Mutant(
-        "loading-pass-skips-the-floor", "resamplex/_engine/_floatpass.pyx",
+        "loading-pass-skips-the-floor", "resamplex/_engine/kernels/_floatpass.pyx",
         (("    if floor > -INFINITY:\n", "    if False:\n"),),
         "the float pass that reads integers as img_as_float leaves signed values below -1",
         ("tests/test_executor.py", "tests/test_compat_skimage.py")),
     Mutant(
-        "loading-ring-tags-ignore-the-outer-row", "resamplex/_engine/_floatpass.pyx",
+        "loading-ring-tags-ignore-the-outer-row", "resamplex/_engine/kernels/_floatpass.pyx",
         (("                if tags[slot] != key:\n",
           "                if tags[slot] != p.off[t] * p.sstr[1]:\n"),
          ("                    tags[slot] = key\n",
@@ -331,20 +331,20 @@ MUTANTS = [
         "next outer row",
         ("tests/test_executor.py", "tests/test_compat_skimage.py")),
     Mutant(
-        "pixel-run-reads-its-float-row-at-the-source-stride", "resamplex/_engine/_floatpass.pyx",
+        "pixel-run-reads-its-float-row-at-the-source-stride", "resamplex/_engine/kernels/_floatpass.pyx",
         (("        s_axis = c * 8\n", "        s_axis = p.sstr[1]\n"),),
         "the pairs run over pixels of integer or float32 data reads its float64 copy of the "
         "row with the source's pixel stride",
         ("tests/test_compat_gaussian.py",)),
     Mutant(
-        "fixed-pixels-skip-last-tap", "resamplex/_engine/_fixed.pyx",
+        "fixed-pixels-skip-last-tap", "resamplex/_engine/kernels/_fixed.pyx",
         (("        for t in range(ptr[j], ptr[j + 1]):\n            x = s + off[t]\n",
           "        for t in range(ptr[j], ptr[j + 1] - 1):\n            x = s + off[t]\n"),),
         "the fixed-point pass over interleaved pixels (Pillow 8-bit, torch channels-last) "
         "leaves out each output's last tap",
         ("tests/test_compat_pil.py",)),
     Mutant(
-        "window-phase-halves-out-of-order", "resamplex/_engine/_simd.h",
+        "window-phase-halves-out-of-order", "resamplex/_engine/kernels/_fixed_simd.h",
         (("            if (q == 2)\n                s16 = _mm256_permute4x64_epi64(s16, 0xD8);\n",
           "            if (q == 2)\n                s16 = _mm256_permute4x64_epi64(s16, 0xE4);\n"),),
         "a halved row of torch's uint8 windows stores the middle two quarters of each vector "
@@ -364,7 +364,7 @@ MUTANTS = [
         "fx/fy divides partial sums in float32 even for 8-bit data)",
         ("tests/test_compat_cv2.py", "tests/test_compat_pil.py")),
     Mutant(
-        "float-up2-k-odd-row-reads-even-offsets", "resamplex/_engine/_floatpass.pyx",
+        "float-up2-k-odd-row-reads-even-offsets", "resamplex/_engine/kernels/_floatpass.pyx",
         (("    _phase_k(x + p.lo * c, tmp + m, m, p.pdk + p.k, p.pwk + p.k, p.k, c)\n",
           "    _phase_k(x + p.lo * c, tmp + m, m, p.pdk, p.pwk + p.k, p.k, c)\n"),),
         "the odd outputs of a float four- or eight-tap x2 run read the even outputs' pixels",
@@ -377,35 +377,35 @@ MUTANTS = [
         "vector head",
         ("tests/test_executor.py", "tests/test_compat_cv2.py")),
     Mutant(
-        "float-band-keeps-stale-rows", "resamplex/_engine/_floatpass.pyx",
+        "float-band-keeps-stale-rows", "resamplex/_engine/kernels/_floatpass.pyx",
         (("                start = clo + keep\n",
           "                start = chi + 1\n"),),
         "the band of a fused float pair keeps the rows it shares with the chunk before but "
         "never adds the new ones",
         ("tests/test_executor.py", "tests/test_compat_cv2.py")),
     Mutant(
-        "up2-run-odd-weights-swapped", "resamplex/_engine/_intpass.pyx",
+        "up2-run-odd-weights-swapped", "resamplex/_engine/kernels/_intpass.pyx",
         (("    cdef int32_t u1 = <int32_t>p.pq[2], v1 = <int32_t>p.pq[3]\n",
           "    cdef int32_t u1 = <int32_t>p.pq[3], v1 = <int32_t>p.pq[2]\n"),),
         "the x2 run of a fused integer pair's first pass weighs the odd outputs' taps the "
         "wrong way round (OpenCV uint8 linear at x2)",
         ("tests/test_compat_cv2.py",)),
     Mutant(
-        "down2-run-odd-tap-from-even-pixels", "resamplex/_engine/_intpass.pyx",
+        "down2-run-odd-tap-from-even-pixels", "resamplex/_engine/kernels/_intpass.pyx",
         (("        if d & 1:\n            rows[t] = od + (p.lo + ((d - 1) >> 1)) * c\n",
           "        if d & 1:\n            rows[t] = ev + (p.lo + ((d - 1) >> 1)) * c\n"),),
         "the x0.5 run of a fused integer pair reads its odd taps from the even pixels "
         "(OpenCV uint8 cubic and Lanczos4 at half size)",
         ("tests/test_compat_cv2.py",)),
     Mutant(
-        "premultiply-rounds-down", "resamplex/_engine/_alpha.h",
+        "premultiply-rounds-down", "resamplex/_engine/kernels/_alpha.h",
         (("        const __m128i zero = _mm_setzero_si128(), half = _mm_set1_epi16(128);\n",
           "        const __m128i zero = _mm_setzero_si128(), half = _mm_set1_epi16(127);\n"),),
         "Pillow's MULDIV255 premultiplication (RGBA -> RGBa) adds 127 instead of 128 in its "
         "vector form",
         ("tests/test_compat_pil.py",)),
     Mutant(
-        "float-planar-row-skips-first-tap", "resamplex/_engine/_floatpass.pyx",
+        "float-planar-row-skips-first-tap", "resamplex/_engine/kernels/_floatpass.pyx",
         (("            for t in range(ta, tb):\n"
           "                a = a + wts[t] * load_as(<const load_t*>(base + idx[t] * s_axis), 0, div)\n",
           "            for t in range(ta + 1, tb):\n"
@@ -414,34 +414,34 @@ MUTANTS = [
         "planar float passes)",
         ("tests/test_compat_pil.py", "tests/test_executor.py")),
     Mutant(
-        "tensor-lane-products-reordered", "resamplex/_engine/_spline.h",
+        "tensor-lane-products-reordered", "resamplex/_engine/kernels/_spline.h",
         (("        for (int d = 0; d < nw; d++)\n            v = _mm512_mul_pd(v, wv[d]);\n",
           "        for (int d = nw - 1; d >= 0; d--)\n            v = _mm512_mul_pd(v, wv[d]);\n"),),
         "the gathered products of the SciPy tensor pass multiply by the axes' weights last "
         "axis first (another rounding than SciPy's chain)",
         ("tests/test_compat_scipy.py",)),
     Mutant(
-        "short-pairs-antisymmetric-adds", "resamplex/_engine/_floatpass.pyx",
+        "short-pairs-antisymmetric-adds", "resamplex/_engine/kernels/_floatpass.pyx",
         (("                    a[k] = a[k] + _pair(wt, sign, x, xb, k, wts)\n",
           "                    a[k] = a[k] + _pair(wt, abs(sign), x, xb, k, wts)\n"),),
         "SciPy's pairs over pixels of up to 4 elements add the two elements of an "
         "antisymmetric pair instead of subtracting them (Gaussian derivatives)",
         ("tests/test_compat_gaussian.py",)),
     Mutant(
-        "gathered-pads-keep-their-pixel", "resamplex/_engine/_taps.pyx.tp",
+        "gathered-pads-keep-their-pixel", "resamplex/_engine/kernels/_taps.pyx.tp",
         (("        tmp[g.gpad[e]] = 0\n", "        tmp[g.gpad[e]] = tmp[g.gpad[e]]\n"),),
         "a fused pass that blends only the pixels its taps read leaves a padding tap's "
         "blended pixel in place of the padding zero",
         ("tests/test_convert.py",)),
     Mutant(
-        "gathered-taps-read-the-wrong-rows", "resamplex/_engine/_taps.pyx.tp",
+        "gathered-taps-read-the-wrong-rows", "resamplex/_engine/kernels/_taps.pyx.tp",
         (("            out[e] = gw[e] * tmp[e] + gw[n + e] * tmp[n + e]\n",
           "            out[e] = gw[e] * tmp[n + e] + gw[n + e] * tmp[e]\n"),),
         "a fused pass that blends only the pixels its taps read weighs each tap's pixels "
         "with the other tap's weight",
         ("tests/test_convert.py",)),
     Mutant(
-        "float-phase-odd-weights-swapped", "resamplex/_engine/_taps.pyx.tp",
+        "float-phase-odd-weights-swapped", "resamplex/_engine/kernels/_taps.pyx.tp",
         (("        rx_phase2_f32(tmp + p.lo * c, od, m, p.pd[2] * c, p.pd[3] * c, <float>p.pw[2],\n"
           "                      <float>p.pw[3])\n    if float_src_t is float:\n",
           "        rx_phase2_f32(tmp + p.lo * c, od, m, p.pd[2] * c, p.pd[3] * c, <float>p.pw[3],\n"
@@ -450,14 +450,14 @@ MUTANTS = [
         "way round",
         ("tests/test_resize.py",)),
     Mutant(
-        "pair-pixels-second-row-weight", "resamplex/_engine/_simd.h",
+        "pair-pixels-second-row-weight", "resamplex/_engine/kernels/_taps_simd.h",
         (("                __m256 acc = _mm256_add_ps(_mm256_mul_ps(w10, x0), _mm256_mul_ps(w11, x1));\n",
           "                __m256 acc = _mm256_add_ps(_mm256_mul_ps(w10, x0), _mm256_mul_ps(w10, x1));\n"),),
         "the register form of a strong uint8 reduction's pixel pairs weighs the second input "
         "row with the first row's weight",
         ("tests/test_convert.py",)),
     Mutant(
-        "phase-zip-swaps-phases", "resamplex/_engine/_simd.h",
+        "phase-zip-swaps-phases", "resamplex/_engine/kernels/_taps_simd.h",
         (("            _mm_storeu_si128((__m128i *)(out + 2 * j), _mm_unpacklo_epi8(e, o));\n"
           "            _mm_storeu_si128((__m128i *)(out + 2 * j + 16), _mm_unpackhi_epi8(e, o));\n",
           "            _mm_storeu_si128((__m128i *)(out + 2 * j), _mm_unpacklo_epi8(o, e));\n"
@@ -470,71 +470,71 @@ MUTANTS = [
         "even ones",
         ("tests/test_resize.py",)),
     Mutant(
-        "permute-window-second-half-ignored", "resamplex/_engine/_simd.h",
+        "permute-window-second-half-ignored", "resamplex/_engine/kernels/_pixels.h",
         (("        if (span > 128) \\\n", "        if (0 && span > 128) \\\n"),),
         "a nearest gather of 2-, 4- or 8-byte pixels through a 256-byte window takes the "
         "pixels of its second half from the first",
         ("tests/test_resize.py",)),
     Mutant(
-        "permute-window-bound-doubled", "resamplex/_engine/_simd.h",
+        "permute-window-bound-doubled", "resamplex/_engine/kernels/_pixels.h",
         (("    const __m512i lim = _mm512_set1_epi64(span);\n",
           "    const __m512i lim = _mm512_set1_epi64(2 * span);\n"),),
         "a nearest gather block whose reads spread past its permute window is permuted anyway",
         ("tests/test_resize.py",)),
     Mutant(
-        "three-to-two-keeps-the-wrong-phase", "resamplex/_engine/_simd.h",
+        "three-to-two-keeps-the-wrong-phase", "resamplex/_engine/kernels/_taps_simd.h",
         (("            pk[i / 16][i % 16] = i % 3 == dc ? 0xFF : 0;\n",
           "            pk[i / 16][i % 16] = i % 3 == da ? 0xFF : 0;\n"),),
         "the 3:2 integer pass keeps the odd output's sum where the even output reads",
         ("tests/test_resize.py",)),
     Mutant(
-        "phase-rows-blend-weights-swapped", "resamplex/_engine/_simd.h",
+        "phase-rows-blend-weights-swapped", "resamplex/_engine/kernels/_taps_simd.h",
         (("        _mm512_mullo_epi16(v0, CVT(_mm256_loadu_si256((const __m256i *)(x0 + j + (D))))),   \\\n",
           "        _mm512_mullo_epi16(v1, CVT(_mm256_loadu_si256((const __m256i *)(x0 + j + (D))))),   \\\n"),),
         "the x2 integer rows blended in registers (AVX-512) weigh the first input row by the "
         "second row's weight",
         ("tests/test_resize.py",)),
     Mutant(
-        "phase-int-borders-drop-the-last-element", "resamplex/_engine/_taps.pyx.tp",
+        "phase-int-borders-drop-the-last-element", "resamplex/_engine/kernels/_taps.pyx.tp",
         (("            if i < n_mid:\n                if r0 != NULL:\n",
           "            if i < n_mid - 1:\n                if r0 != NULL:\n"),),
         "the integer border outputs of a x2 phase pass read the row's last element as the "
         "padding zero",
         ("tests/test_resize.py",)),
     Mutant(
-        "clamped-borders-stop-one-short", "resamplex/_engine/_taps.pyx.tp",
+        "clamped-borders-stop-one-short", "resamplex/_engine/kernels/_taps.pyx.tp",
         (("        b = min(max(i + db1, 0), n - 1)\n", "        b = min(max(i + db1, 0), n - 2)\n"),),
         "the x2 border outputs computed from clamped taps (single-channel rows of two input "
         "rows) clamp the last odd output's second tap one pixel short",
         ("tests/test_resize.py",)),
     Mutant(
-        "strided-pixel-reads-its-first-element-twice", "resamplex/_engine/_gather.pyx",
+        "strided-pixel-reads-its-first-element-twice", "resamplex/_engine/kernels/_gather.pyx",
         (("            q[1] = p[es]\n", "            q[1] = p[0]\n"),),
         "a nearest gather of 3-byte pixels whose channels lie apart in the input (BGR viewed "
         "as RGB) reads the first channel in place of the second",
         ("tests/test_resize.py", "tests/test_compat_cv2.py")),
     Mutant(
-        "reversed-pixels-keep-the-first-pixel-order", "resamplex/_engine/_simd.h",
+        "reversed-pixels-keep-the-first-pixel-order", "resamplex/_engine/kernels/_gather_simd.h",
         (("_mm_setr_epi8(2, 1, 0, 5, 4, 3, 8, 7, 6, 11, 10, 9, 14, 13, 12, 15)",
           "_mm_setr_epi8(0, 1, 2, 5, 4, 3, 8, 7, 6, 11, 10, 9, 14, 13, 12, 15)"),),
         "the shuffle that copies a BGR row viewed as RGB contiguous (SSSE3) leaves the first "
         "pixel of every five unreversed",
         ("tests/test_resize.py", "tests/test_compat_cv2.py")),
     Mutant(
-        "strided-copy-moves-two-bytes-of-three", "resamplex/_engine/_gather.pyx",
+        "strided-copy-moves-two-bytes-of-three", "resamplex/_engine/kernels/_gather.pyx",
         (("            memcpy(d + o * ds, s + (off[o] if off != NULL else o * ss), 3)\n",
           "            memcpy(d + o * ds, s + (off[o] if off != NULL else o * ss), 2)\n"),),
         "the copy that makes spaced or mirrored 3-byte pixels contiguous before a weighted "
         "pass (and the gather of a copied axis of such pixels) drops their last byte",
         ("tests/test_resize.py", "tests/test_compat_cv2.py")),
     Mutant(
-        "full-row-left-border-reads-the-second-pixel", "resamplex/_engine/_simd.h",
+        "full-row-left-border-reads-the-second-pixel", "resamplex/_engine/kernels/_taps_simd.h",
         (("7, 6, 5, 4, 3, 2, 1, 0, 0);", "7, 6, 5, 4, 3, 2, 1, 0, 1);"),),
         "the whole-row x2 kernel (AVX-512, 8-bit) takes the pixel before the row's first as "
         "its second pixel instead of the first clamped",
         ("tests/test_resize.py",)),
     Mutant(
-        "full-row-right-border-unclamped", "resamplex/_engine/_simd.h",
+        "full-row-right-border-unclamped", "resamplex/_engine/kernels/_taps_simd.h",
         (("p = j + 32 == n ? _mm512_permutexvar_epi16(right, c) : RX_ROWV512(CVT, 1);",
           "p = j + 32 == n ? c : RX_ROWV512(CVT, 1);"),),
         "the whole-row x2 kernel's last step reads each pixel for the one after it",
@@ -548,89 +548,89 @@ MUTANTS = [
         "says there",
         ("tests/test_resize.py",)),
     Mutant(
-        "spline-runs-read-across-gaps", "resamplex/_engine/_spline.h",
+        "spline-runs-read-across-gaps", "resamplex/_engine/kernels/_spline.h",
         (("if (runs && i + 8 <= n && at[i + 7] - at[i] == 7) {",
           "if (runs && i + 8 <= n && at[i + 7] - at[i] <= 8) {"),),
         "the tensor evaluation's products load eight adjacent elements where a tile's inputs "
         "skip one (a shrinking axis), instead of gathering them",
         ("tests/test_compat_scipy.py",)),
     Mutant(
-        "spline-transpose-swaps-two-columns", "resamplex/_engine/_spline.h",
+        "spline-transpose-swaps-two-columns", "resamplex/_engine/kernels/_spline.h",
         (("static const int col[4][2] = {{0, 4}, {2, 6}, {1, 5}, {3, 7}};",
           "static const int col[4][2] = {{0, 4}, {1, 5}, {2, 6}, {3, 7}};"),),
         "the 8 x 8 transpose of the tensor evaluation (products loaded as runs, sums of eight "
         "outputs) puts columns 1 and 2 in each other's place",
         ("tests/test_compat_scipy.py",)),
     Mutant(
-        "spline-avx2-transpose-repeats-a-column", "resamplex/_engine/_spline.h",
+        "spline-avx2-transpose-repeats-a-column", "resamplex/_engine/kernels/_spline.h",
         (("    c[1] = _mm256_permute2f128_pd(t1, t3, 0x20);\n",
           "    c[1] = _mm256_permute2f128_pd(t0, t2, 0x31);\n"),),
         "the AVX2 4 x 4 transpose of the tensor evaluation gives column 2 in column 1's place",
         ("tests/test_compat_scipy.py",)),
     Mutant(
-        "tensor-mid-cval-taps-read-as-the-row-start", "resamplex/_engine/_spline.pyx",
+        "tensor-mid-cval-taps-read-as-the-row-start", "resamplex/_engine/kernels/_spline.pyx",
         (("                        mcv[q * LANES + l] = True\n                        mcv_any[q] = True\n",
           "                        mcv[q * LANES + l] = True\n"),),
         "the tensor evaluation takes a group's products in vectors although a lane's tap "
         "on the axis before the last reads cval (the element at the row's start instead)",
         ("tests/test_compat_scipy.py",)),
     Mutant(
-        "spline-lane-loads-upper-half-one-lane-early", "resamplex/_engine/_spline.h",
+        "spline-lane-loads-upper-half-one-lane-early", "resamplex/_engine/kernels/_spline.h",
         (("                              rx_load4_pd(src, off + 4, add), 1);",
           "                              rx_load4_pd(src, off + 3, add), 1);"),),
         "the lane-by-lane float64 loads of the spline evaluation at AVX-512 (channels-last "
         "products, order-1 rows without a window) give lanes 4-7 the elements of lanes 3-6",
         ("tests/test_compat_scipy.py",)),
     Mutant(
-        "pairs-symmetric-loop-drops-the-last-pair", "resamplex/_engine/_simd.h",
+        "pairs-symmetric-loop-drops-the-last-pair", "resamplex/_engine/kernels/_floatpass_simd.h",
         (("            for (int t = 1; t < k; t += 2) \\\n",
           "            for (int t = 1; t < k - 2; t += 2) \\\n"),),
         "the float64 rows of a symmetric kernel of 3 to 13 taps (rx_pairs_sym: Gaussian "
         "filters, scikit-image's anti-aliasing) leave out their outermost pair",
         ("tests/test_compat_gaussian.py", "tests/test_compat_skimage.py")),
     Mutant(
-        "tensor-three-output-tail-repeats-the-second", "resamplex/_engine/_spline.h",
+        "tensor-three-output-tail-repeats-the-second", "resamplex/_engine/kernels/_spline.h",
         (("const ptrdiff_t j1 = m > 1 ? j + 1 : j, j2 = m > 2 ? j + 2 : j1;",
           "const ptrdiff_t j1 = m > 1 ? j + 1 : j, j2 = j1;"),),
         "the tensor evaluation's last one to three outputs of a tile (an image's three "
         "channels) take the second one's sum for the third",
         ("tests/test_compat_scipy.py",)),
     Mutant(
-        "prefilter-wide-runs-all-load-the-first", "resamplex/_engine/_spline.pyx",
+        "prefilter-wide-runs-all-load-the-first", "resamplex/_engine/kernels/_spline.pyx",
         (("                        rb[l] = (<const double*>(src + sol[r * SPLINE_LANES + l] + i * ss))[0]",
           "                        rb[l] = (<const double*>(src + sol[l] + i * ss))[0]"),),
         "the prefilter's float64 loads of several runs of sixteen lines side by side (an "
         "axis other than the innermost) give every run the first run's lines",
         ("tests/test_compat_scipy.py",)),
     Mutant(
-        "prefilter-mirror-sum-lanes-mirror-themselves", "resamplex/_engine/_spline.h",
+        "prefilter-mirror-sum-lanes-mirror-themselves", "resamplex/_engine/kernels/_spline.h",
         (("        a3 = a3 + zv * (rx_load_d4(x + 12) + zzv * rx_load_d4(y + 12));",
           "        a3 = a3 + zv * (rx_load_d4(x + 12) + zzv * rx_load_d4(x + 12));"),),
         "the vector run of the prefilter's mirror initial value takes, on lanes 12-15, each "
         "term's own element for its mirror image",
         ("tests/test_compat_scipy.py",)),
     Mutant(
-        "prefilter-two-axis-lines-stored-at-source-strides", "resamplex/_engine/_spline.pyx",
+        "prefilter-two-axis-lines-stored-at-source-strides", "resamplex/_engine/kernels/_spline.pyx",
         (("            do[l] = (first + l) * p.dstr[d]\n",
           "            do[l] = (first + l) * p.sstr[d]\n"),),
         "the prefilter's lines in turn over one other axis are stored at the source's "
         "offsets (a float32 or integer input filtered into float64)",
         ("tests/test_compat_scipy.py",)),
     Mutant(
-        "prefilter-lanes-stored-in-reverse", "resamplex/_engine/_spline.pyx",
+        "prefilter-lanes-stored-in-reverse", "resamplex/_engine/kernels/_spline.pyx",
         (("                (<double*>(dst + do[l] + i * ds))[0] = buf[i * SPLINE_LANES + l]",
           "                (<double*>(dst + do[l] + i * ds))[0] = buf[i * SPLINE_LANES + nl - 1 - l]"),),
         "the prefilter stores its sixteen lines' float64 results each into another line's place",
         ("tests/test_compat_scipy.py",)),
     Mutant(
-        "prefilter-lanes-read-the-last-element-twice", "resamplex/_engine/_spline.pyx",
+        "prefilter-lanes-read-the-last-element-twice", "resamplex/_engine/kernels/_spline.pyx",
         (("                buf[i * SPLINE_LANES + l] = (<const double*>(src + so[l] + i * ss))[0]",
           "                buf[i * SPLINE_LANES + l] = (<const double*>(src + so[l] + (i - (i == n - 1)) * ss))[0]"),),
         "the prefilter's float64 loads of sixteen whole lines read each line's second-last "
         "element in place of its last",
         ("tests/test_compat_scipy.py",)),
     Mutant(
-        "tensor-mid-taps-weighed-by-the-first", "resamplex/_engine/_spline.pyx",
+        "tensor-mid-taps-weighed-by-the-first", "resamplex/_engine/kernels/_spline.pyx",
         (("                    mw[q * LANES + l] = w[p.ptr[mid] + (at + l) * k + q]",
           "                    mw[q * LANES + l] = w[p.ptr[mid] + (at + l) * k]"),),
         "the tensor evaluation's per-lane taps of the axis before the last (looked up once "
@@ -644,14 +644,14 @@ MUTANTS = [
         "expanded for an earlier call, whatever their values now",
         ("tests/test_convert.py",)),
     Mutant(
-        "planes-mapped-with-the-next-channel", "resamplex/_engine/_simd.h",
+        "planes-mapped-with-the-next-channel", "resamplex/_engine/kernels/_taps_simd.h",
         (("                g = _mm_add_ps(_mm_mul_ps(g, a1), b1);\n",
           "                g = _mm_add_ps(_mm_mul_ps(g, a2), b1);\n"),),
         "the planar float32 store of a normalising call (HWC in, CHW out) scales the second "
         "channel by the third channel's a",
         ("tests/test_convert.py",)),
     Mutant(
-        "phase-float-rows-zip-swapped", "resamplex/_engine/_simd.h",
+        "phase-float-rows-zip-swapped", "resamplex/_engine/kernels/_taps_simd.h",
         (("                _mm512_storeu_si512((void *)(out + 4 * j), rx_bf16x16x2((E), (O)));           \\\n",
           "                _mm512_storeu_si512((void *)(out + 4 * j), rx_bf16x16x2((O), (E)));           \\\n"),
          ("                _mm512_storeu_ps((float *)out + 2 * j, _mm512_permutex2var_ps(lo_, z0, hi_)); \\\n",
@@ -660,7 +660,7 @@ MUTANTS = [
         "before the even ones",
         ("tests/test_resize.py",)),
     Mutant(
-        "pairs-px-weights-swapped", "resamplex/_engine/_simd.h",
+        "pairs-px-weights-swapped", "resamplex/_engine/kernels/_intpass_simd.h",
         (("        ww = (uint32_t)(uint16_t)(int16_t)w0 | ((uint32_t)(uint16_t)(int16_t)w1 << 16);\n",
           "        ww = (uint32_t)(uint16_t)(int16_t)w1 | ((uint32_t)(uint16_t)(int16_t)w0 << 16);\n"),
          ("                    _mm_set1_epi32((int)((uint32_t)(uint16_t)(int16_t)v0\n"
@@ -671,7 +671,7 @@ MUTANTS = [
         "form (OpenCV uint8 linear at ratios other than x2 / x0.5, 2-4 channels)",
         ("tests/test_compat_cv2.py",)),
     Mutant(
-        "row-window-positions-one-late", "resamplex/_engine/_spline.h",
+        "row-window-positions-one-late", "resamplex/_engine/kernels/_spline.h",
         (("                __m512 v0 = _mm512_permutex2var_ps(lo0, at, hi0);\n",
           "                __m512 v0 = _mm512_permutex2var_ps(lo0, _mm512_add_epi32(at, "
           "_mm512_set1_epi32(1)), hi0);\n"),),
@@ -679,7 +679,7 @@ MUTANTS = [
         "position in the block's window",
         ("tests/test_compat_scipy.py",)),
     Mutant(
-        "row-window-avx2-ignores-bit-4", "resamplex/_engine/_spline.h",
+        "row-window-avx2-ignores-bit-4", "resamplex/_engine/kernels/_spline.h",
         (("    return _mm256_blendv_ps(_mm256_blendv_ps(a, b, bit3), _mm256_blendv_ps(c, d, bit3), "
           "bit4);\n",
           "    return _mm256_blendv_ps(a, b, bit3);\n"),),
@@ -699,33 +699,33 @@ MUTANTS = [
         "a block of outputs with a tap reading cval gets a window (at a cval tap's offset)",
         ("tests/test_compat_scipy.py",)),
     Mutant(
-        "zoom0-lane-copies-another-source", "resamplex/_engine/_spline.pyx",
+        "zoom0-lane-copies-another-source", "resamplex/_engine/kernels/_spline.pyx",
         (("                    if row == prev:     # (clipped already, where the rule clips)\n",
           "                    if prev != NULL:\n"),),
         "an order-0 output row copies the row before it whatever source row it reads",
         ("tests/test_compat_scipy.py",)),
     Mutant(
-        "phase2-left-neighbour-two-back", "resamplex/_engine/_simd.h",
+        "phase2-left-neighbour-two-back", "resamplex/_engine/kernels/_taps_simd.h",
         (("                    _mm512_castps_si512(cur), _mm512_castps_si512(prev), 15));\n",
           "                    _mm512_castps_si512(cur), _mm512_castps_si512(prev), 14));\n"),),
         "the pipelined x2 phase loop takes each even output's left tap two blended values back",
         ("tests/test_resize.py",)),
     Mutant(
-        "phase2-bf16-zip-swapped", "resamplex/_engine/_simd.h",
+        "phase2-bf16-zip-swapped", "resamplex/_engine/kernels/_taps_simd.h",
         (("             _mm512_mask_blend_epi16(0xAAAAAAAAu, re, ro))\n",
           "             _mm512_mask_blend_epi16(0x55555555u, re, ro))\n"),),
         "the AVX-512 x2 phase kernel stores each bfloat16 odd output's low half in place of the "
         "even output",
         ("tests/test_resize.py",)),
     Mutant(
-        "phase2-f16-zip-swapped", "resamplex/_engine/_simd.h",
+        "phase2-f16-zip-swapped", "resamplex/_engine/kernels/_taps_simd.h",
         (("        return P##_or_si##BITS(P##_cvtepu16_epi32(P##_cvtps_ph(e, RX_F16_RN)),              \\\n",
           "        return P##_or_si##BITS(P##_cvtepu16_epi32(P##_cvtps_ph(o, RX_F16_RN)),              \\\n"),),
         "the x2 phase kernels (AVX2, AVX-512) store each float16 odd output in place of the even "
         "one",
         ("tests/test_resize.py", "tests/test_dispatch.py")),
     Mutant(
-        "phase2-borders-rows-swapped", "resamplex/_engine/_taps.pyx.tp",
+        "phase2-borders-rows-swapped", "resamplex/_engine/kernels/_taps.pyx.tp",
         (("                v = w0 * _ld(<const float_src_t*>x0 + i, &w0) \\\n"
           "                    + w1 * _ld(<const float_src_t*>x1 + i, &w0)\n",
           "                v = w1 * _ld(<const float_src_t*>x0 + i, &w0) \\\n"
@@ -734,28 +734,28 @@ MUTANTS = [
         "input rows the wrong way round",
         ("tests/test_resize.py", "tests/test_dispatch.py")),
     Mutant(
-        "dense2-pair-weights-swapped", "resamplex/_engine/_simd.h",
+        "dense2-pair-weights-swapped", "resamplex/_engine/kernels/_dense_f32.h",
         (("            p = _mm512_mul_ps(_mm512_loadu_ps(w + 2 * o), x);\n",
           "            p = _mm512_mul_ps(_mm512_permute_ps(_mm512_loadu_ps(w + 2 * o), 0xB1), x);\n"),),
         "the AVX-512 two-tap dense rows weigh each output's pair of adjacent taps the wrong way "
         "round",
         ("tests/test_resize.py", "tests/test_dispatch.py")),
     Mutant(
-        "dense2-gathers-taps-that-are-not-adjacent", "resamplex/_engine/_simd.h",
+        "dense2-gathers-taps-that-are-not-adjacent", "resamplex/_engine/kernels/_dense_f32.h",
         (("            if (_mm512_cmpneq_epi64_mask(_mm512_add_epi64(first, one), second)) {\n",
           "            if (0 && _mm512_cmpneq_epi64_mask(_mm512_add_epi64(first, one), second)) {\n"),),
         "the AVX-512 two-tap dense rows read every output's taps as a pair of adjacent elements, "
         "also at a clamped end or a padding tap (where the second tap is elsewhere)",
         ("tests/test_resize.py", "tests/test_dispatch.py")),
     Mutant(
-        "dense4-second-pair-gathered-at-the-first-tap", "resamplex/_engine/_simd.h",
+        "dense4-second-pair-gathered-at-the-first-tap", "resamplex/_engine/kernels/_dense_f32.h",
         (("                    xb = _mm512_castpd_ps(_mm512_i64gather_pd(t2, (const void *)tmp, 4));\n",
           "                    xb = _mm512_castpd_ps(_mm512_i64gather_pd(t0, (const void *)tmp, 4));\n"),),
         "the AVX-512 four-tap dense rows (cubic) gathered where their taps spread wide read each "
         "output's third and fourth taps at its first and second",
         ("tests/test_resize.py", "tests/test_dispatch.py")),
     Mutant(
-        "dense4-sums-out-of-order", "resamplex/_engine/_simd.h",
+        "dense4-sums-out-of-order", "resamplex/_engine/kernels/_dense_f32.h",
         (("            s = _mm512_add_ps(pa, _mm512_permute_ps(pa, 0xB1));\n"
           "            s = _mm512_add_ps(s, pb);\n",
           "            s = _mm512_add_ps(pb, _mm512_permute_ps(pb, 0xB1));\n"
@@ -766,7 +766,7 @@ MUTANTS = [
         "((p2 + p3) + p0) + p1: the same terms, other roundings than the scalar loop's",
         ("tests/test_resize.py", "tests/test_dispatch.py")),
     Mutant(
-        "blend-f16-drops-the-last-row", "resamplex/_engine/_simd.h",
+        "blend-f16-drops-the-last-row", "resamplex/_engine/kernels/_taps_simd.h",
         (("        for (t = t0 + 1; t < t1; t++)                                                       \\\n",
           "        for (t = t0 + 1; t < t1 - 1; t++)                                                   \\\n"),),
         "the blend of float16 input rows (an outer axis's taps; AVX2 and AVX-512) leaves out the "
@@ -805,14 +805,14 @@ MUTANTS = [
         "have begun are done",
         ("tests/test_concurrency.py", "tests/test_dispatch.py")),
     Mutant(
-        "floatpass-gathers-four-taps-one-output-late", "resamplex/_engine/_floatpass.pyx",
+        "floatpass-gathers-four-taps-one-output-late", "resamplex/_engine/kernels/_floatpass.pyx",
         (("        rx_dense4_f32(x, out, n_b, idx, w1)\n",
           "        rx_dense4_f32(x, out, n_b - 1, idx + 4, w1 + 4)\n"),),
         "compat.cv2's float32 single-element cubic rows (four-tap vector gathers) store each "
         "output's next one",
         ("tests/test_dispatch.py", "tests/test_compat_cv2.py")),
     Mutant(
-        "dense8-adds-taps-two-and-three-swapped", "resamplex/_engine/_simd.h",
+        "dense8-adds-taps-two-and-three-swapped", "resamplex/_engine/kernels/_floatpass_simd.h",
         (("            s = _mm256_add_ps(s, _mm256_permute2f128_ps(r2, r6, 0x20));\n"
           "            s = _mm256_add_ps(s, _mm256_permute2f128_ps(r3, r7, 0x20));\n",
           "            s = _mm256_add_ps(s, _mm256_permute2f128_ps(r3, r7, 0x20));\n"
@@ -821,7 +821,7 @@ MUTANTS = [
         "before tap 2's: the same terms, other roundings than OpenCV's",
         ("tests/test_dispatch.py",)),
     Mutant(
-        "phasek-i16-weight-pairs-swapped", "resamplex/_engine/_simd.h",
+        "phasek-i16-weight-pairs-swapped", "resamplex/_engine/kernels/_taps_simd.h",
         (("            VT wp = _mm##W##_set1_epi32((int)((uint32_t)(uint16_t)q[t]                         \\\n"
           "                                              | (uint32_t)(uint16_t)(t + 1 < k ? q[t + 1] : 0) \\\n",
           "            VT wp = _mm##W##_set1_epi32((int)((uint32_t)(uint16_t)(t + 1 < k ? q[t + 1] : 0) \\\n"
@@ -830,7 +830,7 @@ MUTANTS = [
         "weight",
         ("tests/test_resize.py", "tests/test_dispatch.py")),
     Mutant(
-        "phasek-i16-rounds-ties-up", "resamplex/_engine/_simd.h",
+        "phasek-i16-rounds-ties-up", "resamplex/_engine/kernels/_taps_simd.h",
         (("                    _mm##W##_and_si##W(_mm##W##_sra_epi32((s), (cnt)),                         \\\n"
           "                                        _mm##W##_set1_epi32(1))), (cnt)))\n",
           "                    _mm##W##_set1_epi32(1)), (cnt)))\n"),),
@@ -844,27 +844,27 @@ MUTANTS = [
         "not 2^-m1",
         ("tests/test_resize.py", "tests/test_dispatch.py")),
     Mutant(
-        "split-i16-blend-keeps-the-last-row", "resamplex/_engine/_taps.pyx.tp",
+        "split-i16-blend-keeps-the-last-row", "resamplex/_engine/kernels/_taps.pyx.tp",
         (("            acc[j] = <int16_t>(wt * x[j])\n",
           "            acc[j] = <int16_t>(acc[j] + wt * x[j])\n"),),
         "the integer blend of the x0.5 cubic phase rows adds the first tap to what the last "
         "output row left",
         ("tests/test_resize.py", "tests/test_dispatch.py")),
     Mutant(
-        "phase2-bf16-rounds-ties-up", "resamplex/_engine/_simd.h",
+        "phase2-bf16-rounds-ties-up", "resamplex/_engine/kernels/_taps_simd.h",
         (("                                             P##_and_si##BITS(P##_srli_epi32(ue, 16), one)), \\\n",
           "                                             one), \\\n"),),
         "the x2 phase kernels round bfloat16 even outputs half up, not half to even",
         ("tests/test_resize.py",)),
     Mutant(
-        "phasek-drops-the-last-tap", "resamplex/_engine/_simd.h",
+        "phasek-drops-the-last-tap", "resamplex/_engine/kernels/_taps_simd.h",
         (("            e[j] = ((w0 * x0[j] + w1 * x1[j]) + w2 * x2[j]) + w3 * x3[j];\n",
           "            e[j] = (w0 * x0[j] + w1 * x1[j]) + w2 * x2[j];\n"),),
         "the four-tap phase rows (cubic x2 off AVX-512, and the ends of every run) leave out "
         "their last tap",
         ("tests/test_resize.py",)),
     Mutant(
-        "phasek8-rounds-half-up", "resamplex/_engine/_simd.h",
+        "phasek8-rounds-half-up", "resamplex/_engine/kernels/_taps_simd.h",
         (("            r = _mm512_sub_epi32(_mm512_castps_si512(_mm512_add_ps(acc, magic)), bias);\n"
           "        } else {\n"
           "            r = _mm512_cvttps_epi32(acc);\n"
@@ -878,31 +878,31 @@ MUTANTS = [
         "the AVX-512 k-tap phase rows round 8-bit ties up instead of to even",
         ("tests/test_resize.py",)),
     Mutant(
-        "split-phase-row-off-by-one", "resamplex/_engine/_taps.pyx.tp",
+        "split-phase-row-off-by-one", "resamplex/_engine/kernels/_taps.pyx.tp",
         (("            q = (a % ns + ns) % ns           # C division (cdivision): a may be negative\n",
           "            q = (a % ns + ns + 1) % ns\n"),),
         "the x0.5 and 3:2 k-tap phase passes read each tap from the next pixel phase's row",
         ("tests/test_resize.py",)),
     Mutant(
-        "split-negative-taps-truncated", "resamplex/_engine/_taps.pyx.tp",
+        "split-negative-taps-truncated", "resamplex/_engine/kernels/_taps.pyx.tp",
         (("            q = (a % ns + ns) % ns           # C division (cdivision): a may be negative\n",
           "            q = a % ns\n"),),
         "the x0.5 and 3:2 k-tap phase passes take C's remainder of a negative pixel offset "
         "(a tap left of the output's first pixel read from before the phase rows)",
         ("tests/test_resize.py",)),
     Mutant(
-        "unzip3-rows-rotated", "resamplex/_engine/_simd.h",
+        "unzip3-rows-rotated", "resamplex/_engine/kernels/_taps_simd.h",
         (("                _mm_storeu_si128((__m128i *)(rows[s] + g * (C) + 16 * q), r);                \\\n",
           "                _mm_storeu_si128((__m128i *)(rows[(s + 1) % 3] + g * (C) + 16 * q), r);      \\\n"),),
         "the 3:2 row split (48 pixels at a time) stores each pixel phase into the next one's row",
         ("tests/test_resize.py",)),
     Mutant(
-        "row-cache-ignores-the-key", "resamplex/_engine/_taps.pyx.tp",
+        "row-cache-ignores-the-key", "resamplex/_engine/kernels/_taps.pyx.tp",
         (("        if keys[q] == r:\n", "        if keys[q] != NULL:\n"),),
         "the split-row cache hands back any row it holds, not the one asked for",
         ("tests/test_resize.py",)),
     Mutant(
-        "row-cache-kept-across-chunks", "resamplex/_engine/_taps.pyx.tp",
+        "row-cache-kept-across-chunks", "resamplex/_engine/kernels/_taps.pyx.tp",
         (("        _row_cache_clear(_row_cache(p, scratch))\n",
           "        pass\n"),),
         "the split-row cache is not cleared when a thread starts a chunk of rows (stale rows "
@@ -916,31 +916,31 @@ MUTANTS = [
         "(the clamped right border)",
         ("tests/test_resize.py",)),
     Mutant(
-        "zip3-last-lanes-read-b-for-a", "resamplex/_engine/_simd.h",
+        "zip3-last-lanes-read-b-for-a", "resamplex/_engine/kernels/_simd.h",
         (("                                    ma1),\n", "                                    mb1),\n"),),
         "the AVX-512 zip of 3-byte pixels fills the last two lanes of a block with the second "
         "source's mask for both sources",
         ("tests/test_resize.py",)),
     Mutant(
-        "zip1-lanes-out-of-order", "resamplex/_engine/_simd.h",
+        "zip1-lanes-out-of-order", "resamplex/_engine/kernels/_simd.h",
         (("_mm512_setr_epi64(0, 1, 8, 9, 2, 3, 10, 11)", "_mm512_setr_epi64(0, 1, 2, 3, 8, 9, 10, 11)"),),
         "the AVX-512 zip of 1-byte pixels stores its interleaved 16-byte lanes in register "
         "order, not pixel order",
         ("tests/test_resize.py",)),
     Mutant(
-        "zip24-second-half-one-pixel-back", "resamplex/_engine/_simd.h",
+        "zip24-second-half-one-pixel-back", "resamplex/_engine/kernels/_simd.h",
         (("_mm512_add_epi32(d0, _mm512_set1_epi32(8))", "_mm512_add_epi32(d0, _mm512_set1_epi32(7))"),),
         "the AVX-512 zip of 2- and 4-byte pixels starts the second half of a block one pixel "
         "early",
         ("tests/test_resize.py",)),
     Mutant(
-        "phase2-i16-512-unsigned-for-signed", "resamplex/_engine/_simd.h",
+        "phase2-i16-512-unsigned-for-signed", "resamplex/_engine/kernels/_taps_simd.h",
         (("                                rx_round_pack32(sum, shift, is_signed, away));\n",
           "                                rx_round_pack32(sum, shift, !is_signed, away));\n"),),
         "the 32-wide int16 phase rows saturate int8 data as unsigned and uint8 as signed",
         ("tests/test_resize.py",)),
     Mutant(
-        "up2-taps-odd-phase-reads-even-taps", "resamplex/_engine/_taps.pyx.tp",
+        "up2-taps-odd-phase-reads-even-taps", "resamplex/_engine/kernels/_taps.pyx.tp",
         (("        xs[t] = row + (p.lo + p.pdk[p.rk * r + t]) * p.channels\n",
           "        xs[t] = row + (p.lo + p.pdk[t]) * p.channels\n"),),
         "the k-tap x2 phase rows read the even outputs' pixel offsets for the odd outputs too",
@@ -960,14 +960,14 @@ MUTANTS = [
         "input), copying an element there",
         ("tests/test_compat_scipy.py",)),
     Mutant(
-        "zoom-order0-float-copy-keeps-signed-zeros", "resamplex/_engine/_gather.pyx",
+        "zoom-order0-float-copy-keeps-signed-zeros", "resamplex/_engine/kernels/_gather.pyx",
         (("                _plus_zero(dst + do, n, ds, itemsize, plus_zero)\n",
           "                pass\n"),),
         "scipy.zoom's order-0 copy of floats leaves out SciPy's 0.0 + v: -0.0 stays -0.0 and "
         "a signalling NaN stays signalling",
         ("tests/test_compat_scipy.py",)),
     Mutant(
-        "gather-plus-zero-skips-the-last-spaced-element", "resamplex/_engine/_gather.pyx",
+        "gather-plus-zero-skips-the-last-spaced-element", "resamplex/_engine/kernels/_gather.pyx",
         (("    for o in range(n):\n        if e == 4:\n",
           "    for o in range(n - (ds != itemsize)):\n        if e == 4:\n"),),
         "the gather's + 0.0 (scipy.zoom order 0 of floats) leaves out the last element of "
@@ -981,28 +981,28 @@ MUTANTS = [
         "2^53 SciPy rounds through float64",
         ("tests/test_compat_scipy.py",)),
     Mutant(
-        "zoom-int64-store-saturates-at-2^63", "resamplex/_engine/_spline.pyx",
+        "zoom-int64-store-saturates-at-2^63", "resamplex/_engine/kernels/_spline.pyx",
         (("                                             if t > 9223372036854775807.0 else INT64_MIN\n",
           "                                             if t >= 9223372036854775807.0 else INT64_MIN\n"),),
         "scipy.zoom's int64 store gives the maximum for 2^63 itself, where SciPy's cast "
         "overflows to INT64_MIN",
         ("tests/test_compat_scipy.py",)),
     Mutant(
-        "prefilter-tiny-products-always-left-out", "resamplex/_engine/_spline.h",
+        "prefilter-tiny-products-always-left-out", "resamplex/_engine/kernels/_spline.h",
         (("        slow |= (sub & _mm512_cmp_pd_mask(_mm512_abs_pd(_mm512_loadu_pd(a + l)), vb,\n",
           "        slow |= 0 & (sub & _mm512_cmp_pd_mask(_mm512_abs_pd(_mm512_loadu_pd(a + l)), vb,\n"),),
         "the prefilter's sums near underflow (AVX-512) leave out every subnormal product, also "
         "beside a term so small that it changes the sum",
         ("tests/test_compat_scipy.py",)),
     Mutant(
-        "prefilter-scaled-products-scaled-back-wrong", "resamplex/_engine/_spline.h",
+        "prefilter-scaled-products-scaled-back-wrong", "resamplex/_engine/kernels/_spline.h",
         (("    const double back = 5.421010862427522e-20;               /* 2^-64 */\n",
           "    const double back = 1.0842021724855044e-19;              /* 2^-63 */\n"),),
         "the prefilter's products with a subnormal pole power are scaled back by 2^-63 "
         "instead of 2^-64",
         ("tests/test_compat_scipy.py",)),
     Mutant(
-        "prefilter-group-lines-counted-along-the-filtered-axis", "resamplex/_engine/_spline.pyx",
+        "prefilter-group-lines-counted-along-the-filtered-axis", "resamplex/_engine/kernels/_spline.pyx",
         (("            while True:     # l < nl: a line follows, so some axis has a next index\n"
           "                if d != p.axis:\n",
           "            while True:     # l < nl: a line follows, so some axis has a next index\n"
@@ -1011,7 +1011,7 @@ MUTANTS = [
         "filtered one too",
         ("tests/test_compat_scipy.py",)),
     Mutant(
-        "prefilter-mirror-pole-power-one-too-high", "resamplex/_engine/_spline.pyx",
+        "prefilter-mirror-pole-power-one-too-high", "resamplex/_engine/kernels/_spline.pyx",
         (("        zn[q] = pow(p.pw[q], <double>(n - 1 if p.shift == I_MIRROR else n))\n",
           "        zn[q] = pow(p.pw[q], <double>n)\n"),),
         "the prefilter's mirror initial value weighs the far end by z^n instead of z^(n-1)",
@@ -1104,7 +1104,7 @@ MUTANTS = [
         "of one division of exact terms",
         ("tests/test_tables.py",)),
     Mutant(
-        "outer-blend-four-taps-read-the-third-row-twice", "resamplex/_engine/_taps.pyx.tp",
+        "outer-blend-four-taps-read-the-third-row-twice", "resamplex/_engine/kernels/_taps.pyx.tp",
         (("                    buf[j] = ((w0 * _ld(p0 + j, w) + w1 * _ld(p1 + j, w))\n"
           "                              + w2 * _ld(p2 + j, w)) + w3 * _ld(p3 + j, w)\n",
           "                    buf[j] = ((w0 * _ld(p0 + j, w) + w1 * _ld(p1 + j, w))\n"
@@ -1113,13 +1113,13 @@ MUTANTS = [
         "the third tap's row",
         ("tests/test_dispatch.py", "tests/test_resize.py")),
     Mutant(
-        "x2-cubic-pair-second-row-weighted-as-the-first", "resamplex/_engine/_taps.pyx.tp",
+        "x2-cubic-pair-second-row-weighted-as-the-first", "resamplex/_engine/kernels/_taps.pyx.tp",
         (("        rb[j] = ((b0 * v0 + b1 * v1) + b2 * v2) + b3 * v3\n",
           "        rb[j] = ((a0 * v0 + a1 * v1) + a2 * v2) + a3 * v3\n"),),
         "8-bit x2 cubic rows blended in pairs give the second row the first row's weights",
         ("tests/test_dispatch.py",)),
     Mutant(
-        "split-phase-rows-four-taps-reassociated", "resamplex/_engine/_taps.pyx.tp",
+        "split-phase-rows-four-taps-reassociated", "resamplex/_engine/kernels/_taps.pyx.tp",
         (("        acc[j] = ((w0 * <float>x0[j] + w1 * <float>x1[j]) + w2 * <float>x2[j]) \\\n"
           "            + w3 * <float>x3[j]\n",
           "        acc[j] = (w0 * <float>x0[j] + w1 * <float>x1[j]) + (w2 * <float>x2[j] \\\n"
@@ -1128,13 +1128,13 @@ MUTANTS = [
         "the general pass's order",
         ("tests/test_resize.py",)),
     Mutant(
-        "float-band-row-flags-never-cleared", "resamplex/_engine/_floatpass.pyx",
+        "float-band-row-flags-never-cleared", "resamplex/_engine/kernels/_floatpass.pyx",
         (("            memset(made + (start - clo), 0, chi + 1 - start)\n", ""),),
         "the fused float sweep's band takes a row slot made for an earlier chunk as the row it "
         "needs now (its flags are not cleared for the chunk's new rows)",
         ("tests/test_compat_cv2.py",)),
     Mutant(
-        "float-band-makes-only-the-first-tap-rows", "resamplex/_engine/_floatpass.pyx",
+        "float-band-makes-only-the-first-tap-rows", "resamplex/_engine/kernels/_floatpass.pyx",
         (("            for t in range(p.ptr[o], p.ptr[o1]):\n                r = p.off[t]\n"
           "                if made[r - clo]:\n",
           "            for t in range(p.ptr[o], p.ptr[o1]):\n                r = p.off[p.ptr[o]]\n"
@@ -1143,7 +1143,7 @@ MUTANTS = [
         "outputs read",
         ("tests/test_compat_cv2.py",)),
     Mutant(
-        "u8-pixel-pairs-second-output-first-weights", "resamplex/_engine/_simd.h",
+        "u8-pixel-pairs-second-output-first-weights", "resamplex/_engine/kernels/_intpass_simd.h",
         (("                    _mm_set1_epi32((int)((uint32_t)(uint16_t)(int16_t)v2\n"
           "                                         | ((uint32_t)(uint16_t)(int16_t)v3 << 16))),\n",
           "                    _mm_set1_epi32((int)((uint32_t)(uint16_t)(int16_t)v0\n"
@@ -1152,56 +1152,56 @@ MUTANTS = [
         "output with the first one's weights",
         ("tests/test_compat_cv2.py",)),
     Mutant(
-        "u8-four-tap-rows-last-output-writes-past-the-row", "resamplex/_engine/_simd.h",
+        "u8-four-tap-rows-last-output-writes-past-the-row", "resamplex/_engine/kernels/_intpass_simd.h",
         (("    if ((o + 1) * c + (4 - c) <= n_out * c) {\n",
           "    if (c == 4 || o + 1 < n_out) {\n"),),
         "uint8 cubic/Lanczos-4 rows of one-element pixels store four sums at the row's last "
         "outputs, over the next ring row's first sums",
         ("tests/test_compat_cv2.py",)),
     Mutant(
-        "u8-pair-table-second-output-reads-the-first-outputs-pixels", "resamplex/_engine/_simd.h",
+        "u8-pair-table-second-output-reads-the-first-outputs-pixels", "resamplex/_engine/kernels/_intpass_simd.h",
         (("            memcpy(&q1, base + off[o + 1], 8);\n            x = _mm256_cvtepu8_epi16(",
           "            memcpy(&q1, base + off[o], 8);\n            x = _mm256_cvtepu8_epi16("),),
         "uint8 linear rows of 2-4 element pixels over a laid-out table, two outputs a step, "
         "give the second output of each pair the first output's pixels",
         ("tests/test_compat_cv2.py",)),
     Mutant(
-        "u8-taps-run-pair-weights-crossed", "resamplex/_engine/_simd.h",
+        "u8-taps-run-pair-weights-crossed", "resamplex/_engine/kernels/_intpass_simd.h",
         (("                              _mm256_permute2x128_si256(wa, wb, 0x20)),\n",
           "                              _mm256_permute2x128_si256(wa, wb, 0x02)),\n"),),
         "uint8 cubic rows of 2-4 element pixels whose taps read consecutive pixels give each "
         "pair of outputs the other's first two weights",
         ("tests/test_compat_cv2.py",)),
     Mutant(
-        "u8-pairs-four-outputs-weights-crossed", "resamplex/_engine/_simd.h",
+        "u8-pairs-four-outputs-weights-crossed", "resamplex/_engine/kernels/_intpass_simd.h",
         (("    const __m256i spread02 = _mm256_setr_epi32(0, 0, 0, 0, 2, 2, 2, 2);\n",
           "    const __m256i spread02 = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1);\n"),),
         "uint8 linear rows of 2-4 element pixels, four outputs a step, give the third output "
         "the second one's weights",
         ("tests/test_compat_cv2.py",)),
     Mutant(
-        "u8-taps-run-one-element-outputs-out-of-order", "resamplex/_engine/_simd.h",
+        "u8-taps-run-one-element-outputs-out-of-order", "resamplex/_engine/kernels/_intpass_simd.h",
         (("                                _mm256_permute4x64_epi64(_mm256_hadd_epi32(ma, mb), 0xD8));\n",
           "                                _mm256_permute4x64_epi64(_mm256_hadd_epi32(ma, mb), 0xE4));\n"),),
         "uint8 cubic rows of one-element pixels (eight outputs a step) store outputs 2-5 in "
         "the wrong order",
         ("tests/test_compat_cv2.py",)),
     Mutant(
-        "u8-cubic-head-clamps-at-254", "resamplex/_engine/_simd.h",
+        "u8-cubic-head-clamps-at-254", "resamplex/_engine/kernels/_intpass_simd.h",
         (("        const __m256 hi = _mm256_set1_ps(255.0f);\n",
           "        const __m256 hi = _mm256_set1_ps(254.0f);\n"),),
         "the vector head of OpenCV's uint8 cubic vertical pass (16 elements a step) saturates "
         "at 254",
         ("tests/test_compat_cv2.py",)),
     Mutant(
-        "f32-dense2-window-one-element-late", "resamplex/_engine/_simd.h",
+        "f32-dense2-window-one-element-late", "resamplex/_engine/kernels/_dense_f32.h",
         (("        *x = _mm256_permutevar8x32_ps(_mm256_loadu_ps(tmp + t[1]),\n",
           "        *x = _mm256_permutevar8x32_ps(_mm256_loadu_ps(tmp + t[1] + 1),\n"),),
         "float32 single-element linear rows (blocks laid out once per pass, AVX2) read each "
         "block's window one element late",
         ("tests/test_compat_cv2.py",)),
     Mutant(
-        "f32-dense2-pairs-first-output-reads-the-second", "resamplex/_engine/_simd.h",
+        "f32-dense2-pairs-first-output-reads-the-second", "resamplex/_engine/kernels/_dense_f32.h",
         (("        const __m256d a = _mm256_setr_pd(\n            rx_load_f64_bits(tmp + t[1]),",
           "        const __m256d a = _mm256_setr_pd(\n            rx_load_f64_bits(tmp + t[2]),"),
          ("        *x = _mm256_castpd_ps(_mm256_setr_pd(\n            rx_load_f64_bits(tmp + t[1]),",
@@ -1210,49 +1210,49 @@ MUTANTS = [
         "AVX2 and AVX-512) give each block's first output the second's pixels",
         ("tests/test_compat_cv2.py",)),
     Mutant(
-        "f32-dense4-second-tap-row-is-the-first", "resamplex/_engine/_simd.h",
+        "f32-dense4-second-tap-row-is-the-first", "resamplex/_engine/kernels/_dense_f32.h",
         (("            _mm256_shuffle_ps(a, c, 0x44), _mm256_shuffle_ps(a, c, 0xEE)),\n",
           "            _mm256_shuffle_ps(a, c, 0x44), _mm256_shuffle_ps(a, c, 0x44)),\n"),),
         "float32 single-element cubic rows (blocks of eight laid out once per pass, AVX2) add "
         "each output's first product where its second goes",
         ("tests/test_compat_cv2.py",)),
     Mutant(
-        "f32-linear-tail-kept-padded", "resamplex/_engine/_floatpass.pyx",
+        "f32-linear-tail-kept-padded", "resamplex/_engine/kernels/_floatpass.pyx",
         (("                    if acc_t is float and p.ktail > 0:\n",
           "                    if acc_t is float and p.ktail < 0:\n"),),
         "float32 linear rows that end in one-tap outputs keep the dense row's padded sums "
         "there (a -0.0 in the last pixel turns +0.0, an infinity beside it NaN)",
         ("tests/test_compat_cv2.py",)),
     Mutant(
-        "cv2-cubic-edges-keep-minus-zero", "resamplex/_engine/_floatpass.pyx",
+        "cv2-cubic-edges-keep-minus-zero", "resamplex/_engine/kernels/_floatpass.pyx",
         (("    for j in range(max(n_b - trail, lead) * c, n_b * c):\n        row[j] = zero + row[j]\n",
           "    for j in range(max(n_b - trail, lead) * c, n_b * c):\n        row[j] = row[j]\n"),),
         "OpenCV's float cubic rows sum their last, clamped outputs from their first product "
         "instead of from +0.0 (HResizeCubic's border loop), so a -0.0 sum stays -0.0",
         ("tests/test_compat_cv2.py",)),
     Mutant(
-        "product-single-elements-forget-earlier-pairs", "resamplex/_engine/_prodpass.pyx",
+        "product-single-elements-forget-earlier-pairs", "resamplex/_engine/kernels/_prodpass.pyx",
         (("                    else:\n                        total = buf[x]\n",
           "                    else:\n                        total = 0\n"),),
         "a product pass over single elements (ONNX Runtime's linear on NCHW) starts each "
         "(z, y) tap pair's sums from 0 instead of the earlier pairs' terms",
         ("tests/test_compat_onnx.py", "tests/test_executor.py")),
     Mutant(
-        "f32-pixel-pairs-weights-crossed", "resamplex/_engine/_simd.h",
+        "f32-pixel-pairs-weights-crossed", "resamplex/_engine/kernels/_floatpass_simd.h",
         (("                    wv[8 * tt + 4 * q + j] = w[o * k + tt];\n",
           "                    wv[8 * tt + 4 * (1 - q) + j] = w[o * k + tt];\n"),),
         "float32 rows of 2-4 element pixels, two outputs a vector, weigh each output by the "
         "other's weights",
         ("tests/test_compat_cv2.py",)),
     Mutant(
-        "f32-pair-windows-one-element-short", "resamplex/_engine/_simd.h",
+        "f32-pair-windows-one-element-short", "resamplex/_engine/kernels/_dense_f32.h",
         (("                    cnt = t[4 + 2 * q] + 1;\n",
           "                    cnt = t[4 + 2 * q];\n"),),
         "float32 two-tap rows at AVX-512 load their 32-element windows without the last "
         "pair's second element (it reads as 0)",
         ("tests/test_compat_cv2.py",)),
     Mutant(
-        "product-pairs-vectors-forget-earlier-pairs", "resamplex/_engine/_simd.h",
+        "product-pairs-vectors-forget-earlier-pairs", "resamplex/_engine/kernels/_prodpass_simd.h",
         (("            s = first ? rx_d2_even(x) : _mm256_add_ps(_mm256_loadu_ps(buf + o), rx_d2_even(x));\n",
           "            s = rx_d2_even(x);\n"),
          ("            s = first ? rx_d2_even(x) : _mm_add_ps(_mm_loadu_ps(buf + o), rx_d2_even(x));\n",
@@ -1261,35 +1261,35 @@ MUTANTS = [
         "pair's sums from 0 instead of the earlier pairs' terms",
         ("tests/test_compat_onnx.py",)),
     Mutant(
-        "u8-windows-eight-outputs-weights-crossed", "resamplex/_engine/_simd.h",
+        "u8-windows-eight-outputs-weights-crossed", "resamplex/_engine/kernels/_fixed_simd.h",
         (("                        _mm_loadu_si128((const __m128i *)(const void *)(wk + a * k + c))),\n",
           "                        _mm_loadu_si128((const __m128i *)(const void *)(wk + (a + 1) * k + c))),\n"),),
         "uint8 rows of byte windows (torch's uint8 bilinear/bicubic at any ratio), eight "
         "outputs a step, weigh each even output's window by the next output's weights",
         ("tests/test_compat_torch.py",)),
     Mutant(
-        "u8-two-byte-windows-weights-one-output-late", "resamplex/_engine/_simd.h",
+        "u8-two-byte-windows-weights-one-output-late", "resamplex/_engine/kernels/_fixed_simd.h",
         (("                _mm256_loadu_si256((const __m256i *)(const void *)(wk + 2 * j))), bias, shift, d + j);\n",
           "                _mm256_loadu_si256((const __m256i *)(const void *)(wk + 2 * j + 2))), bias, shift, d + j);\n"),),
         "uint8 rows of two-byte windows (torch's uint8 bilinear), eight outputs a step, weigh "
         "each output by the next one's weights",
         ("tests/test_compat_torch.py",)),
     Mutant(
-        "u8-four-byte-windows-outputs-out-of-order", "resamplex/_engine/_simd.h",
+        "u8-four-byte-windows-outputs-out-of-order", "resamplex/_engine/kernels/_fixed_simd.h",
         (("            rx_windows_store8(_mm256_permute4x64_epi64(_mm256_hadd_epi32(a, b), 0xD8), bias, shift,\n",
           "            rx_windows_store8(_mm256_permute4x64_epi64(_mm256_hadd_epi32(a, b), 0xE4), bias, shift,\n"),),
         "uint8 rows of four-byte windows (torch's uint8 bicubic), eight outputs a step, store "
         "outputs 2-5 in the wrong order",
         ("tests/test_compat_torch.py",)),
     Mutant(
-        "u8-taps-run-loop-second-output-gets-the-first-sums", "resamplex/_engine/_simd.h",
+        "u8-taps-run-loop-second-output-gets-the-first-sums", "resamplex/_engine/kernels/_intpass_simd.h",
         (("                    _mm_storeu_si128((__m128i *)(void *)(ac + c), _mm256_extracti128_si256(sum, 1));\n",
           "                    _mm_storeu_si128((__m128i *)(void *)(ac + c), _mm256_castsi256_si128(sum));\n"),),
         "uint8 cubic rows of 2-4 element pixels, in the loop over a run of outputs whose taps "
         "read consecutive pixels, store the first output's sums for the second too",
         ("tests/test_compat_cv2.py",)),
     Mutant(
-        "f32-pixel-taps-drop-the-last-tap", "resamplex/_engine/_simd.h",
+        "f32-pixel-taps-drop-the-last-tap", "resamplex/_engine/kernels/_floatpass_simd.h",
         (("            for (t = 1; t < k; t++) {\n                memcpy(&a, x + ix[t] * c, sizeof a);\n",
           "            for (t = 1; t < k - 1; t++) {\n                memcpy(&a, x + ix[t] * c, sizeof a);\n"),),
         "float32 rows of 2-4 element pixels sum every tap but the last in their vector form",

@@ -1,6 +1,7 @@
 """Why ``import resamplex`` failed when its compiled kernels are missing, in words.
 
-The kernels are Cython extension modules in ``resamplex/_engine/``. A copy of the package
+The kernels are Cython extension modules in ``resamplex/_engine/`` (the runner and the native
+table builders) and ``resamplex/_engine/kernels/`` (one per pass kind). A copy of the package
 without them is either the source tree (a fresh clone, or one built for another Python), most
 often met by running Python from the repository root, where ``python -m ...``, ``python -c``
 and ``python -m doctest`` put the current directory first on ``sys.path`` and the source folder
@@ -20,6 +21,8 @@ from pathlib import Path
 
 _PACKAGE = Path(__file__).resolve().parent
 _ENGINE = _PACKAGE / "_engine"
+#: The folders of the compiled modules.
+_FOLDERS = (_ENGINE, _ENGINE / "kernels")
 
 
 #: The per-instruction-set-level copies of the kernel modules (``_taps_avx2.pyx``: setup.py
@@ -29,15 +32,19 @@ _LEVEL_COPY = re.compile(r".+_(avx2|avx512)$")
 
 
 def missing_kernels() -> list[str]:
-    """Names of the engine's Cython modules (``_engine/*.pyx``, ``*.pyx.tp``) that have no
-    compiled module for this Python beside them; empty when every one is built."""
+    """Names of the engine's Cython modules (``*.pyx``, ``*.pyx.tp`` in ``_engine/`` and
+    ``_engine/kernels/``, named from ``_engine``) that have no compiled module for this Python
+    beside them; empty when every one is built."""
     suffixes = importlib.machinery.EXTENSION_SUFFIXES
     missing = []
-    # Tempita templates (``_taps.pyx.tp``) render to a .pyx only at build time.
-    stems = {p.name.split(".", 1)[0] for p in (*_ENGINE.glob("*.pyx"), *_ENGINE.glob("*.pyx.tp"))}
-    for stem in sorted(s for s in stems if not _LEVEL_COPY.fullmatch(s)):
-        if not any((_ENGINE / (stem + suffix)).is_file() for suffix in suffixes):
-            missing.append(stem)
+    for folder in _FOLDERS:
+        # Tempita templates (``_taps.pyx.tp``) render to a .pyx only at build time.
+        stems = {p.name.split(".", 1)[0]
+                 for p in (*folder.glob("*.pyx"), *folder.glob("*.pyx.tp"))}
+        prefix = "" if folder == _ENGINE else folder.name + "/"
+        for stem in sorted(s for s in stems if not _LEVEL_COPY.fullmatch(s)):
+            if not any((folder / (stem + suffix)).is_file() for suffix in suffixes):
+                missing.append(prefix + stem)
     return missing
 
 

@@ -60,7 +60,7 @@ class AxisTable:
     idx: np.ndarray  # int64, (nnz,), each in [0, n_in)
     w: np.ndarray  # float64, (nnz,)
     #: Fixed-point tables only: ``w`` holds integers and the output is ``(sum + 2^(shift-1))
-    #: >> shift`` (see ``_engine/_fixed.pyx``).
+    #: >> shift`` (see ``_engine/kernels/_fixed.pyx``).
     shift: int | None = None
 
     @classmethod

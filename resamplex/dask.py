@@ -16,7 +16,7 @@ Why the result is bitwise the whole-array result
 ------------------------------------------------
 A weighted plan applies one axis at a time, in the accumulator type (float32; float64 for
 float64, int16 and uint16 data), with the taps of each output summed in a fixed order and no
-fused multiply-add; every loop shape of the engine does exactly this (``_engine/_taps.pyx``).
+fused multiply-add; every loop shape of the engine does exactly this (``_engine/kernels/_taps.pyx``).
 The value of an output element therefore depends only on its taps on each axis and on the
 *order of the passes*, never on the extent of the array around it. The pass order is
 ``Plan.order`` (chosen from the shape to save work), except that at run time the innermost

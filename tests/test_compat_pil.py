@@ -321,7 +321,7 @@ def test_reduce_whole_blocks_match_pillow(channels, factor):
 
 @pytest.mark.parametrize("threads", [1, 2])
 def test_alpha_conversions_are_pillows_on_every_byte_pair(threads):
-    """The premultiplied-alpha kernels (``_engine._alpha``) against Pillow's own ``RGBA ->
+    """The premultiplied-alpha kernels (``_engine.kernels._alpha``) against Pillow's own ``RGBA ->
     RGBa`` and ``RGBa -> RGBA`` conversions, on every (colour, alpha) pair, in rows whose
     length is not a multiple of the vector width."""
     from resamplex.compat.pil import _premultiply, _unpremultiply

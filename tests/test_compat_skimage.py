@@ -263,10 +263,10 @@ def test_banded_clip_bounds_are_each_calls_own(monkeypatch):
                                    np.int32, np.uint64, np.int64])
 def test_integer_range_in_one_pass(dtype):
     # The input's range that resize clips to, for integer and bool images: one pass that
-    # stops once both ends of the type are seen (_engine._reduce.int_range), against
+    # stops once both ends of the type are seen (_engine.kernels._reduce.int_range), against
     # NumPy's min and max: ends in the first block, after it, in the last element, only one
     # of the two ends seen early, a single element; C, Fortran, strided and byte-swapped.
-    from resamplex._engine._reduce import int_range
+    from resamplex._engine.kernels._reduce import int_range
 
     rng = np.random.default_rng(np.dtype(dtype).num + 7)
     lo, hi = (0, 1) if dtype == bool else (np.iinfo(dtype).min, np.iinfo(dtype).max)

@@ -170,7 +170,8 @@ def test_forked_child_after_parallel_calls_starts_its_own_pool():
     # threads: the parent's bytes for every facade (rx.resize, a Resampler, compat.pil's
     # passes) and for a kernel called with 2 threads directly (_alpha: no thread policy in
     # between), the thread count the child asks for, and no hang (the alarm would end it).
-    from resamplex._engine import _alpha, _pool
+    from resamplex._engine import _pool
+    from resamplex._engine.kernels import _alpha
     x = np.random.default_rng(3).random((8, 96, 96), dtype=np.float32)
     img = np.random.default_rng(4).integers(0, 256, (200, 300, 3), dtype=np.uint8)
     px = np.random.default_rng(5).integers(0, 256, (100_000, 4), dtype=np.uint8)
@@ -234,7 +235,7 @@ def test_pool_runs_every_item(threads):
     # thread count (fewer items than threads, one item, more threads than cores). A kernel
     # with no policy in between (_alpha.premultiply, items of 16384 pixels, the last one
     # shorter) against Pillow's MULDIV255 worked out here: ((t >> 8) + t) >> 8, t = c * a + 128.
-    from resamplex._engine import _alpha
+    from resamplex._engine.kernels import _alpha
     rng = np.random.default_rng(threads)
     for runs in (1, 2, 3, 7, 16, 33, 100):
         n = runs * 16384 - int(rng.integers(0, 16384))

@@ -1,6 +1,6 @@
 """Exhaustive checks of the kernels' float16 / bfloat16 <-> float32 conversions (SPEC §3).
 
-The hooks in ``resamplex._engine._taps`` (and its builds per instruction-set level,
+The hooks in ``resamplex._engine.kernels._taps`` (and its builds per instruction-set level,
 ``_taps_avx2``, ...) run the very inline functions the kernels use. They are
 compared with NumPy (float16) and ml_dtypes (bfloat16) over every 16-bit pattern, every
 midpoint between neighbours (ties to even, decided here from the bit patterns, independently of
@@ -13,7 +13,8 @@ import importlib
 import numpy as np
 import pytest
 
-from resamplex._engine import _exec, _taps
+from resamplex._engine import _exec
+from resamplex._engine.kernels import _taps
 
 ml_dtypes = pytest.importorskip("ml_dtypes")
 
@@ -24,7 +25,7 @@ def kernel_level(request):
     kernel modules built per level, setup.py LEVELS): each must pass on its own."""
     global _taps
     suffix = "" if request.param == "baseline" else "_" + request.param
-    _taps = importlib.import_module("resamplex._engine._taps" + suffix)
+    _taps = importlib.import_module("resamplex._engine.kernels._taps" + suffix)
     return request.param
 
 BF16 = np.dtype(ml_dtypes.bfloat16)

@@ -79,13 +79,28 @@ def test_an_installed_copy_without_kernels_asks_for_a_reinstall(tmp_path):
     assert "--force-reinstall" in last and "source tree" not in last
 
 
+def test_a_copy_without_the_kernels_folder_says_what_to_do(tmp_path):
+    """The runner built (``_engine/_exec``) but not one kernel module: the executor finds no
+    level it can run and says so as an ImportError, which the package turns into advice
+    (it read past the end of the empty list of levels before: a crash)."""
+    root = _copy_without_kernels(tmp_path, source_tree=True)
+    for compiled in PACKAGE.joinpath("_engine").iterdir():
+        if compiled.name.endswith(SUFFIXES):
+            shutil.copy2(compiled, root / "resamplex" / "_engine" / compiled.name)
+    result = _run(root, "-c", "import resamplex")
+    assert result.returncode == 1
+    last = result.stderr.strip().splitlines()[-1]
+    assert last.startswith("ImportError: resamplex is imported from its source tree")
+    assert "kernels/_taps" in last and "_tablegen" not in last  # names only what is missing
+
+
 def test_other_import_errors_are_not_hidden(tmp_path):
     """With its kernels in place, a copy whose import fails for another reason says that."""
     root = _copy_without_kernels(tmp_path, source_tree=True)
-    engine = root / "resamplex" / "_engine"
-    for compiled in PACKAGE.joinpath("_engine").iterdir():
-        if compiled.name.endswith(SUFFIXES):
-            shutil.copy2(compiled, engine / compiled.name)
+    for folder in ("_engine", "_engine/kernels"):
+        for compiled in PACKAGE.joinpath(folder).iterdir():
+            if compiled.name.endswith(SUFFIXES):
+                shutil.copy2(compiled, root / "resamplex" / folder / compiled.name)
     (root / "resamplex" / "_errors.py").write_text("import no_such_module_for_resamplex\n")
     result = _run(root, "-c", "import resamplex")
     assert result.returncode == 1
@@ -99,7 +114,7 @@ def test_generated_files_stay_out_of_git():
     root = PACKAGE.parent
     if not (root / ".gitignore").is_file():
         pytest.skip("not a git checkout")
-    names = [f"resamplex/_engine/_taps{importlib.machinery.EXTENSION_SUFFIXES[0]}",
+    names = [f"resamplex/_engine/kernels/_taps{importlib.machinery.EXTENSION_SUFFIXES[0]}",
              "resamplex/_build_config.py"]
     result = subprocess.run(["git", "check-ignore", *names], cwd=root, capture_output=True,
                             text=True)

@@ -200,6 +200,7 @@ cdef extern from *:
 LEVELS = ("baseline", "avx2", "avx512")
 _DISPATCHED = ("_gather", "_taps", "_fixed", "_intpass", "_floatpass", "_spline", "_prodpass")
 _ONE_LEVEL = ("_blockpass",)   # built once, at the baseline: every level runs it
+_KERNELS = "resamplex._engine.kernels"  # their package (setup.py KERNELS)
 
 cdef KernelTable _kernels      # the entry points every program runs (one level's)
 cdef str _level = "baseline"
@@ -212,8 +213,8 @@ def _load_level(str level):
         return _tables[level]
     suffix = "" if level == "baseline" else "_" + level
     try:
-        mods = [importlib.import_module(f"resamplex._engine.{m}{suffix}") for m in _DISPATCHED]
-        mods += [importlib.import_module(f"resamplex._engine.{m}") for m in _ONE_LEVEL]
+        mods = [importlib.import_module(f"{_KERNELS}.{m}{suffix}") for m in _DISPATCHED]
+        mods += [importlib.import_module(f"{_KERNELS}.{m}") for m in _ONE_LEVEL]
     except ImportError:
         return None
     _tables[level] = mods
@@ -284,6 +285,15 @@ def set_cpu_level(str level):
 def _initial_level():
     """The best available level, capped by RESAMPLEX_CPU_LEVEL (baseline, avx2, avx512)."""
     levels = cpu_levels()
+    if not levels:
+        # Not even the baseline's kernels import (a copy of the package without them): say
+        # which, as an ImportError (resamplex/__init__.py turns it into what to do).
+        for m in _DISPATCHED + _ONE_LEVEL:
+            try:
+                importlib.import_module(f"{_KERNELS}.{m}")
+            except ImportError as exc:
+                raise ImportError(f"resamplex: the kernel module {m} does not import ({exc})")
+        raise ImportError("resamplex: the kernel modules import, but none gives a kernel table")
     cap = os.environ.get("RESAMPLEX_CPU_LEVEL", "").strip().lower()
     if cap:
         if cap not in LEVELS:

@@ -63,7 +63,7 @@ class Plan:
     multiply-adds (the innermost axis goes last, to share a sweep with the pass before it) and
     can be given by conventions that prescribe one (``keep_order=True`` then runs exactly it).
     ``fixed=True``: uint8 only, every table carries integer weights and a ``shift``; each pass
-    rounds to uint8 in fixed point (``_engine/_fixed.pyx``), in ``order``.
+    rounds to uint8 in fixed point (``_engine/kernels/_fixed.pyx``), in ``order``.
     ``passes``: one exact pass spec per step of ``order`` (``compile/exact.py``: integer, float,
     split and block passes, each with its own arithmetic and storage type), for front
     doors that reproduce another library bit for bit; the facade has validated the dtype.

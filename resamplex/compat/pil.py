@@ -44,7 +44,7 @@ import numpy as np
 
 from .._checks import as_array, c_double, c_index, check_allocation, check_threads
 from .._engine.compile.exact import BlockPass, FloatPass, pair_groups
-from .._engine import _alpha
+from .._engine.kernels import _alpha
 from .._engine._exec import call_key, threads_for
 from .._engine.cache import PLANS, CallMemo
 from .._engine.plan import Plan

@@ -51,7 +51,7 @@ import numpy as np
 from .._checks import as_array, c_double, c_index, check_allocation, is_int
 from .._engine.compile import exact as _exact
 from .._engine.compile.exact import BlockPass, FloatPass
-from .._engine._reduce import int_range
+from .._engine.kernels._reduce import int_range
 from .._engine.cache import PLANS
 from .._engine.memory import new_array
 from .._engine.plan import Plan

@@ -21,7 +21,7 @@ shared :class:`~resamplex._resize.Plan`:
 - **uint8 bilinear / bicubic** (antialias on and off): torch's fixed-point path bit for bit:
   float64 weights quantised to int16 with torch's precision choice, out-of-range taps folded
   onto the border, a width pass then a height pass, each rounding to uint8
-  (:func:`fixed_table`, engine ``_engine/_fixed.pyx``).
+  (:func:`fixed_table`, engine ``_engine/kernels/_fixed.pyx``).
 - **antialias** (float32/float64): the PIL-style support/centre rule of torch's separable
   kernel (:func:`antialias_taps`), width pass then height pass.
 - **area**: ``adaptive_avg_pool{1,2,3}d`` windows in integer arithmetic (:func:`area_table`).

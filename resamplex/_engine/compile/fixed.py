@@ -25,7 +25,7 @@ def _fixed_windows(table: AxisTable, contiguous: bool) -> dict[str, Any]:
     bilinear's and bicubic's do at any ratio, else a multiple of 8, at most 64; the window
     moved left where it would leave the row), with int16 weights, 0 where the output reads
     nothing (taps on one sample add up: the same integer sum). The kernel sums windows of
-    2, 4 and 8n bytes eight outputs a vector (``_simd.h`` ``rx_windows_u8``)."""
+    2, 4 and 8n bytes eight outputs a vector (``kernels/_fixed_simd.h`` ``rx_windows_u8``)."""
     counts = np.diff(table.ptr)
     if table.nnz == 0 or counts.min() == 0:
         return {}

@@ -23,7 +23,8 @@ from typing import Any, Sequence
 import numpy as np
 
 from ..._checks import check_allocation
-from .. import _exec, _spline
+from .. import _exec
+from ..kernels import _spline
 from .._exec import Program, threads_for
 from ..memory import coalesce_all
 

@@ -45,7 +45,7 @@ from resamplex._engine._pass cimport (
     C_DOUBLE, KernelTable, PAIRS_MAX, PassDesc, PassJob, PHASE_RUN, PHASE_UP2,
 )
 
-cdef extern from "_simd.h" nogil:
+cdef extern from "_floatpass_simd.h" nogil:
     bint rx_short_k_f32(const char* base, Py_ssize_t n_out, int c, int64_t s,
                         const int64_t* ptr, const int64_t* idx, const float* w, int order,
                         float* acc)
@@ -676,7 +676,7 @@ cdef inline void _dense_row(const load_t* x, const acc_t* w1, acc_t* out, Py_ssi
         rx_taps_px_f32(x, out, n_b, <int>c, <int>k, idx, w1, n_in)
     elif load_t is float and acc_t is float and order == 0 and c == 1 and k == 2:
         # single elements of float32, two taps (OpenCV's linear at any ratio): w0 x0 + w1 x1,
-        # adjacent pairs from one window load where they fit (the core's kernel, _simd.h)
+        # adjacent pairs from one window load where they fit (the core's kernel, _dense_f32.h)
         rx_dense2_f32(x, out, n_b, idx, w1)
     elif load_t is float and acc_t is float and order == 0 and c == 1 and k == 4:
         # single elements of float32, four taps (OpenCV's cubic): outputs whose taps are

@@ -36,7 +36,7 @@ from resamplex._engine._elem cimport (
 )
 
 
-cdef extern from "_simd.h" nogil:
+cdef extern from "_prodpass_simd.h" nogil:
     int32_t* rx_dense_f32_layout(Py_ssize_t n, const int64_t* idx, int64_t n_in, Py_ssize_t k)
     void rx_prod2_f32(const float* row, float* buf, Py_ssize_t n, const int64_t* idx,
                       const float* w, float a, float b, int where, int first,
@@ -100,7 +100,7 @@ cdef void _row(const load_t* tag, const acc_t* wd, const acc_t* wh, const acc_t*
             row = base + g.id_[td] * g.s_d + g.ih[th] * g.s_h
             if load_t is float and acc_t is float and g.pre != NULL:
                 # float32 elements, two W taps on every output: vectors of outputs over the
-                # laid-out blocks (_simd.h), the same products and sums in the same order
+                # laid-out blocks (_dense_f32.h), the same products and sums in the same order
                 rx_prod2_f32(<const float*>row, buf, g.wo, g.iw, ww, a, b, where,
                              first_pair, g.pre)
                 first_pair = False

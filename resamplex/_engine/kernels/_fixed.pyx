@@ -26,7 +26,7 @@ from resamplex._engine._pool cimport body_fn, run as pool_run
 from resamplex._engine._pass cimport KernelTable, PassDesc, PassJob, PHASE_DOWN2, PHASE_UP2
 
 
-cdef extern from "_simd.h" nogil:
+cdef extern from "_fixed_simd.h" nogil:
     int32_t rx_window_u8(const uint8_t* s, const int16_t* w, Py_ssize_t k)
     Py_ssize_t rx_windows_u8(const uint8_t* s, const int64_t* starts, const int16_t* wk,
                              Py_ssize_t k, Py_ssize_t j0, Py_ssize_t j1, int32_t bias, int shift,

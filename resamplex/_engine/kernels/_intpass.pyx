@@ -43,7 +43,7 @@ from resamplex._engine._elem cimport (
     E_U8, E_I8, E_U16, E_I16, E_I32, E_I64, store_i64_row,
 )
 
-cdef extern from "_simd.h" nogil:
+cdef extern from "_intpass_simd.h" nogil:
     bint rx_pairs_px_u8(const uint8_t* base, Py_ssize_t n_out, int c, int64_t s,
                         const int64_t* idx, const int64_t* w, int32_t* acc, int pre,
                         int16_t* out16, int64_t n_in)
@@ -540,7 +540,7 @@ cdef void _fused_rows(const in_t* tag, const PassDesc* p, const char* src, char*
         d = dst + q * p.dstr[0] + o * p.dstr[1]
         nt = p.ptr[o + 1] - p.ptr[o]
         if p.head > 0 and nt == 4 and p.dst_kind == E_U8:
-            # each element in a register from its first tap to its store (_simd.h)
+            # each element in a register from its first tap to its store (_intpass_simd.h)
             t = p.ptr[o]
             rx_head4_u8(ring + (p.off[t] % p.k) * n_row, ring + (p.off[t + 1] % p.k) * n_row,
                         ring + (p.off[t + 2] % p.k) * n_row,
@@ -552,7 +552,7 @@ cdef void _fused_rows(const in_t* tag, const PassDesc* p, const char* src, char*
         m = n_row - p.head
         if iacc_t is int32_t and p.finish == 0 and p.dst_kind == E_U8 and (nt == 2 or nt == 4) \
                 and p.pre == 0 and p.post == 0:
-            # each element in a register from its first tap to its store (_simd.h)
+            # each element in a register from its first tap to its store (_intpass_simd.h)
             for t in range(nt):
                 rows[t] = ring + (p.off[p.ptr[o] + t] % p.k) * n_row + p.head
             if nt == 2:

@@ -1,4 +1,4 @@
-"""Type stub for the compiled ``resamplex._engine._floatpass`` (see ``_floatpass.pyx`` and
+"""Type stub for the compiled ``resamplex._engine.kernels._floatpass`` (see ``_floatpass.pyx`` and
 docs/engine-passes.md): its kernels run inside the executor."""
 
 from typing import Any

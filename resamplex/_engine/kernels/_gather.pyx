@@ -48,7 +48,7 @@ from resamplex._engine._pass cimport KernelTable, PassDesc, PassJob, PHASE_DOWN2
 from resamplex._engine._pool cimport run as pool_run
 
 
-cdef extern from "_simd.h" nogil:
+cdef extern from "_gather_simd.h" nogil:
     void rx_repeat(const char* s, char* d, Py_ssize_t n, Py_ssize_t f, Py_ssize_t itemsize)
     void rx_gather_pixels(const char* s, char* d, Py_ssize_t n, const int64_t* off,
                           Py_ssize_t p, Py_ssize_t wide, Py_ssize_t width)

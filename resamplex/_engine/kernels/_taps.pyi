@@ -1,4 +1,4 @@
-"""Type stub for the compiled ``resamplex._engine._taps`` (see ``_taps.pyx.tp``).
+"""Type stub for the compiled ``resamplex._engine.kernels._taps`` (see ``_taps.pyx.tp``).
 
 The weighted passes themselves are C entry points for the executor (``_exec.pyx``); from
 Python this module offers the kernels' float16/bfloat16 conversions, for the exhaustive tests.

@@ -1,4 +1,4 @@
-"""Type stub for the compiled ``resamplex._engine._intpass`` (see ``_intpass.pyx`` and
+"""Type stub for the compiled ``resamplex._engine.kernels._intpass`` (see ``_intpass.pyx`` and
 docs/engine-passes.md): its kernels run inside the executor."""
 
 from typing import Any

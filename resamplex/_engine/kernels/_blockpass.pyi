@@ -1,4 +1,4 @@
-"""Type stub for the compiled ``resamplex._engine._blockpass`` (see ``_blockpass.pyx`` and
+"""Type stub for the compiled ``resamplex._engine.kernels._blockpass`` (see ``_blockpass.pyx`` and
 docs/engine-passes.md): its kernel runs inside the executor (OP_BLOCK)."""
 
 from typing import Any

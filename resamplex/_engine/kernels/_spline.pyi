@@ -1,4 +1,4 @@
-"""Type stub for the compiled ``resamplex._engine._spline`` (see ``_spline.pyx``): the B-spline
+"""Type stub for the compiled ``resamplex._engine.kernels._spline`` (see ``_spline.pyx``): the B-spline
 prefilter (``OP_SPLINE``) and SciPy-order tensor evaluation (``OP_TENSOR``) kernels, run by the
 executor; from Python only their codes and scratch size are visible."""
 

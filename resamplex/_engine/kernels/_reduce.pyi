@@ -1,4 +1,4 @@
-"""Type stub for the compiled ``resamplex._engine._reduce`` (see ``_reduce.pyx``): reductions
+"""Type stub for the compiled ``resamplex._engine.kernels._reduce`` (see ``_reduce.pyx``): reductions
 the doors need beside the passes."""
 
 import numpy as np

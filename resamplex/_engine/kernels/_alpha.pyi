@@ -1,4 +1,4 @@
-"""Type stub for the compiled ``resamplex._engine._alpha`` (see ``_alpha.pyx``). The kernels
+"""Type stub for the compiled ``resamplex._engine.kernels._alpha`` (see ``_alpha.pyx``). The kernels
 trust their caller: shapes and the table's length are not checked."""
 
 import numpy as np

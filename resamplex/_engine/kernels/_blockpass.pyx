@@ -37,7 +37,7 @@ from cpython.pycapsule cimport PyCapsule_New
 from resamplex._engine._pool cimport body_fn, run as pool_run
 from resamplex._engine._pass cimport BlockArgs, KernelTable, PassDesc
 
-cdef extern from "_simd.h" nogil:
+cdef extern from "_blockpass_simd.h" nogil:
     void rx_area2x2_f32(const float* r0, const float* r1, float* out, Py_ssize_t wo,
                         Py_ssize_t c, float scale)
 

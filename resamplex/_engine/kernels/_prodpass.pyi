@@ -1,4 +1,4 @@
-"""Type stub for the compiled ``resamplex._engine._prodpass`` (see ``_prodpass.pyx`` and
+"""Type stub for the compiled ``resamplex._engine.kernels._prodpass`` (see ``_prodpass.pyx`` and
 docs/engine-passes.md): its kernel runs inside the executor (OP_PRODUCT)."""
 
 from typing import Any
