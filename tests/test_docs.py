@@ -13,7 +13,8 @@ from resamplex import ascend, dml
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 PAGES = ["core.md", "directml.md", "ascend.md", "pytorch.md", "onnx.md", "dask.md", "cli.md",
-         "cv2.md", "pil.md", "scipy.md", "skimage.md", "engine-passes.md"]
+         "cv2.md", "pil.md", "scipy.md", "skimage.md", "engine-passes.md", "engine.md", "jax.md",
+         "patch.md"]
 
 pytestmark = pytest.mark.skipif(not (ROOT / "README.md").exists() or not DOCS.is_dir(),
                                 reason="no README.md and docs/ beside tests/")
