@@ -670,7 +670,7 @@ def _resize_array(x: np.ndarray, source: Path, args: argparse.Namespace) -> np.n
                      **{key: tuple(values)})
 
 
-LIKE = ("cv2", "pil", "torch", "onnx", "onnxruntime", "scipy", "skimage")
+LIKE = ("cv2", "pil", "torch", "onnx", "onnxruntime", "scipy", "skimage", "jax")
 
 
 def _resize_like(x: np.ndarray, axes: tuple[int, ...], values: tuple[Any, ...], key: str,
@@ -680,6 +680,8 @@ def _resize_like(x: np.ndarray, axes: tuple[int, ...], values: tuple[Any, ...], 
     from .compat import cv2 as rcv, onnx as ronnx, pil, torch as rtorch
 
     like, mode = args.like, args.mode
+    if like == "jax":
+        return _like_jax(x, axes, values, key, args)
     # The frameworks' own names for the core modes (None: the framework has no such filter).
     own = {
         "cv2": {"lanczos": "INTER_LANCZOS4" if args.lanczos_a == 4 else None},
@@ -727,6 +729,31 @@ def _resize_like(x: np.ndarray, axes: tuple[int, ...], values: tuple[Any, ...], 
     y = rtorch.interpolate(chw, size=size, mode=name, antialias=args.antialias,
                            threads=args.threads)[0]
     return y[0] if x.ndim == 2 else np.moveaxis(y, 0, 2)
+
+
+def _like_jax(x: np.ndarray, axes: tuple[int, ...], values: tuple[Any, ...], key: str,
+              args: argparse.Namespace) -> np.ndarray:
+    """``--like jax``: ``jax.image.resize`` (``compat.jax``) with ``--mode`` nearest, linear,
+    cubic, area, or lanczos with ``--lanczos-a`` 3 or 5, along any axes; ``antialias`` as
+    ``--antialias`` says (JAX's own default is on); a ``--scale`` becomes the size
+    ``int(n * s)``. The result is what JAX returns: float32 for integer images."""
+    from .compat import jax as rjax
+
+    methods = {"nearest": "nearest", "linear": "linear", "cubic": "cubic", "area": "area"}
+    if args.mode == "lanczos" and args.lanczos_a in (3, 5):
+        method = f"lanczos{args.lanczos_a}"
+    elif args.mode in methods:
+        method = methods[args.mode]
+    else:
+        raise rx.ResamplexError(f"--like jax: jax.image has --mode nearest, linear, cubic, "
+                                f"area and lanczos with --lanczos-a 3 or 5; got --mode "
+                                f"{args.mode}" + (f" --lanczos-a {args.lanczos_a}"
+                                                  if args.mode == "lanczos" else ""))
+    shape = list(x.shape)
+    for a, v in zip(axes, values):
+        shape[a] = int(v) if key == "size" else int(x.shape[a] * float(v))
+    return rjax.resize(x, tuple(shape), method, antialias=bool(args.antialias),
+                       threads=args.threads)
 
 
 def _like_scipy_skimage(x: np.ndarray, axes: tuple[int, ...], values: tuple[Any, ...], key: str,
@@ -1086,7 +1113,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--like", choices=LIKE, default=None,
                    help="compute as that framework does, bit for bit (compat.cv2, compat.pil, "
                    "compat.torch, compat.onnx with the reference or onnxruntime flavour, "
-                   "compat.scipy's zoom, compat.skimage's resize)")
+                   "compat.scipy's zoom, compat.skimage's resize), or within JAX's rounding "
+                   "(compat.jax's resize)")
     p.add_argument("--force", action="store_true", help="overwrite existing output files")
     p.set_defaults(func=cmd_resize)
 

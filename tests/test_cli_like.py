@@ -90,3 +90,27 @@ def test_like_skimage(image, tmp_path, capsys):
     code = main(["resize", str(path), "-o", str(tmp_path / "o3"), "--axes", "0", "1",
                  "--size", "9", "40", "--mode", "area", "--like", "skimage"])
     assert code != 0 and "--like skimage" in capsys.readouterr().err
+
+
+def test_like_jax(image, tmp_path, capsys):
+    jax = pytest.importorskip("jax")
+    from resamplex.compat import jax as rjax
+
+    a, path = image
+    got = run(path, tmp_path / "o1", "--size", "9", "40", "--mode", "cubic", "--like", "jax",
+              "--antialias")
+    assert got.dtype == np.float32 and got.shape == (9, 40, 3)
+    np.testing.assert_array_equal(got, rjax.resize(a, (9, 40, 3), "cubic", antialias=True))
+    want = np.asarray(jax.image.resize(a, (9, 40, 3), "cubic", antialias=True))
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-3)
+    got = run(path, tmp_path / "o2", "--scale", "0.5", "--mode", "nearest", "--like", "jax")
+    np.testing.assert_array_equal(got, np.asarray(jax.image.resize(a, (11, 15, 3), "nearest")))
+    got = run(path, tmp_path / "o3", "--scale", "2", "--mode", "lanczos", "--lanczos-a", "5",
+              "--like", "jax")
+    np.testing.assert_allclose(got, np.asarray(jax.image.resize(a, (46, 62, 3), "lanczos5",
+                                                                antialias=False)),
+                               rtol=1e-5, atol=1e-3)
+    assert main(["resize", str(path), "-o", str(tmp_path / "o4"), "--axes", "0", "1",
+                 "--size", "9", "9", "--mode", "lanczos", "--lanczos-a", "4",
+                 "--like", "jax"]) != 0
+    assert "--lanczos-a 3 or 5" in capsys.readouterr().err
