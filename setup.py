@@ -13,10 +13,11 @@ leaves the source tree alone.
 
 Runtime CPU dispatch: on x86-64 with GCC or Clang the kernel modules (``DISPATCHED``) are
 built once per instruction-set level (``LEVELS``) from the same source, as ``kernels/_taps``
-(baseline), ``kernels/_taps_avx2``, ``kernels/_taps_avx512``, ...; the executor picks the best level the CPU reports at
-import (``_exec.pyx``). A level the compiler cannot build is left out (the build says so), and
-every other platform or compiler builds the baseline only. ``RESAMPLEX_CPU_LEVELS=baseline``
-(a comma list) limits the levels built; ``RESAMPLEX_NATIVE=1`` builds the baseline only.
+(baseline), ``kernels/_taps_avx2``, ``kernels/_taps_avx512``, ...; the executor picks the
+best level the CPU reports at import (``_exec.pyx``). A level the compiler cannot build is left
+out (the build says so), and every other platform or compiler builds the baseline only.
+``RESAMPLEX_CPU_LEVELS=baseline`` (a comma list) limits the levels built;
+``RESAMPLEX_NATIVE=1`` builds the baseline only.
 """
 
 import json
@@ -50,8 +51,8 @@ int main(void) {
 # Instruction-set levels of the dispatched kernel modules: name, compiler flags. The same
 # source compiles at every level; what differs is what the compiler may use (and the vector
 # helpers of kernels/_simd.h and the headers beside it, which test __AVX2__ / __F16C__ /
-# __AVX512F__). No level enables FMA, and every level compiles with -ffp-contract=off: the arithmetic, and so every bit of every
-# result, is the same at every level (SPEC §3).
+# __AVX512F__). No level enables FMA, and every level compiles with -ffp-contract=off: the
+# arithmetic, and so every bit of every result, is the same at every level (SPEC §3).
 LEVELS = [
     ("baseline", []),
     ("avx2", ["-mavx2", "-mf16c"]),
@@ -260,7 +261,8 @@ def _extensions():
     names += [(f"{KERNELS}/{n}", n) for n in KERNEL_MODULES]
     for level in _dispatch_levels()[1:]:
         for name in DISPATCHED:
-            _write_if_changed(kernels / f"{name}_{level}.pyx", (kernels / f"{name}.pyx").read_text())
+            copy = (kernels / f"{name}.pyx").read_text()
+            _write_if_changed(kernels / f"{name}_{level}.pyx", copy)
             names.append((f"{KERNELS}/{name}_{level}", f"{name}_{level}"))
     # Longest compile first: the parallel build hands each free worker the next module, and a
     # long one started last leaves the other workers idle (two workers: about 30 s of a

@@ -312,6 +312,15 @@ def _scipy():
     return ndimage
 
 
+def _jax():
+    try:
+        import jax
+        import jax.numpy  # noqa: F401  (jax.numpy.asarray)
+    except ImportError:
+        return None
+    return jax
+
+
 def _skimage():
     try:
         from skimage import transform
@@ -359,7 +368,7 @@ def installed_peers() -> list[str]:
     import importlib.util
 
     names = {"torch": "torch", "opencv": "cv2", "scipy": "scipy", "onnxruntime": "onnxruntime",
-             "scikit-image": "skimage", "pillow": "PIL"}
+             "scikit-image": "skimage", "pillow": "PIL", "jax": "jax"}
     return [n for n, mod in names.items() if importlib.util.find_spec(mod) is not None]
 
 
@@ -464,6 +473,27 @@ def workloads(threads: int, quick: bool) -> list[Workload]:
     items.append(Workload("compat.scipy.zoom f32 1080x1920x3 x(0.5,0.5,1) order 1",
                           [faster_than("scipy", 20, 10)],
                           scipy_zoom((1080, 1920, 3), (0.5, 0.5, 1.0), 1)))
+    def jax_image(method: str, out_hw: tuple[int, int]) -> Callable[[], dict]:
+        # compat.jax.resize against jax.jit(jax.image.resize) (XLA runs its own threads)
+        def make() -> dict:
+            from .compat import jax as rjax
+
+            x = rng.random((1080, 1920, 3), dtype=np.float32)
+            shape = out_hw + (3,)
+            run = {"resamplex": lambda: rjax.resize(x, shape, method, threads=threads),
+                   "floor": _floor(shape, np.float32)}
+            jax = _jax()
+            if jax is not None:
+                fn = jax.jit(jax.image.resize, static_argnums=(1, 2, 3))
+                xj = jax.numpy.asarray(x)
+                run["jax"] = lambda: fn(xj, shape, method, True).block_until_ready()
+            return run
+        return make
+
+    if not quick:
+        for method in ("linear", "cubic", "lanczos3"):
+            items.append(Workload(f"compat.jax {method} f32 1080x1920x3 -> 540x960",
+                                  [faster_than("jax", 50)], jax_image(method, (540, 960))))
     items.append(Workload("f16 NCHW (8,64,128,128) x2 linear", [faster_than("torch", 3)],
                           nchw(np.float16, "linear", 2)))
     items.append(Workload("f32 NCHW (8,64,128,128) x0.5 linear", [faster_than("torch", 2)],

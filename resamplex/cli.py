@@ -1120,7 +1120,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("bench", help="time the performance workloads against the peers",
                        description="Time resamplex and each installed peer (PyTorch, OpenCV, "
-                       "Pillow, SciPy, scikit-image, ONNX Runtime) in this process, with the "
+                       "Pillow, SciPy, scikit-image, ONNX Runtime, JAX) in this process, with the "
                        "same threads and fresh outputs, and against a memory floor (copying an "
                        "array of the output's size) on the performance workloads of the "
                        "specification: float32, float16, bfloat16 and int8 NCHW batches (8, 64, "

@@ -6,8 +6,9 @@ Three checks, each against something the door did not compute:
 - the weights: ``weight_matrix`` against JAX's own ``compute_weight_mat`` (evaluated by JAX:
   op by op as ``scale_and_translate`` runs it, within 8 eps; compiled as ``resize``'s jit
   compiles it, where XLA's float32 coordinates, fused operations and sine move a weight by
-  up to about eps times the largest coordinate, within ``(8 + 2 max(n_in, n_out)) eps``) and against an
-  independent float64 evaluation of JAX's formulas (``ref_matrix``, the same bound);
+  up to about eps times the largest coordinate, within ``(8 + 2 max(n_in, n_out)) eps``)
+  and against an independent float64 evaluation of JAX's formulas (``ref_matrix``, the
+  same bound);
 - the engine's arithmetic: the door's result against the float64 contraction of its own
   float32 tables, within 10 eps sum |w x| (float32 products and sums, axis after axis);
 - the whole: the door against ``jax.image`` itself, within the two above added: ``(18 + 2

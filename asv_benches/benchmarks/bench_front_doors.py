@@ -170,3 +170,32 @@ class RandomCrops:
 
     def time_crops(self, flag, impl, threads):
         self.run()
+
+
+class JaxImage:
+    """compat.jax.resize against jax.jit(jax.image.resize) on float32 1080p RGB (antialias
+    on, JAX's default). JAX sets XLA's threads when it starts: its side runs once, at 2."""
+    params = [["linear", "cubic", "lanczos3"], list(SIZES), ["resamplex", "original"], [1, 2]]
+    param_names = ["method", "output", "implementation", "threads"]
+    timeout = 300
+
+    def setup(self, method, size, impl, threads):
+        h, w = SIZES[size]
+        x = array((1080, 1920, 3), "float32")
+        shape = (h, w, 3)
+        if impl == "original":
+            if threads != 2:
+                raise NotImplementedError("JAX's threads are set when it starts")
+            import jax
+
+            fn = jax.jit(jax.image.resize, static_argnums=(1, 2, 3))
+            xj = jax.numpy.asarray(x)
+            self.call = lambda: fn(xj, shape, method, True).block_until_ready()
+        else:
+            from resamplex.compat import jax as rjax
+
+            self.call = lambda: rjax.resize(x, shape, method, threads=threads)
+        self.call()
+
+    def time_resize(self, method, size, impl, threads):
+        self.call()
