@@ -167,6 +167,11 @@ def test_bfloat16_follows_jax():
     assert got.dtype == want.dtype
     np.testing.assert_allclose(got.astype(np.float64), want.astype(np.float64), rtol=0.02,
                                atol=0.02)
+    x[3, 4] = np.inf  # the dense contraction's NaN, as in JAX, for bfloat16 too
+    got = rjax.resize(x, (6, 23), "linear")
+    want = np.asarray(jax.image.resize(x, (6, 23), "linear"))
+    np.testing.assert_array_equal(np.isnan(got.astype(np.float32)),
+                                  np.isnan(want.astype(np.float32)))
 
 
 def test_nearest_is_jax_bit_for_bit():
@@ -243,6 +248,15 @@ def test_arguments_are_checked():
     with pytest.raises(ResamplexError, match="not a spatial dim"):
         rjax.scale_and_translate(x, (4, 6), (0,), [1.0], [0.0])
     assert rjax.resize(x, (0, 5), "linear").shape == (0, 5)
+    # a scale that widens the kernel past the input reads the whole line, no more
+    y = np.arange(6, dtype=np.float32).reshape(1, 6)
+    for method in ("linear", "lanczos5", "area"):
+        # output 1 lands inside the input (the others outside: 0)
+        got = rjax.scale_and_translate(y, (1, 3), (1,), [1e-3], [1.497], method)
+        want = np.asarray(jax.image.scale_and_translate(
+            y, (1, 3), (1,), jnp.array([1e-3]), jnp.array([1.497]), method))
+        assert got[0, 1] != 0
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
     same = rjax.resize(x.astype(np.uint8), (4, 5), "cubic")
     assert same.dtype == np.float32 and same.shape == (4, 5)
     assert math.isclose(float(rjax.resize(np.full((3, 3), 2.0, np.float32), (5, 7),

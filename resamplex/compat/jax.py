@@ -118,9 +118,12 @@ def _weights(n_in: int, n_out: int, inv: np.float32, shift: np.float32, method: 
     else:
         reach = radius * float(ks) + 1.0
         start = np.floor(sample.astype(np.float64) - reach)
-    k = int(math.ceil(2.0 * reach)) + 3
-    j = start.reshape(-1, 1) + np.arange(k, dtype=np.float64)
     lo, hi = (-radius, n_in + radius) if edge else (0, n_in)
+    # every tap outside [lo, hi) weighs 0: a row's window never needs to be wider
+    k = max(1, min(int(math.ceil(2.0 * reach)) + 3, hi - lo))
+    check_allocation(n_out * k * 32, "scale")  # the band's arrays (a huge 1 / scale widens it)
+    start = np.clip(start, lo, hi - k)
+    j = start.reshape(-1, 1) + np.arange(k, dtype=np.float64)
     inside = (j >= lo) & (j < hi)
     jf = j.astype(F32)
     if method == "area":
@@ -243,7 +246,8 @@ def _run(x: np.ndarray, out_shape: tuple[int, ...], axes: Sequence[int],
             made[a] = AxisTable.from_taps(x.shape[a], idx, w, merge=False)
         return made
 
-    if x.dtype.kind == "f" and not (np.isfinite(np.min(x)) and np.isfinite(np.max(x))):
+    if _dtypes.name_of(x.dtype) in ("float16", "bfloat16", "float32") \
+            and not (np.isfinite(np.min(x)) and np.isfinite(np.max(x))):
         return _dense(x.astype(odt if odt.itemsize >= 4 else np.float32), out_shape, axes,
                       tables()).astype(odt)
     # JAX converts to its float first; the engine converts 8- and 16-bit integers exactly
