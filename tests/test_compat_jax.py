@@ -248,6 +248,9 @@ def test_arguments_are_checked():
     with pytest.raises(ResamplexError, match="not a spatial dim"):
         rjax.scale_and_translate(x, (4, 6), (0,), [1.0], [0.0])
     assert rjax.resize(x, (0, 5), "linear").shape == (0, 5)
+    with pytest.raises(ResamplexError, match="n_in >= 1"):
+        rjax.weight_matrix(0, 3)
+    assert rjax.weight_matrix(4, 0).shape == (4, 0)  # (it divided by zero before)
     # a scale that widens the kernel past the input reads the whole line, no more
     y = np.arange(6, dtype=np.float32).reshape(1, 6)
     for method in ("linear", "lanczos5", "area"):

@@ -99,6 +99,19 @@ def _kernel(method: str, x: np.ndarray, folded: bool) -> np.ndarray:
     return np.where(x > r, F32(0.0), out)
 
 
+def _resize_geometry(n_in: int, n_out: int) -> tuple[np.float32, np.float32]:
+    """``(1 / scale, translation / scale)`` of ``resize``: ``scale = n_out / n_in`` a Python
+    float, its inverse taken in float64 and then used in float32; no translation."""
+    return (F32(1.0 / (n_out / n_in)) if n_out else F32(1.0)), F32(0.0)
+
+
+def _st_geometry(scale: Any, translation: Any) -> tuple[np.float32, np.float32]:
+    """``(1 / scale, translation / scale)`` of ``scale_and_translate``: float32 throughout."""
+    with np.errstate(over="ignore"):
+        inv = F32(1.0) / F32(scale)
+        return inv, F32(translation) * inv
+
+
 def _weights(n_in: int, n_out: int, inv: np.float32, shift: np.float32, method: str,
              antialias: bool, folded: bool) -> tuple[np.ndarray, np.ndarray]:
     """The nonzero band of JAX's weight matrix of one axis, as dense taps: ``(idx, w)``, both
@@ -122,9 +135,8 @@ def _weights(n_in: int, n_out: int, inv: np.float32, shift: np.float32, method: 
     # every tap outside [lo, hi) weighs 0: a row's window never needs to be wider
     k = max(1, min(int(math.ceil(2.0 * reach)) + 3, hi - lo))
     check_allocation(n_out * k * 32, "scale")  # the band's arrays (a huge 1 / scale widens it)
-    start = np.clip(start, lo, hi - k)
+    start = np.clip(start, lo, hi - k)  # the window inside [lo, hi)
     j = start.reshape(-1, 1) + np.arange(k, dtype=np.float64)
-    inside = (j >= lo) & (j < hi)
     jf = j.astype(F32)
     if method == "area":
         w = np.maximum(F32(0.0), np.minimum(right[:, None], jf + F32(1.0))
@@ -132,7 +144,7 @@ def _weights(n_in: int, n_out: int, inv: np.float32, shift: np.float32, method: 
     else:
         dist = np.abs(sample[:, None] - jf)
         w = _kernel(method, dist * (F32(1.0) / ks) if folded else dist / ks, folded)
-    w = np.where(inside, w, F32(0.0)).astype(F32)
+    w = w.astype(F32)
     idx = j.astype(np.int64)
     if edge:
         # the taps past either end move onto the edge pixel: a scatter-add from 0, in index
@@ -142,17 +154,14 @@ def _weights(n_in: int, n_out: int, inv: np.float32, shift: np.float32, method: 
         merged = np.zeros_like(w)
         np.add.at(merged, (np.repeat(np.arange(n_out), k), slot.reshape(-1)), w.reshape(-1))
         w, idx = merged, np.minimum(idx[:, :1] + np.arange(k), n_in - 1)
-        inside = idx == idx  # every slot now names a pixel (the unused ones weigh 0)
-    total = np.zeros(n_out, F32)
-    for t in range(w.shape[1]):  # JAX sums the column; its terms here, in index order
-        total = total + w[:, t]
+    # JAX sums the column; its nonzero terms here, one after another in index order
+    total = np.cumsum(w, axis=1, dtype=F32)[:, -1]
     keep = np.abs(total) > _TINY
     div = np.where(total != 0, total, F32(1.0))[:, None]
     w = np.where(keep[:, None], w * (F32(1.0) / div) if folded else w / div, F32(0.0))
     if not edge:
         w = np.where(((sample >= F32(-0.5)) & (sample <= F32(n_in - 0.5)))[:, None], w,
                      F32(0.0))
-    idx = np.where(inside & (idx >= 0) & (idx < n_in), idx, 0)
     return idx, w.astype(F32)
 
 
@@ -172,12 +181,11 @@ def weight_matrix(n_in: int, n_out: int, method: str = "linear", antialias: bool
         raise ResamplexError("method: nearest has no weight matrix in JAX")
     if m == "cubic-pytorch" and antialias:
         m = "cubic"
-    n_in, n_out = int(n_in), int(n_out)
-    if scale is None:
-        inv, shift = F32(1.0 / (n_out / n_in)), F32(0.0)
-    else:
-        inv = F32(1.0) / F32(scale)
-        shift = F32(translation) * inv
+    n_in, n_out = operator.index(n_in), operator.index(n_out)
+    if n_in < 1 or n_out < 0:
+        raise ResamplexError(f"n_in, n_out: n_in >= 1, n_out >= 0; got {n_in}, {n_out}")
+    inv, shift = _resize_geometry(n_in, n_out) if scale is None else \
+        _st_geometry(scale, translation)
     idx, w = _weights(n_in, n_out, inv, shift, m, bool(antialias), scale is None)
     dense = np.zeros((n_in, n_out), F32)
     np.add.at(dense, (idx, np.broadcast_to(np.arange(n_out)[:, None], idx.shape)), w)
@@ -248,8 +256,7 @@ def _run(x: np.ndarray, out_shape: tuple[int, ...], axes: Sequence[int],
 
     if _dtypes.name_of(x.dtype) in ("float16", "bfloat16", "float32") \
             and not (np.isfinite(np.min(x)) and np.isfinite(np.max(x))):
-        return _dense(x.astype(odt if odt.itemsize >= 4 else np.float32), out_shape, axes,
-                      tables()).astype(odt)
+        return _dense(x, axes, tables()).astype(odt)
     # JAX converts to its float first; the engine converts 8- and 16-bit integers exactly
     # on its own way in, and rounds to the output dtype on the way out
     src = x if x.dtype == odt or _dtypes.name_of(x.dtype) in _EXACT_IN else x.astype(odt)
@@ -258,8 +265,7 @@ def _run(x: np.ndarray, out_shape: tuple[int, ...], axes: Sequence[int],
     return plan(src, threads=threads, dtype=None if src.dtype == odt else odt)
 
 
-def _dense(x: np.ndarray, out_shape: tuple[int, ...], axes: Sequence[int],
-           tables: list[Any]) -> np.ndarray:
+def _dense(x: np.ndarray, axes: Sequence[int], tables: list[Any]) -> np.ndarray:
     """JAX's contraction itself: every input of a line times its weight, zeros included
     (an inf or NaN there gives NaN where its weight is 0), float32 products."""
     y = x.astype(np.float32)
@@ -269,7 +275,7 @@ def _dense(x: np.ndarray, out_shape: tuple[int, ...], axes: Sequence[int],
         rows = np.repeat(np.arange(t.n_out), np.diff(t.ptr))
         mat[t.idx, rows] = t.w.astype(np.float32)
         y = np.moveaxis(np.tensordot(np.moveaxis(y, a, -1), mat, axes=(-1, 0)), -1, a)
-    return y.reshape(out_shape)
+    return y
 
 
 def resize(image: Any, shape: Any, method: Any, antialias: bool = True, *,
@@ -301,8 +307,8 @@ def resize(image: Any, shape: Any, method: Any, antialias: bool = True, *,
                                  f"{out_shape[d]}")
     if m == "nearest":
         return _nearest(x, out_shape, axes, threads)
-    invs = [F32(1.0 / (out_shape[d] / x.shape[d])) if out_shape[d] else F32(1.0) for d in axes]
-    shifts = [F32(0.0)] * len(axes)
+    invs, shifts = zip(*(_resize_geometry(x.shape[d], out_shape[d]) for d in axes)) \
+        if axes else ((), ())
     if m == "cubic-pytorch" and antialias:
         m = "cubic"
     key = ("jax.resize", tuple(out_shape), m, bool(antialias))
@@ -379,9 +385,7 @@ def scale_and_translate(image: Any, shape: Any, spatial_dims: Sequence[int], sca
     for d in dims:
         if x.shape[d] == 0 and out_shape[d]:
             raise ResamplexError(f"image: axis {d} has length 0")
-    with np.errstate(over="ignore"):
-        invs = [F32(1.0) / s for s in sc]
-        shifts = [t * i for t, i in zip(tr, invs)]
+    invs, shifts = zip(*(_st_geometry(s, t) for s, t in zip(sc, tr))) if dims else ((), ())
     if m == "cubic-pytorch" and antialias:
         m = "cubic"
     key = ("jax.scale_and_translate", tuple(out_shape), tuple(dims), sc.tobytes(),
