@@ -10,6 +10,8 @@ One module per family of passes:
   rows, pixel sweeps, relayouts), with ``phases`` for their polyphase and integer forms;
 - ``exact``: front doors' passes of prescribed arithmetic (integer, float, split, block,
   product: ``IntPass`` ... ``ProductPass``), compiled into the same programs;
+- ``store``: the converting store pass both of those end with where the output's dtype or
+  layout differs;
 - ``splines``: B-spline prefilters and their interpolation (``SplinePlan``);
 - ``codes``: the kernel contract's codes and limits.
 

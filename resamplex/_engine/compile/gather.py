@@ -12,9 +12,9 @@ import numpy as np
 from ... import _dtypes
 from ..._checks import check_allocation
 from .._exec import Program
-from ..memory import coalesce_all, layout_perm, layout_strides
-from .codes import (BLOCK, C_DOUBLE, C_FLOAT, MAX_MERGED_CHANNELS, OP_GATHER, OP_STORE,
-                    PHASE_DOWN2)
+from ..memory import layout_perm, layout_strides
+from .codes import MAX_MERGED_CHANNELS, OP_GATHER, PHASE_DOWN2
+from .store import store_pass
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..plan import Plan
@@ -27,22 +27,11 @@ def gather_store_program(plan: Plan, dtype: np.dtype, xs: Sequence[int], os_: Se
     elements, exactly, into a scratch array laid out like the output, and a converting
     store pass (``OP_STORE``) maps and rounds them into the output."""
     info = _dtypes.output_info(dtype, "x")
-    oinfo = _dtypes.output_info(out_dtype)
     compute = _dtypes.convert_compute(dtype, out_dtype)
-    perm = layout_perm(plan.out_shape, os_)
-    mid = layout_strides(plan.out_shape, dtype.itemsize, perm)
+    mid = layout_strides(plan.out_shape, dtype.itemsize, layout_perm(plan.out_shape, os_))
     gather = gather_program(plan, dtype.itemsize, xs, mid, spec_only=True)
     gather["dst"] = 0
-    strides = [[mid[p] for p in perm], [os_[p] for p in perm]]
-    if affine is not None:
-        strides += [[affine[0][p] for p in perm], [affine[1][p] for p in perm]]
-    shape, merged, _ = coalesce_all([plan.out_shape[p] for p in perm], strides)
-    store = dict(op=OP_STORE, src=0, dst=-2, shape=shape, sstr=merged[0], dstr=merged[1],
-                 src_kind=info.kind, dst_kind=oinfo.kind, rounding=rcode,
-                 compute=C_DOUBLE if compute == np.float64 else C_FLOAT,
-                 buf_len=BLOCK + 1, units=math.prod(shape[:-1]))
-    if affine is not None:
-        store.update(astr=merged[2], bstr=merged[3])
+    store = store_pass(plan, 0, mid, os_, info.kind, out_dtype, compute, rcode, affine)
     size = math.prod(plan.out_shape)
     check_allocation(size * dtype.itemsize, "scratch")
     return Program([gather, store], [size * dtype.itemsize], 2.0 * size)

@@ -15,8 +15,9 @@ from ..._checks import check_allocation
 from .._exec import Program
 from ..memory import coalesce_all, layout_perm, layout_strides, merged_view
 from . import phases
-from .codes import (BLOCK, C_DOUBLE, C_FLOAT, MAX_ROW, OP_FUSED, OP_STORE, OP_WEIGHTED,
-                    PHASE_NONE, SHAPE_LAST, SHAPE_LAST_CSR, SHAPE_MID, SHAPE_OUTER, WIDE_TAPS)
+from .codes import (BLOCK, C_DOUBLE, C_FLOAT, MAX_ROW, OP_FUSED, OP_WEIGHTED, PHASE_NONE,
+                    SHAPE_LAST, SHAPE_LAST_CSR, SHAPE_MID, SHAPE_OUTER, WIDE_TAPS)
+from .store import store_pass
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..plan import Plan
@@ -99,18 +100,7 @@ def relayout_program(plan: Plan, dtype: np.dtype, xs: Sequence[int], os_: Sequen
     size = math.prod(plan.out_shape)
     scratch.append(size * compute.itemsize)
     check_allocation(scratch[-1], "scratch")
-    perm = layout_perm(plan.out_shape, os_)
-    strides = [[mid[p] for p in perm], [os_[p] for p in perm]]
-    if affine is not None:
-        strides += [[affine[0][p] for p in perm], [affine[1][p] for p in perm]]
-    shape, merged, _ = coalesce_all([plan.out_shape[p] for p in perm], strides)
-    store = dict(op=OP_STORE, src=at, dst=-2, shape=shape, sstr=merged[0],
-                 dstr=merged[1], src_kind=cinfo.kind,
-                 dst_kind=_dtypes.output_info(out_dtype).kind, rounding=rcode,
-                 compute=C_DOUBLE if compute == np.float64 else C_FLOAT,
-                 buf_len=BLOCK + 1, units=math.prod(shape[:-1]))
-    if affine is not None:
-        store.update(astr=merged[2], bstr=merged[3])
+    store = store_pass(plan, at, mid, os_, cinfo.kind, out_dtype, compute, rcode, affine)
     return Program(passes + [store], scratch, work + size)
 
 
