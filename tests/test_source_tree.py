@@ -35,6 +35,14 @@ def _copy_without_kernels(dest: Path, *, source_tree: bool) -> Path:
     return dest
 
 
+def _copy_compiled(root: Path, *folders: str) -> None:
+    """This build's compiled modules of the package's ``folders`` into the copy at ``root``."""
+    for folder in folders:
+        for compiled in PACKAGE.joinpath(folder).iterdir():
+            if compiled.name.endswith(SUFFIXES):
+                shutil.copy2(compiled, root / "resamplex" / folder / compiled.name)
+
+
 def _run(cwd: Path, *args: str) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     return subprocess.run([sys.executable, *args], cwd=cwd, env=env, capture_output=True,
@@ -84,9 +92,7 @@ def test_a_copy_without_the_kernels_folder_says_what_to_do(tmp_path):
     level it can run and says so as an ImportError, which the package turns into advice
     (it read past the end of the empty list of levels before: a crash)."""
     root = _copy_without_kernels(tmp_path, source_tree=True)
-    for compiled in PACKAGE.joinpath("_engine").iterdir():
-        if compiled.name.endswith(SUFFIXES):
-            shutil.copy2(compiled, root / "resamplex" / "_engine" / compiled.name)
+    _copy_compiled(root, "_engine")
     result = _run(root, "-c", "import resamplex")
     assert result.returncode == 1
     last = result.stderr.strip().splitlines()[-1]
@@ -97,10 +103,7 @@ def test_a_copy_without_the_kernels_folder_says_what_to_do(tmp_path):
 def test_other_import_errors_are_not_hidden(tmp_path):
     """With its kernels in place, a copy whose import fails for another reason says that."""
     root = _copy_without_kernels(tmp_path, source_tree=True)
-    for folder in ("_engine", "_engine/kernels"):
-        for compiled in PACKAGE.joinpath(folder).iterdir():
-            if compiled.name.endswith(SUFFIXES):
-                shutil.copy2(compiled, root / "resamplex" / folder / compiled.name)
+    _copy_compiled(root, "_engine", "_engine/kernels")
     (root / "resamplex" / "_errors.py").write_text("import no_such_module_for_resamplex\n")
     result = _run(root, "-c", "import resamplex")
     assert result.returncode == 1
