@@ -255,29 +255,28 @@ def _extensions():
     engine = Path("resamplex/_engine")
     kernels = engine / KERNELS
     _render_templates(kernels)
-    # (module path under _engine, its base name): the runner and native planners in _engine,
-    # the kernels in their room
-    names = [(n, n) for n in ENGINE]
-    names += [(f"{KERNELS}/{n}", n) for n in KERNEL_MODULES]
+    # module paths under _engine: the runner and native planners there, the kernels in their room
+    names = list(ENGINE) + [f"{KERNELS}/{n}" for n in KERNEL_MODULES]
     for level in _dispatch_levels()[1:]:
         for name in DISPATCHED:
             copy = (kernels / f"{name}.pyx").read_text()
             _write_if_changed(kernels / f"{name}_{level}.pyx", copy)
-            names.append((f"{KERNELS}/{name}_{level}", f"{name}_{level}"))
+            names.append(f"{KERNELS}/{name}_{level}")
     # Longest compile first: the parallel build hands each free worker the next module, and a
     # long one started last leaves the other workers idle (two workers: about 30 s of a
     # 450 s build). The order is the modules' compile times measured at -O3; new modules
     # (not listed) go last, in their order above.
-    def cost(entry):  # (module, the widest level first)
-        level, _ = _level_of(entry[1])
-        base = entry[1] if level == "baseline" else entry[1][:-len(level) - 1]
+    def cost(path):  # (module, the widest level first)
+        name = path.rsplit("/", 1)[-1]
+        level, _ = _level_of(name)
+        base = name if level == "baseline" else name[:-len(level) - 1]
         rank = COMPILE_ORDER.index(base) if base in COMPILE_ORDER else len(COMPILE_ORDER)
         return rank, -[n for n, _ in LEVELS].index(level)
     names.sort(key=cost)
     return [
         Extension("resamplex._engine." + path.replace("/", "."), [f"resamplex/_engine/{path}.pyx"],
                   **common)
-        for path, _ in names
+        for path in names
     ]
 
 
