@@ -352,9 +352,11 @@ MUTANTS = [
         ("tests/test_compat_torch.py",)),
     Mutant(
         "window-run-skips-first-tap", "resamplex/_engine/compile/fixed.py",
-        (("        c0 = int(cols[0])\n",
-          "        c0 = int(cols[0]) + 1\n"),),
-        "the run of a fixed-point window pass starts one tap late (its first tap left out)",
+        (("pd=[v + c0 for v in s]",
+          "pd=[v + c0 + 1 for v in s]"),),
+        "the run of a fixed-point window pass reads its taps one sample late (its first tap "
+        "left out). (Its first edit, c0 one column late, became a run the planner refuses once "
+        "bilinear and bicubic windows were cut to their 2 and 4 taps: the same bits, not a bug.)",
         ("tests/test_compat_torch.py",)),
     Mutant(
         "block-pass-drops-partial-finish", "resamplex/_engine/compile/exact.py",
@@ -636,6 +638,28 @@ MUTANTS = [
         "the tensor evaluation's per-lane taps of the axis before the last (looked up once "
         "per group of eight rows) all take the weight of the first tap",
         ("tests/test_compat_scipy.py",)),
+    Mutant(
+        "converting-store-reads-scratch-at-output-strides", "resamplex/_engine/compile/store.py",
+        (("    store = dict(op=OP_STORE, src=src, dst=-2, shape=shape, sstr=merged[0], "
+          "dstr=merged[1],\n",
+          "    store = dict(op=OP_STORE, src=src, dst=-2, shape=shape, sstr=merged[1], "
+          "dstr=merged[1],\n"),),
+        "the converting store (a gather into another dtype, a relayout) steps through its "
+        "scratch with the output's byte strides",
+        ("tests/test_convert.py",)),
+    Mutant(
+        "jax-antialias-never-widens", "resamplex/compat/jax.py",
+        (("    ks = np.maximum(inv, F32(1.0)) if antialias else F32(1.0)\n",
+          "    ks = F32(1.0)\n"),),
+        "compat.jax's downscaling kernels keep their width with antialias on",
+        ("tests/test_compat_jax.py",)),
+    Mutant(
+        "jax-cubic-pytorch-edges-not-repeated", "resamplex/compat/jax.py",
+        (("    lo, hi = (-radius, n_in + radius) if edge else (0, n_in)\n",
+          "    lo, hi = (0, n_in)\n"),),
+        "compat.jax's cubic-pytorch drops the taps past either end instead of moving them "
+        "onto the edge pixel",
+        ("tests/test_compat_jax.py",)),
     Mutant(
         "affine-memo-ignores-values", "resamplex/_engine/plan.py",
         (("a.shape, b.shape, a.tobytes(),\n                   b.tobytes())",
